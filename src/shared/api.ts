@@ -1,0 +1,105 @@
+/**
+ * The one typed contract between the renderer and main.
+ *
+ * Electron: the preload script exposes `window.tableqa`, one method per operation (see `apiMethods`).
+ * Browser mode: the same methods, carried over HTTP to a local server (see src/renderer/src/api).
+ * Handlers live in src/main/app; only src/main/ipc.ts and the web server register them.
+ */
+
+import type { ExecutorState, PythonRunResult } from './python'
+import type { Result } from './result'
+
+/** A table open in the workspace, without its cells. */
+export type TableSummary = {
+  id: string
+  name: string
+  /** Column header tuples, one per data column (length-1 tuples for a flat table). */
+  columns: string[][]
+  rowCount: number
+  /** Things the user should know about the import. */
+  warnings: string[]
+}
+
+/** A block of data rows, raw cell text. */
+export type RowBlock = { start: number; rows: string[][] }
+
+/** One Python run kept in history. */
+export type RunRecord = {
+  id: string
+  code: string
+  tableName: string | null
+  /** ISO-8601 time the run started. */
+  startedAt: string
+  result: PythonRunResult
+}
+
+/** Facts the UI shows about where it runs. */
+export type AppInfo = {
+  mode: 'electron' | 'web'
+  version: string
+  /** Folder holding settings and history. */
+  dataDir: string
+  /** Whether the desktop file dialog exists (Electron) or the UI must use a file picker (browser). */
+  nativeFileDialog: boolean
+}
+
+/** Request and response of every operation, keyed by channel name (`domain:verb`). */
+export type ApiSpec = {
+  'app:info': { request: void; response: AppInfo }
+  /** Show the native open dialog and open the chosen file; `null` when cancelled. */
+  'table:openDialog': { request: void; response: Result<TableSummary | null> }
+  /** Open a file whose bytes the UI already has (picker or drag-and-drop). */
+  'table:openBytes': { request: { name: string; bytes: Uint8Array }; response: Result<TableSummary> }
+  'table:rows': { request: { tableId: string; start: number; count: number }; response: Result<RowBlock> }
+  'table:close': { request: { tableId: string }; response: Result<null> }
+  /** Run a snippet against a table (or none). Resolves when the run ends, however it ends. */
+  'python:run': {
+    request: { runId: string; code: string; tableId: string | null; timeoutMs?: number }
+    response: Result<RunRecord>
+  }
+  /** Stop a running snippet; the run resolves with code `interrupted`. */
+  'python:stop': { request: { runId: string }; response: Result<null> }
+  'python:status': { request: void; response: ExecutorState }
+  'history:list': { request: void; response: Result<RunRecord[]> }
+  'history:clear': { request: void; response: Result<null> }
+}
+
+export type Channel = keyof ApiSpec
+export type RequestOf<C extends Channel> = ApiSpec[C]['request']
+export type ResponseOf<C extends Channel> = ApiSpec[C]['response']
+
+/** Events pushed from main to the renderer. */
+export type EventSpec = {
+  'python:status': ExecutorState
+  'history:changed': { count: number }
+}
+export type EventName = keyof EventSpec
+
+/** Method name on `window.tableqa` for each channel: the preload object is checked against this. */
+export const apiMethods = {
+  appInfo: 'app:info',
+  openDialog: 'table:openDialog',
+  openBytes: 'table:openBytes',
+  tableRows: 'table:rows',
+  closeTable: 'table:close',
+  runPython: 'python:run',
+  stopPython: 'python:stop',
+  pythonStatus: 'python:status',
+  listHistory: 'history:list',
+  clearHistory: 'history:clear'
+} as const satisfies Record<string, Channel>
+
+export type ApiMethods = typeof apiMethods
+
+/** The object the renderer talks to, in Electron and in browser mode alike. */
+export type TableQaApi = {
+  [M in keyof ApiMethods]: RequestOf<ApiMethods[M]> extends void
+    ? () => Promise<ResponseOf<ApiMethods[M]>>
+    : (request: RequestOf<ApiMethods[M]>) => Promise<ResponseOf<ApiMethods[M]>>
+} & {
+  /** Subscribe to a pushed event; returns the unsubscribe function. */
+  on<E extends EventName>(event: E, listener: (payload: EventSpec[E]) => void): () => void
+}
+
+/** The handler side: one async function per channel. */
+export type Handlers = { [C in Channel]: (request: RequestOf<C>) => Promise<ResponseOf<C>> }

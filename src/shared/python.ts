@@ -1,0 +1,41 @@
+/** Types of the Python executor, shared by main (which owns it) and the UI (which shows its results). */
+
+import type { AppError } from './result'
+
+/** Caps applied to what a program prints. */
+export const OUTPUT_CAP_CHARS = 100_000
+
+/** The value of the program's last expression, or of its `answer` variable. */
+export type PythonValue = {
+  /** `repr()` of the value, capped. */
+  repr: string
+  /** The value as JSON when it converts cleanly (numbers, strings, lists, dicts, DataFrames as records). */
+  json?: unknown
+  /** Python type name, e.g. "int", "DataFrame". */
+  type: string
+}
+
+/** What a finished program produced. */
+export type PythonOutput = {
+  stdout: string
+  stderr: string
+  value: PythonValue | null
+  /** True when stdout or stderr was cut at OUTPUT_CAP_CHARS. */
+  truncated: boolean
+  /** Wall time inside the executor, ms. */
+  durationMs: number
+  /** Whether the table was a pandas DataFrame (`df`) or plain Python rows (`rows`). */
+  tableKind: 'pandas' | 'rows' | 'none'
+}
+
+/** A failed program: the error plus whatever it printed before failing. */
+export type PythonFailure = AppError & { stdout: string; stderr: string; traceback?: string }
+
+export type PythonRunResult = { ok: true; value: PythonOutput } | { ok: false; error: PythonFailure }
+
+/** Runtime state shown in the status bar. */
+export type ExecutorState =
+  | { state: 'starting'; detail: string }
+  | { state: 'ready'; pandas: boolean; pythonVersion: string }
+  | { state: 'busy'; runId: string }
+  | { state: 'error'; message: string }

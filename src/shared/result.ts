@@ -1,0 +1,40 @@
+/** Stable error codes that cross process boundaries. Add new codes here, never reuse old ones. */
+export type ErrorCode =
+  | 'bad-input'
+  | 'not-found'
+  | 'io-error'
+  | 'unsupported-format'
+  | 'too-large'
+  | 'python-error'
+  | 'interrupted'
+  | 'timeout'
+  | 'executor-crashed'
+  | 'executor-unavailable'
+  | 'store-error'
+  | 'unauthorized'
+  | 'internal'
+
+/** An error as data: what every boundary returns instead of throwing. */
+export type AppError = {
+  /** Stable machine-readable code. */
+  code: ErrorCode
+  /** One or two sentences a user can act on. */
+  message: string
+  /** Optional extra lines (a Python traceback, the file that failed, ...). */
+  detail?: string
+}
+
+/** The result of any operation that can fail. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError }
+
+export function ok<T>(value: T): Result<T> {
+  return { ok: true, value }
+}
+
+export function fail<T = never>(code: ErrorCode, message: string, detail?: string): Result<T> {
+  return detail === undefined ? { ok: false, error: { code, message } } : { ok: false, error: { code, message, detail } }
+}
+
+export function assertNever(value: never): never {
+  throw new Error(`unexpected value: ${JSON.stringify(value)}`)
+}

@@ -1,0 +1,65 @@
+/**
+ * The table model shared by importers, the structure pass, the UI and the Python runtime.
+ *
+ * Import gives a RawGrid (cell text + merged regions). Structure turns a RawGrid into a ParsedTable:
+ * the bi-dimensional header tree (top tree over header rows, left tree over header columns) walked in
+ * preorder into root-to-leaf tuples, i.e. the column MultiIndex and the row MultiIndex. A flat table is
+ * the one-level case: one header row, no header columns.
+ */
+
+/** A cell of the source grid, 0-based. */
+export type CellRef = { row: number; col: number }
+
+/** A merged region of the source grid, inclusive on all sides, 0-based. */
+export type MergedRegion = { top: number; left: number; bottom: number; right: number }
+
+/** Formatting that carries hierarchy, where the source format has it. */
+export type CellStyle = { bold?: boolean; indent?: number }
+
+/** One imported sheet/table before any header inference. */
+export type RawGrid = {
+  /** Display name, e.g. the file name or "file.xlsx › Sheet1". */
+  name: string
+  /** Cell text, row-major; rows may be ragged only before normalisation. */
+  cells: string[][]
+  merges: MergedRegion[]
+  /** Sparse styles keyed by "row,col". */
+  styles?: Record<string, CellStyle>
+  /** Things the user should know about the import (encoding fallback, ragged rows padded, ...). */
+  warnings: string[]
+}
+
+/** A node of a header tree. The root has empty text and no cell. */
+export type HeaderNode = {
+  text: string
+  cell: CellRef | null
+  children: HeaderNode[]
+}
+
+/** The part of the structure the user can override in the inspector. */
+export type StructureOptions = {
+  /** Number of top header rows (>= 0). */
+  headerRows: number
+  /** Number of left header columns (>= 0). */
+  headerCols: number
+}
+
+/**
+ * A structured table: what the Python runtime turns into a pandas DataFrame.
+ * `columns[j]` is the top tuple of data column j; `index[i]` the left tuple of data row i
+ * (an empty array when the table has no left header, which gives a RangeIndex).
+ */
+export type ParsedTable = {
+  name: string
+  options: StructureOptions
+  columns: string[][]
+  index: string[][]
+  /** Raw cell text of the data region, row-major. */
+  values: string[][]
+  /** Source cell of each column tuple's leaf, of each index tuple's leaf. */
+  columnCells: (CellRef | null)[]
+  indexCells: (CellRef | null)[]
+  /** Source row of each data row and source column of each data column. */
+  rowSource: number[]
+  colSource: number[]
+}

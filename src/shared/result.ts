@@ -13,6 +13,14 @@ export type ErrorCode =
   | 'store-error'
   | 'unauthorized'
   | 'internal'
+  | 'cancelled'
+  | 'model-timeout'
+  | 'model-http'
+  | 'model-bad-reply'
+  | 'model-rate-limited'
+  | 'model-unreachable'
+  | 'model-not-found'
+  | 'model-no-code'
 
 /** An error as data: what every boundary returns instead of throwing. */
 export type AppError = {

@@ -1,0 +1,67 @@
+/** Types of the code-model endpoints, shared by main (which calls them) and the UI (which configures them). */
+
+/**
+ * Which OpenAI-compatible API an endpoint speaks.
+ * - `completions`: `/v1/completions`, a raw prompt continued (StarCoder-class models behind vLLM, TGI, llama.cpp).
+ * - `chat`: `/v1/chat/completions`, a list of messages.
+ * - `responses`: `/v1/responses`; accepts no `n` and usually gives no log-probabilities (reasoning and Codex models).
+ */
+export type ApiKind = 'completions' | 'chat' | 'responses'
+
+/** One configured model endpoint. The API key itself is never part of it: only a reference into the secret store. */
+export type EndpointConfig = {
+  /** Stable id, used to refer to the endpoint from settings and history. */
+  id: string
+  /** Display name. */
+  name: string
+  /** Base URL of the API, usually ending in `/v1`, e.g. `http://127.0.0.1:8000/v1`. */
+  baseUrl: string
+  /** Model name as the server knows it. */
+  model: string
+  api: ApiKind
+  /** Key of the API key in the secret store; absent for servers that need no key. */
+  apiKeyRef?: string
+  /**
+   * Whether the server honours `n` (several samples per request). `false` samples by repeated requests.
+   * Absent means "try": ask for `n` and top up with repeated requests when fewer come back.
+   * Ignored for `responses`, which never accepts `n`.
+   */
+  supportsN?: boolean
+  /** Time allowed for one HTTP request, including reading a streamed reply, ms. */
+  timeoutMs: number
+  /** Retries after a rate limit (429), a server error (5xx) or a dropped connection. */
+  maxRetries: number
+  /** Tokens the prompt may take; the prompt builder trims few-shot examples and table rows to fit. */
+  promptTokenBudget: number
+}
+
+/** A chat message as sent to `chat` and `responses` endpoints. */
+export type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: string }
+
+/** One sampled completion. */
+export type Sample = {
+  text: string
+  /** Sum of the token log-probabilities; null when the endpoint gave none. */
+  logprobSum: number | null
+  /** Mean token log-probability; null when the endpoint gave none. */
+  logprobMean: number | null
+  /** Number of generated tokens when known. */
+  tokens: number | null
+  /** Why generation stopped (`stop`, `length`, ...), as the server said; null when it did not say. */
+  finishReason: string | null
+}
+
+/** Progress of a sampling call: `done` of `total` samples have arrived. */
+export type SampleProgress =
+  | { kind: 'sample'; done: number; total: number }
+  /** Text streamed so far for one sample (only when streaming). */
+  | { kind: 'text'; index: number; chars: number }
+
+/**
+ * How one candidate program is chosen among the samples.
+ * - `logprob`: highest log-probability (the seed paper's rule); sum by default, mean as an option.
+ * - `vote`: execution-guided; failing programs are dropped, the most frequent answer wins, ties go to
+ *   the higher log-probability, then to the earlier sample.
+ * - `greedy`: the first sample, as returned (meant for a single sample at temperature 0).
+ */
+export type SelectionMode = 'logprob' | 'vote' | 'greedy'

@@ -295,8 +295,8 @@ function promptOf(body: Record<string, unknown> | null): string {
   const collect = (value: unknown): void => {
     if (typeof value === 'string') parts.push(value)
     else if (Array.isArray(value)) value.forEach(collect)
-    else if (typeof value === 'object' && value !== null && 'content' in value) collect((value).content)
-    else if (typeof value === 'object' && value !== null && 'text' in value) collect((value).text)
+    else if (typeof value === 'object' && value !== null && 'content' in value) collect(value.content)
+    else if (typeof value === 'object' && value !== null && 'text' in value) collect(value.text)
   }
   collect(body['prompt'])
   collect(body['messages'])

@@ -1,0 +1,47 @@
+import type { AppError } from '../../shared/result'
+import { CodeEditor } from './CodeEditor'
+
+type Props = {
+  code: string
+  onCodeChange: (code: string) => void
+  running: boolean
+  onRun: () => void
+  onStop: () => void
+  tableName: string | null
+  stopError: AppError | null
+}
+
+export function ScratchPanel({ code, onCodeChange, running, onRun, onStop, tableName, stopError }: Props): React.JSX.Element {
+  return (
+    <section className="scratch" aria-labelledby="scratch-title">
+      <div className="panel-header">
+        <h2 id="scratch-title">Python</h2>
+        <div className="panel-actions">
+          <button type="button" className="primary" onClick={onRun} disabled={running} title="Run (Ctrl+Enter)">
+            Run
+          </button>
+          <button type="button" onClick={onStop} disabled={!running}>
+            Stop
+          </button>
+        </div>
+      </div>
+      <p className="hint">
+        The open table is <code>df</code> when pandas is available, otherwise <code>rows</code> (a list of dicts) and{' '}
+        <code>columns</code>.{' '}
+        {tableName ? (
+          <>
+            Now open: <strong>{tableName}</strong>.
+          </>
+        ) : (
+          'No table is open: the program runs without one.'
+        )}
+      </p>
+      <CodeEditor value={code} onChange={onCodeChange} onRun={onRun} />
+      {stopError && (
+        <p className="inline-error" role="alert">
+          Could not stop: {stopError.message}
+        </p>
+      )}
+    </section>
+  )
+}

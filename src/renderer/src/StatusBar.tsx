@@ -1,0 +1,20 @@
+import type { AppInfo } from '../../shared/api'
+import type { ExecutorState } from '../../shared/python'
+import type { AppError } from '../../shared/result'
+import { appInfoText, pythonStatusText } from './format'
+
+type Props = { status: ExecutorState; info: AppInfo | null; infoError: AppError | null }
+
+export function StatusBar({ status, info, infoError }: Props): React.JSX.Element {
+  return (
+    <footer className="status-bar">
+      <span className={`python-state python-${status.state}`} role="status" data-testid="python-status">
+        <span className="dot" aria-hidden="true" />
+        {pythonStatusText(status)}
+      </span>
+      <span className="app-info" data-testid="app-info">
+        {info ? appInfoText(info) : infoError ? `App info unavailable: ${infoError.message}` : ''}
+      </span>
+    </footer>
+  )
+}

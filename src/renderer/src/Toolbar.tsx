@@ -1,0 +1,37 @@
+/** File types the importers read, for the browser's file picker. */
+export const OPENABLE = '.csv,.tsv,.txt,.xlsx,.ods,.html,.htm,.json,.sqlite,.db'
+
+const shortcutLabel = navigator.userAgent.includes('Mac') ? '⌘O' : 'Ctrl+O'
+
+type Props = {
+  busy: boolean
+  /** The native dialog in the desktop app, the picker below in the browser. */
+  onOpen: () => void
+  onFile: (file: File) => void
+  pickerRef: React.RefObject<HTMLInputElement | null>
+}
+
+export function Toolbar({ busy, onOpen, onFile, pickerRef }: Props): React.JSX.Element {
+  return (
+    <header className="toolbar">
+      <h1 className="app-name">TableQA Studio</h1>
+      <button type="button" onClick={onOpen} disabled={busy} aria-keyshortcuts="Control+O Meta+O" title={`Open a table (${shortcutLabel})`}>
+        Open…
+      </button>
+      <input
+        ref={pickerRef}
+        type="file"
+        accept={OPENABLE}
+        hidden
+        data-testid="file-input"
+        onChange={(event) => {
+          const file = event.currentTarget.files?.[0]
+          // Clearing lets the same file be picked again after it changed on disk.
+          event.currentTarget.value = ''
+          if (file) onFile(file)
+        }}
+      />
+      <span className="toolbar-hint">{busy ? 'Opening…' : `${shortcutLabel} or drop a file anywhere`}</span>
+    </header>
+  )
+}

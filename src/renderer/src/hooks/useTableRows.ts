@@ -1,0 +1,52 @@
+import { useEffect, useState } from 'react'
+import type { GridApi } from 'ag-grid-community'
+import type { TableSummary } from '../../../shared/api'
+import type { AppError } from '../../../shared/result'
+import { errorFromCause } from '../failure'
+import { nextBlock, toGridRows, type GridRow } from '../rows'
+import { useApi } from './apiContext'
+
+export type RowLoadState = { loaded: number; error: AppError | null }
+
+/**
+ * Streams a table's rows into the grid block by block. The first block replaces the row data so the
+ * grid shows cells at once; later blocks are added as transactions, which costs only the new rows.
+ */
+export function useTableRows(grid: GridApi<GridRow> | null, table: TableSummary): RowLoadState {
+  const api = useApi()
+  const [state, setState] = useState<RowLoadState>({ loaded: 0, error: null })
+
+  useEffect(() => {
+    if (!grid) return
+    let live = true
+    const load = async (): Promise<void> => {
+      let loaded = 0
+      for (let block = nextBlock(0, table.rowCount); block && live; block = nextBlock(loaded, table.rowCount)) {
+        const result = await api.tableRows({ tableId: table.id, ...block })
+        if (!live || grid.isDestroyed()) return
+        if (!result.ok) {
+          setState({ loaded, error: result.error })
+          return
+        }
+        const rows = toGridRows(loaded, result.value.rows)
+        if (loaded === 0) grid.setGridOption('rowData', rows)
+        else grid.applyTransaction({ add: rows })
+        loaded += rows.length
+        if (rows.length === 0) {
+          setState({ loaded, error: { code: 'internal', message: `The table ended after ${loaded} of ${table.rowCount} rows.` } })
+          return
+        }
+        setState({ loaded, error: null })
+      }
+      if (live && loaded === 0) grid.setGridOption('rowData', [])
+    }
+    load().catch((cause: unknown) => {
+      if (live) setState((s) => ({ loaded: s.loaded, error: errorFromCause('Loading rows', cause) }))
+    })
+    return () => {
+      live = false
+    }
+  }, [api, grid, table.id, table.rowCount])
+
+  return state
+}

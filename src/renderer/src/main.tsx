@@ -1,0 +1,23 @@
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { AllCommunityModule, ModuleRegistry } from 'ag-grid-community'
+import { api } from './api'
+import { App } from './App'
+import { ErrorBoundary } from './ErrorBoundary'
+import { ApiContext } from './hooks/apiContext'
+import './styles.css'
+
+ModuleRegistry.registerModules([AllCommunityModule])
+
+const root = document.getElementById('root')
+if (!root) throw new Error('index.html has no #root element')
+
+createRoot(root).render(
+  <StrictMode>
+    <ErrorBoundary>
+      <ApiContext value={api}>
+        <App />
+      </ApiContext>
+    </ErrorBoundary>
+  </StrictMode>
+)

@@ -27,6 +27,21 @@ export type RawGrid = {
   styles?: Record<string, CellStyle>
   /** Things the user should know about the import (encoding fallback, ragged rows padded, ...). */
   warnings: string[]
+  /**
+   * Header layout the source format declares (HiTab and AIT-QA JSON), as declared there. The structure
+   * pass may start from it; header detection benchmarks must not read it. Note HiTab's
+   * `top_header_rows_num` counts one row more than the rows that hold top-header nodes.
+   */
+  hints?: { headerRows?: number; headerCols?: number; title?: string }
+  /** Relational schema of a database table (SQLite import); row 0 of `cells` holds the column names. */
+  relational?: RelationalInfo
+}
+
+/** Keys of one database table, column names as in the header row. */
+export type RelationalInfo = {
+  table: string
+  primaryKey: string[]
+  foreignKeys: { columns: string[]; refTable: string; refColumns: string[] }[]
 }
 
 /** A node of a header tree. The root has empty text and no cell. */
@@ -42,6 +57,12 @@ export type StructureOptions = {
   headerRows: number
   /** Number of left header columns (>= 0). */
   headerCols: number
+  /**
+   * Nesting of rows inside the left header: 'auto' (default) makes section rows (label, no data), unit
+   * rows ("percent" above the data) and indented labels parents of the rows below; 'none' keeps every
+   * row's path to its own header cells.
+   */
+  leftHierarchy?: 'auto' | 'none'
 }
 
 /**
@@ -62,4 +83,11 @@ export type ParsedTable = {
   /** Source row of each data row and source column of each data column. */
   rowSource: number[]
   colSource: number[]
+  /** The top tree T over the header rows and the left tree L over the header columns (roots have text ''). */
+  topTree: HeaderNode
+  leftTree: HeaderNode
+  /** Numeric reading of `values` (null where a cell is not a number). */
+  numbers: (number | null)[][]
+  /** What the structure pass noticed and the user may want to know (clipped merges, padded rows, ...). */
+  warnings?: string[]
 }

@@ -1,0 +1,251 @@
+"""Tolerant matching of header paths against the labels of one axis (no pandas needed).
+
+A *header path* names a node of a header tree: a single label (``"men"``), a tuple of labels from
+the root down (``("2016", "men")``), a partial tuple that skips levels (``("2016", "total")`` for
+``("2016", "all", "total")``), or a flat name with levels joined by ``" | "``. Labels are compared
+ignoring case, spacing, punctuation and Unicode dashes; footnote marks such as ``(a)``, ``1`` or
+``*`` are ignored when nothing matches without doing so.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+
+from .rows import LEVEL_SEP
+from .text import label_key, loose_label_key
+
+__all__ = [
+    "AmbiguousHeader",
+    "HeaderMatch",
+    "HeaderNotFound",
+    "Path",
+    "as_path",
+    "axis_number",
+    "axis_word",
+    "leaf_label",
+    "match_header",
+    "resolve_many",
+    "resolve_one",
+]
+
+Path = str | int | float | tuple[object, ...] | list[object]
+
+EXACT, NODE, PREFIX, PARTIAL = 0, 1, 2, 3
+
+
+class HeaderNotFound(LookupError):
+    """No header on the axis matches the path. The message lists close matches."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "header not found"
+
+
+class AmbiguousHeader(LookupError):
+    """The path matches several headers where one was needed. The message lists them."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "ambiguous header"
+
+
+@dataclass(frozen=True)
+class HeaderMatch:
+    """One header that matches a path: its position on the axis and how well it matches."""
+
+    position: int
+    key: Hashable
+    kind: int  # EXACT, NODE, PREFIX or PARTIAL
+    loose: bool
+
+
+def axis_number(axis: object) -> int:
+    """0 for rows, 1 for columns; accepts 0/1, "rows"/"index"/"row", "columns"/"cols"/"column"."""
+    if axis in (0, "rows", "row", "index"):
+        return 0
+    if axis in (1, "columns", "column", "cols", "col"):
+        return 1
+    raise ValueError(f"axis must be 'rows' (0) or 'columns' (1), not {axis!r}")
+
+
+def axis_word(axis: int) -> str:
+    return "row" if axis == 0 else "column"
+
+
+def _label_text(x: object) -> str:
+    if isinstance(x, float) and x.is_integer():
+        return str(int(x))
+    return "" if x is None else str(x)
+
+
+def as_path(path: Path) -> tuple[str, ...]:
+    """Normalise a header path to a tuple of non-blank label texts.
+
+    Examples
+    --------
+    >>> as_path("2016 | men"), as_path(("2016", "", "men")), as_path(2016)
+    (('2016', 'men'), ('2016', 'men'), ('2016',))
+    """
+    if isinstance(path, (tuple, list)):
+        parts = [_label_text(x).strip() for x in path]
+    else:
+        parts = [p.strip() for p in _label_text(path).split(LEVEL_SEP.strip())] if LEVEL_SEP.strip() in \
+            _label_text(path) else [_label_text(path).strip()]
+    return tuple(p for p in parts if p)
+
+
+def _levels(key: Hashable) -> tuple[str, ...]:
+    if isinstance(key, tuple):
+        return tuple(t for t in (_label_text(x).strip() for x in key) if t)
+    text = _label_text(key).strip()
+    return (text,) if text else ()
+
+
+def leaf_label(key: Hashable) -> Hashable:
+    """The deepest non-blank level of a header key (the key itself for plain labels).
+
+    Examples
+    --------
+    >>> leaf_label(("2016", "men", "")), leaf_label("Total")
+    ('men', 'Total')
+    """
+    if isinstance(key, tuple):
+        levels = [x for x in key if _label_text(x).strip()]
+        return levels[-1] if levels else ""
+    return key
+
+
+def _subsequence(query: Sequence[str], levels: Sequence[str]) -> bool:
+    it = iter(levels)
+    return all(any(q == lv for lv in it) for q in query)
+
+
+def _classify(query: tuple[str, ...], levels: tuple[str, ...]) -> int | None:
+    if not query or not levels:
+        return None
+    if query == levels:
+        return EXACT
+    if query[-1] == levels[-1] and _subsequence(query[:-1], levels[:-1]):
+        return NODE
+    if len(query) < len(levels) and levels[: len(query)] == query:
+        return PREFIX
+    if _subsequence(query, levels):
+        return PARTIAL
+    return None
+
+
+def match_header(keys: Sequence[Hashable], path: Path) -> list[HeaderMatch]:
+    """Every header key that matches ``path``, strict matches first, loose ones only if none.
+
+    Parameters
+    ----------
+    keys : sequence
+        The axis labels (tuples for a MultiIndex).
+    path : str, int, tuple or list
+        The header path.
+
+    Returns
+    -------
+    list of HeaderMatch
+        In axis order; empty when nothing matches.
+
+    Examples
+    --------
+    >>> keys = [("Total", ""), ("Total", "Men"), ("Total", "Women"), ("Full-time", "Men")]
+    >>> [(m.position, m.kind) for m in match_header(keys, "men")]
+    [(1, 1), (3, 1)]
+    >>> [m.position for m in match_header(keys, "TOTAL")]
+    [0, 1, 2]
+    """
+    query = as_path(path)
+    if not query:
+        return []
+    level_sets = [_levels(k) for k in keys]
+    funcs: list[tuple[bool, Callable[[object], str]]] = [(False, label_key), (True, loose_label_key)]
+    for loose, fn in funcs:
+        q = tuple(fn(x) for x in query)
+        found: list[HeaderMatch] = []
+        for pos, (key, levels) in enumerate(zip(keys, level_sets, strict=True)):
+            kind = _classify(q, tuple(fn(x) for x in levels))
+            if kind is not None:
+                found.append(HeaderMatch(pos, key, kind, loose))
+        if found:
+            return found
+    return []
+
+
+def _show(key: Hashable) -> str:
+    return repr(key)
+
+
+def _not_found(keys: Sequence[Hashable], path: Path, axis: int) -> HeaderNotFound:
+    query = as_path(path)
+    labels: dict[str, str] = {}
+    for k in keys:
+        for lv in _levels(k):
+            labels.setdefault(label_key(lv), lv)
+    wanted = label_key(query[-1]) if query else ""
+    close = difflib.get_close_matches(wanted, list(labels), n=5, cutoff=0.6)
+    close += [k for k in labels if wanted and wanted in k and k not in close][: 5 - len(close)]
+    word = axis_word(axis)
+    msg = f"No {word} header matches {path!r}."
+    if close:
+        msg += " Close matches: " + ", ".join(repr(labels[c]) for c in close) + "."
+    sample = ", ".join(_show(k) for k in list(dict.fromkeys(keys))[:8])
+    msg += f" The {word} headers are: {sample}{', ...' if len(keys) > 8 else ''}"
+    return HeaderNotFound(msg)
+
+
+def resolve_many(keys: Sequence[Hashable], path: Path | None, axis: int) -> list[HeaderMatch]:
+    """Positions of every header under ``path`` (the whole axis for None); raise if none.
+
+    Examples
+    --------
+    >>> [m.position for m in resolve_many(["a", "b"], None, 1)]
+    [0, 1]
+    >>> resolve_many(["Revenue", "Costs"], "Revenues", 0)
+    Traceback (most recent call last):
+    ...
+    tableqa.headers.HeaderNotFound: No row header matches 'Revenues'. Close matches: 'Revenue'. ...
+    """
+    if path is None:
+        return [HeaderMatch(i, k, EXACT, False) for i, k in enumerate(keys)]
+    found = match_header(keys, path)
+    if not found:
+        raise _not_found(keys, path, axis)
+    return found
+
+
+def resolve_one(keys: Sequence[Hashable], path: Path | None, axis: int) -> HeaderMatch:
+    """The single header that ``path`` names; raise :class:`AmbiguousHeader` when it is not unique.
+
+    An exact match beats a match that names a node by its last level, which beats a prefix or
+    partial match. With None, the axis must have exactly one header.
+
+    Examples
+    --------
+    >>> keys = [("Total", ""), ("Total", "Men"), ("Full-time", "Men")]
+    >>> resolve_one(keys, "total", 0).key
+    ('Total', '')
+    >>> resolve_one(keys, ("full time", "men"), 0).position
+    2
+    >>> resolve_one(keys, "men", 0)
+    Traceback (most recent call last):
+    ...
+    tableqa.headers.AmbiguousHeader: Row header 'men' matches 2 rows: ('Total', 'Men'), ...
+    """
+    if path is None:
+        if len(keys) == 1:
+            return HeaderMatch(0, keys[0], EXACT, False)
+        raise AmbiguousHeader(
+            f"Give a {axis_word(axis)} header: the table has {len(keys)} {axis_word(axis)}s.")
+    found = resolve_many(keys, path, axis)
+    best = min(m.kind for m in found)
+    top = [m for m in found if m.kind == best]
+    if len(top) == 1:
+        return top[0]
+    word = axis_word(axis)
+    shown = ", ".join(_show(m.key) for m in top[:6]) + (", ..." if len(top) > 6 else "")
+    raise AmbiguousHeader(
+        f"{word.capitalize()} header {path!r} matches {len(top)} {word}s: {shown}. "
+        f"Give a longer path, e.g. {_show(top[0].key)}.")

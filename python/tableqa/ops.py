@@ -1,0 +1,702 @@
+"""Operation APIs: header-path lookups, subtree selection and aggregation, row filters.
+
+Every function takes the DataFrame first and names headers by *header paths* (see
+:mod:`tableqa.headers`): a label, a tuple of labels from the top level down, a partial tuple, or a
+flat ``"a | b"`` name, matched ignoring case, spacing, punctuation and footnote marks. Numbers are
+read from cell text where a column is not numeric already (``1,234``, ``(12)``, ``12%``).
+Source cells that these functions read are recorded for the answer's provenance.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+from . import trace
+from .frame import build_frame, source_of
+from .headers import (
+    EXACT,
+    NODE,
+    AmbiguousHeader,
+    HeaderMatch,
+    HeaderNotFound,
+    Path,
+    axis_number,
+    leaf_label,
+    resolve_many,
+    resolve_one,
+)
+from .text import label_key, parse_number
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["AmbiguousHeader", "HeaderNotFound", "aggregate", "build_frame", "column", "compare", "count",
+           "diff", "filter_rows", "lookup", "next_value", "pct_change", "ratio", "row", "select", "to_number",
+           "top_k", "value_of"]
+
+Axis = Literal[0, 1, "rows", "index", "columns"]
+How = Literal["sum", "mean", "median", "min", "max", "count", "argmax", "argmin"]
+
+
+def _py(value: object) -> Any:
+    """numpy scalars to plain Python; NaN stays a float NaN."""
+    item = getattr(value, "item", None)
+    if callable(item) and type(value).__module__ == "numpy":
+        return item()
+    return value
+
+
+def to_number(value: Any) -> Any:
+    """Read numbers from cell text; Series and DataFrames are converted cell by cell.
+
+    Parameters
+    ----------
+    value : str, number, Series or DataFrame
+        Text such as ``"1,234"``, ``"(12)"`` (-12), ``"12%"`` (12), ``"$3.5"``, ``"—"`` (NaN).
+
+    Returns
+    -------
+    float, Series or DataFrame
+        NaN where a cell is not a number.
+
+    Examples
+    --------
+    >>> to_number("1,234") + to_number("(34)")
+    1200.0
+    """
+    import pandas as pd
+
+    if isinstance(value, pd.DataFrame):
+        return value.apply(lambda s: to_number(s))
+    if isinstance(value, pd.Series):
+        if pd.api.types.is_numeric_dtype(value.dtype) and not pd.api.types.is_bool_dtype(value.dtype):
+            return value.astype("float64")
+        return value.map(lambda x: _num(x)).astype("float64")
+    return _num(value)
+
+
+def _num(x: object) -> float:
+    x = _py(x)
+    v = parse_number(x)
+    return math.nan if v is None else v
+
+
+def _keys(df: pd.DataFrame, axis: int) -> list[Hashable]:
+    return list((df.index if axis == 0 else df.columns).tolist())
+
+
+def _record(df: pd.DataFrame, rows: Sequence[int], cols: Sequence[int]) -> None:
+    src = source_of(df)
+    if src is None:
+        return
+    rkeys, ckeys = _keys(df, 0), _keys(df, 1)
+    for i in rows:
+        for j in cols:
+            trace.record_cells(src.cells(rkeys[i], ckeys[j]))
+
+
+def lookup(df: pd.DataFrame, row: Path | None, col: Path | None) -> Any:
+    """The value of one cell, named by a row header path and a column header path.
+
+    Parameters
+    ----------
+    df : DataFrame
+        The table.
+    row : str, tuple or None
+        Row header path: a label (``"men"``), a tuple from the top level (``("total", "men")``) or a
+        partial tuple. None when the table has a single row.
+    col : str, tuple or None
+        Column header path, same forms. None when the table has a single column.
+
+    Returns
+    -------
+    object
+        The cell value: a number for numeric columns, else the cell text.
+
+    Raises
+    ------
+    HeaderNotFound
+        When no header matches; the message lists close matches.
+    AmbiguousHeader
+        When the path matches several headers equally well; give a longer path.
+
+    Examples
+    --------
+    >>> df = build_frame({"columns": [["2019", "men"], ["2019", "women"], ["2020", "men"]],
+    ...                   "index": [["employed"], ["unemployed"]],
+    ...                   "values": [["120", "110", "115"], ["12", "9", "20"]]})
+    >>> lookup(df, "Unemployed", ("2020", "men"))
+    20
+    """
+    r = resolve_one(_keys(df, 0), row, 0)
+    c = resolve_one(_keys(df, 1), col, 1)
+    _record(df, [r.position], [c.position])
+    return _py(df.iat[r.position, c.position])
+
+
+def _members(matches: list[HeaderMatch]) -> list[int]:
+    """Positions to aggregate: a node's own line is dropped when its descendants matched too."""
+    own = [m for m in matches if m.kind in (EXACT, NODE)]
+    below = [m for m in matches if m.kind not in (EXACT, NODE)]
+    chosen = below if own and below and len(own) == 1 else matches
+    return [m.position for m in chosen]
+
+
+def select(df: pd.DataFrame, path: Path, axis: Axis = "columns") -> pd.DataFrame:
+    """The part of the table under a header path (a subtree of the top or left header tree).
+
+    Parameters
+    ----------
+    df : DataFrame
+        The table.
+    path : str or tuple
+        Header path; every header containing it (at any level, in order) is kept.
+    axis : {"columns", "rows"}, default "columns"
+        Which header tree the path belongs to.
+
+    Returns
+    -------
+    DataFrame
+        The selected columns (or rows) with their full header tuples.
+
+    Examples
+    --------
+    >>> df = build_frame({"columns": [["2019", "men"], ["2019", "women"], ["2020", "men"]],
+    ...                   "index": [], "values": [["1", "2", "3"]]})
+    >>> select(df, "men").columns.tolist()
+    [('2019', 'men'), ('2020', 'men')]
+    >>> select(df, "2019").shape
+    (1, 2)
+    """
+    ax = axis_number(axis)
+    pos = [m.position for m in resolve_many(_keys(df, ax), path, ax)]
+    return df.iloc[pos, :] if ax == 0 else df.iloc[:, pos]
+
+
+def column(df: pd.DataFrame, name: Path) -> pd.Series:
+    """One column by a tolerant header path (case, spacing, punctuation, footnote marks ignored).
+
+    Parameters
+    ----------
+    df : DataFrame
+        The table.
+    name : str or tuple
+        Column header path.
+
+    Returns
+    -------
+    Series
+
+    Examples
+    --------
+    >>> df = build_frame({"columns": [["Nation"], ["Gold medals (a)"]], "index": [],
+    ...                   "values": [["Norway", "16"], ["Germany", "12"]]})
+    >>> column(df, "gold medals").tolist()
+    [16, 12]
+    """
+    c = resolve_one(_keys(df, 1), name, 1)
+    return df.iloc[:, c.position]
+
+
+def row(df: pd.DataFrame, path: Path) -> pd.Series:
+    """One row by a tolerant row header path.
+
+    Parameters
+    ----------
+    df : DataFrame
+        The table.
+    path : str or tuple
+        Row header path.
+
+    Returns
+    -------
+    Series
+        Indexed by the column headers.
+
+    Examples
+    --------
+    >>> df = build_frame({"columns": [["2019"], ["2020"]], "index": [["Revenue"], ["Costs"]],
+    ...                   "values": [["10", "12"], ["7", "8"]]})
+    >>> row(df, "revenue").tolist()
+    [10, 12]
+    """
+    r = resolve_one(_keys(df, 0), path, 0)
+    return df.iloc[r.position, :]
+
+
+def aggregate(df: pd.DataFrame, path: Path | None = None, how: How = "sum", axis: Axis = "columns",
+              at: Path | None = None) -> Any:
+    """Aggregate the headers under a path, e.g. the sum over a subtree of columns.
+
+    Parameters
+    ----------
+    df : DataFrame
+        The table.
+    path : str, tuple or None
+        Header path on ``axis`` whose headers are aggregated; None for all of them. When the path
+        names a node that has its own line and also child lines, the child lines are aggregated
+        (the node's own line usually holds their total).
+    how : {"sum", "mean", "median", "min", "max", "count", "argmax", "argmin"}
+        ``argmax``/``argmin`` give the header holding the largest/smallest value, reduced to the
+        level(s) that differ between the aggregated headers (e.g. the year).
+    axis : {"columns", "rows"}, default "columns"
+        The header tree ``path`` belongs to.
+    at : str, tuple or None
+        Header path on the other axis restricting the lines that are aggregated.
+
+    Returns
+    -------
+    number, str or Series
+        A single value when one line of the other axis remains, else a Series indexed by it.
+
+    Examples
+    --------
+    >>> df = build_frame({"columns": [["2019", "men"], ["2019", "women"], ["2020", "men"]],
+    ...                   "index": [["employed"], ["unemployed"]],
+    ...                   "values": [["120", "110", "115"], ["12", "9", "20"]]})
+    >>> aggregate(df, "2019", "sum", at="employed")
+    230.0
+    >>> aggregate(df, "men", "argmax", at="unemployed")
+    '2020'
+    >>> aggregate(df, None, "max", axis="rows", at=("2019", "women"))
+    110.0
+    """
+    ax = axis_number(axis)
+    other = 1 - ax
+    members = _members(resolve_many(_keys(df, ax), path, ax))
+    lines = [m.position for m in resolve_many(_keys(df, other), at, other)]
+    rows, cols = (members, lines) if ax == 0 else (lines, members)
+    sub = to_number(df.iloc[rows, cols])
+    _record(df, rows, cols)
+    values = sub.T if ax == 0 else sub  # members along the columns of `values`
+    member_keys = [_keys(df, ax)[p] for p in members]
+    result = _reduce(values, how, member_keys)
+    if len(lines) == 1:
+        return _py(result.iloc[0])
+    return result
+
+
+def _reduce(values: pd.DataFrame, how: str, member_keys: list[Hashable]) -> pd.Series:
+
+    if how in ("argmax", "argmin"):
+        def pick(line: pd.Series) -> Any:
+            found = [(float(v), p) for p, v in enumerate(line.tolist()) if not math.isnan(v)]
+            if not found:
+                return None
+            best = max(found, key=lambda t: (t[0], -t[1])) if how == "argmax" else min(found)
+            return _distinct_label(member_keys, best[1])
+        picked: pd.Series = values.apply(pick, axis=1)
+        return picked
+    if how == "sum":
+        return values.sum(axis=1, min_count=1)
+    if how == "mean":
+        return values.mean(axis=1)
+    if how == "median":
+        return values.median(axis=1)
+    if how == "min":
+        return values.min(axis=1)
+    if how == "max":
+        return values.max(axis=1)
+    if how == "count":
+        return values.notna().sum(axis=1)
+    raise ValueError(f"how must be one of sum, mean, median, min, max, count, argmax, argmin; "
+                     f"not {how!r}")
+
+
+def _distinct_label(keys: list[Hashable], pos: int) -> Hashable:
+    """The levels of ``keys[pos]`` that tell it apart from the other keys (its leaf if none do)."""
+    key = keys[pos]
+    if not isinstance(key, tuple) or len(keys) < 2:
+        return leaf_label(key)
+    varying = [lv for lv in range(len(key))
+               if len({k[lv] if isinstance(k, tuple) and lv < len(k) else None for k in keys}) > 1]
+    parts = [key[lv] for lv in varying if str(key[lv]).strip()]
+    if not parts:
+        return leaf_label(key)
+    return parts[0] if len(parts) == 1 else tuple(parts)
+
+
+def _pair(df: pd.DataFrame, a: Path, b: Path, axis: Axis, at: Path | None) -> tuple[Any, Any, bool]:
+    import pandas as pd
+
+    ax = axis_number(axis)
+    other = 1 - ax
+    pa = resolve_one(_keys(df, ax), a, ax).position
+    pb = resolve_one(_keys(df, ax), b, ax).position
+    if at is None:
+        lines = list(range(df.shape[other]))
+    else:
+        lines = [resolve_one(_keys(df, other), at, other).position]
+    if ax == 1:
+        va, vb = to_number(df.iloc[lines, pa]), to_number(df.iloc[lines, pb])
+        _record(df, lines, [pa, pb])
+    else:
+        va, vb = to_number(df.iloc[pa, lines]), to_number(df.iloc[pb, lines])
+        _record(df, [pa, pb], lines)
+    if not isinstance(va, pd.Series) or not isinstance(vb, pd.Series):
+        raise TypeError("expected one line of values on each side")
+    va, vb = va.reset_index(drop=True), vb.reset_index(drop=True)
+    index = (df.columns if ax == 0 else df.index)[lines]
+    va.index, vb.index = index, index
+    return va, vb, len(lines) == 1
+
+
+def diff(df: pd.DataFrame, a: Path, b: Path, axis: Axis = "columns", at: Path | None = None) -> Any:
+    """Difference ``a - b`` between two headers of one axis.
+
+    Parameters
+    ----------
+    df : DataFrame
+        The table.
+    a, b : str or tuple
+        Header paths on ``axis``, each naming one header.
+    axis : {"columns", "rows"}, default "columns"
+        Where ``a`` and ``b`` are.
+    at : str, tuple or None
+        Header path on the other axis naming one line; None for every line.
+
+    Returns
+    -------
+    float or Series
+        One number when the other axis is narrowed to one line (or has only one), else a Series.
+
+    Examples
+    --------
+    >>> df = build_frame({"columns": [["2019"], ["2020"]], "index": [["Revenue"], ["Costs"]],
+    ...                   "values": [["1,000", "1,250"], ["800", "900"]]})
+    >>> diff(df, "2020", "2019", at="revenue")
+    250.0
+    >>> diff(df, "revenue", "costs", axis="rows").tolist()
+    [200.0, 350.0]
+    """
+    va, vb, single = _pair(df, a, b, axis, at)
+    out = va - vb
+    return _py(out.iloc[0]) if single else out
+
+
+def ratio(df: pd.DataFrame, a: Path, b: Path, axis: Axis = "columns", at: Path | None = None) -> Any:
+    """Ratio ``a / b`` between two headers of one axis (a plain ratio, not a percentage).
+
+    Parameters
+    ----------
+    df : DataFrame
+        The table.
+    a, b : str or tuple
+        Header paths on ``axis``; ``a`` is the numerator.
+    axis : {"columns", "rows"}, default "columns"
+        Where ``a`` and ``b`` are.
+    at : str, tuple or None
+        Header path on the other axis naming one line; None for every line.
+
+    Returns
+    -------
+    float or Series
+
+    Examples
+    --------
+    >>> df = build_frame({"columns": [["men"], ["women"]], "index": [["2019"]],
+    ...                   "values": [["30", "120"]]})
+    >>> ratio(df, "men", "women")
+    0.25
+    """
+    va, vb, single = _pair(df, a, b, axis, at)
+    out = va / vb.where(vb != 0)
+    return _py(out.iloc[0]) if single else out
+
+
+def pct_change(df: pd.DataFrame, old: Path, new: Path, axis: Axis = "columns",
+               at: Path | None = None) -> Any:
+    """Percentage change from ``old`` to ``new``: ``(new - old) / old * 100``.
+
+    Parameters
+    ----------
+    df : DataFrame
+        The table.
+    old, new : str or tuple
+        Header paths on ``axis`` (e.g. two years).
+    axis : {"columns", "rows"}, default "columns"
+        Where ``old`` and ``new`` are.
+    at : str, tuple or None
+        Header path on the other axis naming one line; None for every line.
+
+    Returns
+    -------
+    float or Series
+        In percent (25.0 means +25 %).
+
+    Examples
+    --------
+    >>> df = build_frame({"columns": [["2019"], ["2020"]], "index": [["Revenue"]],
+    ...                   "values": [["$1,000", "$1,250"]]})
+    >>> pct_change(df, "2019", "2020", at="revenue")
+    25.0
+    """
+    vo, vn, single = _pair(df, old, new, axis, at)
+    out = (vn - vo) / vo.where(vo != 0) * 100
+    return _py(out.iloc[0]) if single else out
+
+
+_OPS = ("==", "!=", ">", ">=", "<", "<=", "contains", "startswith", "endswith", "in", "not in")
+
+
+def _cell_test(op: str, value: Any) -> Any:
+    if op in ("in", "not in"):
+        options = list(value) if isinstance(value, (list, tuple, set)) else [value]
+        tests = [_cell_test("==", v) for v in options]
+        if op == "in":
+            return lambda x: any(t(x) for t in tests)
+        return lambda x: not any(t(x) for t in tests)
+    if op in ("contains", "startswith", "endswith"):
+        needle = label_key(value)
+        if op == "contains":
+            return lambda x: needle in label_key(x)
+        if op == "startswith":
+            return lambda x: label_key(x).startswith(needle)
+        return lambda x: label_key(x).endswith(needle)
+    num = parse_number(_py(value)) if not isinstance(value, str) or value.strip() else None
+    if op in ("==", "!="):
+        key = label_key(value)
+
+        def equal(x: Any) -> bool:
+            xv = parse_number(_py(x))
+            if num is not None and xv is not None and not math.isnan(num) and not math.isnan(xv):
+                return abs(num - xv) < 1e-9
+            return label_key(x) == key
+        return equal if op == "==" else (lambda x: not equal(x))
+    if num is None or math.isnan(num):
+        raise ValueError(f"operator {op!r} needs a number, not {value!r}")
+    target = num
+
+    def compare_num(x: Any) -> bool:
+        xv = parse_number(_py(x))
+        if xv is None or math.isnan(xv):
+            return False
+        return {">": xv > target, ">=": xv >= target, "<": xv < target, "<=": xv <= target}[op]
+    return compare_num
+
+
+def filter_rows(df: pd.DataFrame, column: Path, op: str, value: Any) -> pd.DataFrame:
+    """Rows whose value in ``column`` satisfies ``op value``.
+
+    Equality compares numbers by value when both sides read as numbers, otherwise text ignoring
+    case, spacing and punctuation. Comparisons (``>``, ``<=`` ...) read numbers from cell text.
+
+    Parameters
+    ----------
+    df : DataFrame
+        The table.
+    column : str or tuple
+        Column header path (tolerant).
+    op : {"==", "!=", ">", ">=", "<", "<=", "contains", "startswith", "endswith", "in", "not in"}
+        The test.
+    value : object
+        What to compare with; a list for ``in``/``not in``.
+
+    Returns
+    -------
+    DataFrame
+        The matching rows, in table order.
+
+    Examples
+    --------
+    >>> df = build_frame({"columns": [["Nation"], ["Gold"]], "index": [],
+    ...                   "values": [["Norway", "16"], ["Germany", "12"], ["Canada", "14"]]})
+    >>> filter_rows(df, "gold", ">=", 14)["Nation"].tolist()
+    ['Norway', 'Canada']
+    >>> len(filter_rows(df, "nation", "==", "GERMANY"))
+    1
+    """
+    if op not in _OPS:
+        raise ValueError(f"op must be one of {', '.join(_OPS)}; not {op!r}")
+    series = column_of(df, column)
+    test = _cell_test(op, value)
+    mask = [bool(test(x)) for x in series.tolist()]
+    return df.iloc[[i for i, keep in enumerate(mask) if keep], :]
+
+
+def column_of(df: pd.DataFrame, name: Path) -> pd.Series:
+    c = resolve_one(_keys(df, 1), name, 1)
+    series: pd.Series = df.iloc[:, c.position]
+    return series
+
+
+def count(df: pd.DataFrame, column: Path | None = None, op: str = "==", value: Any = None) -> int:
+    """Number of rows, or of rows whose ``column`` satisfies ``op value`` (as in :func:`filter_rows`).
+
+    Parameters
+    ----------
+    df : DataFrame
+        The table.
+    column : str, tuple or None
+        Column header path; None counts every row.
+    op : str, default "=="
+        Test, as for :func:`filter_rows`.
+    value : object
+        What to compare with.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> df = build_frame({"columns": [["Venue"], ["Result"]], "index": [],
+    ...                   "values": [["Home", "Won"], ["Away", "Lost"], ["Home", "won"]]})
+    >>> count(df, "result", "==", "won")
+    2
+    """
+    if column is None:
+        return int(df.shape[0])
+    return int(filter_rows(df, column, op, value).shape[0])
+
+
+def value_of(df: pd.DataFrame, key_column: Path, key: Any, column: Path) -> Any:
+    """The value in ``column`` of the row whose ``key_column`` equals ``key`` (tolerant).
+
+    Parameters
+    ----------
+    df : DataFrame
+        The table.
+    key_column : str or tuple
+        Column that identifies rows.
+    key : object
+        Value to find in ``key_column`` (text compared ignoring case and punctuation).
+    column : str or tuple
+        Column to read.
+
+    Returns
+    -------
+    object
+        The value of the first matching row.
+
+    Examples
+    --------
+    >>> df = build_frame({"columns": [["Nation"], ["Gold"]], "index": [],
+    ...                   "values": [["Norway", "16"], ["Germany", "12"]]})
+    >>> value_of(df, "nation", "germany", "gold")
+    12
+    """
+    rows = filter_rows(df, key_column, "==", key)
+    if rows.shape[0] == 0:
+        keys = column_of(df, key_column).astype(str).tolist()
+        import difflib
+        close = difflib.get_close_matches(str(key), keys, n=5, cutoff=0.5)
+        hint = f" Close values: {', '.join(map(repr, close))}." if close else ""
+        raise LookupError(f"No row has {key!r} in column {key_column!r}.{hint}")
+    c = resolve_one(_keys(df, 1), column, 1)
+    i = _positions_where(df, key_column, key)[0]
+    _record(df, [i], [c.position])
+    return _py(df.iat[i, c.position])
+
+
+def _positions_where(df: pd.DataFrame, key_column: Path, key: Any) -> list[int]:
+    test = _cell_test("==", key)
+    return [i for i, x in enumerate(column_of(df, key_column).tolist()) if test(x)]
+
+
+def next_value(df: pd.DataFrame, key_column: Path, key: Any, offset: int = 1,
+               column: Path | None = None) -> Any:
+    """The value ``offset`` rows after (negative: before) the row whose ``key_column`` equals ``key``.
+
+    Parameters
+    ----------
+    df : DataFrame
+        The table.
+    key_column : str or tuple
+        Column that identifies rows.
+    key : object
+        Value to find.
+    offset : int, default 1
+        Rows to move; -1 for the previous row.
+    column : str, tuple or None
+        Column to read; None reads ``key_column``.
+
+    Returns
+    -------
+    object
+
+    Examples
+    --------
+    >>> df = build_frame({"columns": [["Rank"], ["Athlete"]], "index": [],
+    ...                   "values": [["1", "Ann"], ["2", "Bea"], ["3", "Cid"]]})
+    >>> next_value(df, "athlete", "Bea"), next_value(df, "athlete", "Bea", -1, "rank")
+    ('Cid', 1)
+    """
+    hits = _positions_where(df, key_column, key)
+    if not hits:
+        raise LookupError(f"No row has {key!r} in column {key_column!r}.")
+    target = hits[0] + offset
+    if not 0 <= target < df.shape[0]:
+        raise IndexError(f"No row {offset:+d} from {key!r}: the table has {df.shape[0]} rows.")
+    c = resolve_one(_keys(df, 1), key_column if column is None else column, 1)
+    _record(df, [target], [c.position])
+    return _py(df.iat[target, c.position])
+
+
+def top_k(df: pd.DataFrame, by: Path, k: int = 1, largest: bool = True) -> pd.DataFrame:
+    """The ``k`` rows with the largest (or smallest) numbers in column ``by``.
+
+    Parameters
+    ----------
+    df : DataFrame
+        The table.
+    by : str or tuple
+        Column header path; its cells are read as numbers.
+    k : int, default 1
+        How many rows.
+    largest : bool, default True
+        False for the smallest.
+
+    Returns
+    -------
+    DataFrame
+        Rows in ranked order; rows without a number are left out.
+
+    Examples
+    --------
+    >>> df = build_frame({"columns": [["City"], ["Population"]], "index": [],
+    ...                   "values": [["A", "1,200"], ["B", "5,000"], ["C", "300"]]})
+    >>> top_k(df, "population", 2)["City"].tolist()
+    ['B', 'A']
+    """
+    values = to_number(column_of(df, by)).reset_index(drop=True)
+    values = values.dropna()
+    order = values.sort_values(ascending=not largest, kind="stable").index[:k]
+    return df.iloc[list(order), :]
+
+
+def compare(df: pd.DataFrame, key_column: Path, a: Any, b: Any, value_column: Path,
+            larger: bool = True) -> Any:
+    """Which of two rows (found by key) has the larger (or smaller) number in ``value_column``.
+
+    Parameters
+    ----------
+    df : DataFrame
+        The table.
+    key_column : str or tuple
+        Column identifying rows.
+    a, b : object
+        The two keys.
+    value_column : str or tuple
+        Column whose numbers are compared.
+    larger : bool, default True
+        False to pick the smaller.
+
+    Returns
+    -------
+    object
+        ``a`` or ``b`` as found in the table.
+
+    Examples
+    --------
+    >>> df = build_frame({"columns": [["Nation"], ["Gold"]], "index": [],
+    ...                   "values": [["Norway", "16"], ["Germany", "12"]]})
+    >>> compare(df, "nation", "germany", "norway", "gold")
+    'Norway'
+    """
+    va = _num(value_of(df, key_column, a, value_column))
+    vb = _num(value_of(df, key_column, b, value_column))
+    pick_a = va >= vb if larger else va <= vb
+    return value_of(df, key_column, a if pick_a else b, key_column)

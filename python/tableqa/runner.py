@@ -1,0 +1,278 @@
+"""Run one program and describe what it produced, as JSON-able data (no pandas needed).
+
+The result matches ``PythonRunResult`` in ``src/shared/python.ts``: ``{"ok": True, "value":
+PythonOutput}`` or ``{"ok": False, "error": PythonFailure}``.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+import linecache
+import math
+import time
+import traceback
+from collections.abc import Mapping
+from types import CodeType, TracebackType
+from typing import Any
+
+from . import qa as qa_module
+from . import trace
+from .answer import is_pandas_like, normalize_answer
+
+__all__ = ["FILENAME", "OUTPUT_CAP_CHARS", "REPR_CAP_CHARS", "describe_value", "run"]
+
+FILENAME = "<program>"
+OUTPUT_CAP_CHARS = 100_000
+REPR_CAP_CHARS = 10_000
+TRACEBACK_CAP_CHARS = 20_000
+_JSON_MAX_NODES = 10_000
+
+
+class _CappedText(io.TextIOBase):
+    """A text sink that keeps the first ``cap`` characters and notes that more came."""
+
+    def __init__(self, cap: int) -> None:
+        super().__init__()
+        self._parts: list[str] = []
+        self._size = 0
+        self._cap = cap
+        self.truncated = False
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, s: str) -> int:
+        if not isinstance(s, str):
+            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
+        room = self._cap - self._size
+        if len(s) > room:
+            self.truncated = True
+            s_kept = s[: max(room, 0)]
+        else:
+            s_kept = s
+        if s_kept:
+            self._parts.append(s_kept)
+            self._size += len(s_kept)
+        return len(s)
+
+    def getvalue(self) -> str:
+        return "".join(self._parts)
+
+
+def _capped_repr(value: object) -> str:
+    try:
+        text = repr(value)
+    except Exception as exc:  # a broken __repr__ must not fail the run
+        text = f"<{type(value).__name__} object; repr() failed: {type(exc).__name__}>"
+    if len(text) > REPR_CAP_CHARS:
+        text = text[:REPR_CAP_CHARS] + f"... [{len(text) - REPR_CAP_CHARS} more characters]"
+    return text
+
+
+class _TooBig(Exception):
+    pass
+
+
+def _plain_json(value: object, budget: list[int], depth: int = 0) -> Any:
+    budget[0] -= 1
+    if budget[0] < 0 or depth > 50:
+        raise _TooBig
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return value if abs(value) < 2**63 else str(value)
+    if isinstance(value, float):
+        if math.isnan(value) or math.isinf(value):
+            return None
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_plain_json(v, budget, depth + 1) for v in value]
+    if isinstance(value, (set, frozenset)):
+        ordered = sorted(value, key=lambda x: (str(type(x)), str(x)))
+        return [_plain_json(v, budget, depth + 1) for v in ordered]
+    if isinstance(value, dict):
+        if not all(isinstance(k, (str, int, float, bool)) or k is None for k in value):
+            raise _TooBig
+        return {str(k): _plain_json(v, budget, depth + 1) for k, v in value.items()}
+    raise _TooBig
+
+
+def describe_value(value: object, cells: list[dict[str, int]] | None = None) -> dict[str, Any]:
+    """The ``PythonValue`` for a program's value: capped repr, type name and JSON when possible.
+
+    For pandas and numpy objects ``json`` is the normalised answer (``{"items", "cells"}``, see
+    :func:`tableqa.answer.normalize_answer`); for plain Python data it is the data itself.
+
+    Parameters
+    ----------
+    value : object
+        The value.
+    cells : list of {"row", "col"}, optional
+        Source cells read while computing it.
+
+    Returns
+    -------
+    dict
+        ``{"repr", "type", "json"?}``.
+
+    Examples
+    --------
+    >>> describe_value({"a": [1, 2.5]})
+    {'repr': "{'a': [1, 2.5]}", 'type': 'dict', 'json': {'a': [1, 2.5]}}
+    """
+    out: dict[str, Any] = {"repr": _capped_repr(value), "type": type(value).__name__}
+    try:
+        if is_pandas_like(value):
+            out["json"] = normalize_answer(value, cells or [])
+        else:
+            out["json"] = _plain_json(value, [_JSON_MAX_NODES])
+    except _TooBig:
+        pass
+    except Exception:  # odd objects: the repr is still there
+        pass
+    return out
+
+
+def _table_kind(namespace: Mapping[str, Any]) -> str:
+    df = namespace.get("df")
+    if df is not None and type(df).__name__ == "DataFrame" and type(df).__module__.startswith("pandas"):
+        return "pandas"
+    if isinstance(namespace.get("rows"), list):
+        return "rows"
+    return "none"
+
+
+def _compile(code: str) -> tuple[CodeType | None, CodeType | None]:
+    tree = ast.parse(code, FILENAME, "exec")
+    last: CodeType | None = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        expr = ast.Expression(tree.body[-1].value)
+        tree.body.pop()
+        last = compile(expr, FILENAME, "eval")
+    body = compile(tree, FILENAME, "exec") if tree.body else None
+    return body, last
+
+
+def _user_frames(tb: TracebackType | None) -> traceback.StackSummary:
+    frames = [f for f in traceback.extract_tb(tb) if f.filename == FILENAME]
+    return traceback.StackSummary.from_list(frames)
+
+
+def _format_error(exc: BaseException) -> tuple[str, str]:
+    name = type(exc).__name__
+    if isinstance(exc, SyntaxError):
+        detail = exc.msg or "invalid syntax"
+        where = f" (line {exc.lineno})" if exc.lineno else ""
+        message = f"{name}: {detail}{where}"
+        tb_text = "".join(traceback.format_exception_only(type(exc), exc))
+        return message, tb_text
+    if isinstance(exc, RecursionError):
+        message = (f"RecursionError: {exc} — the program called itself too deeply; "
+                   f"use a loop instead of recursion")
+    else:
+        text = str(exc)
+        message = f"{name}: {text}" if text else name
+    lines = ["Traceback (most recent call last):\n"]
+    lines += _user_frames(exc.__traceback__).format()
+    lines += traceback.format_exception_only(type(exc), exc)
+    tb_text = "".join(lines)
+    if len(tb_text) > TRACEBACK_CAP_CHARS:
+        half = TRACEBACK_CAP_CHARS // 2
+        tb_text = tb_text[:half] + "\n... [traceback shortened] ...\n" + tb_text[-half:]
+    return message, tb_text
+
+
+def run(code: str, namespace: dict[str, Any]) -> dict[str, Any]:
+    """Execute a program in ``namespace`` and return its output or its error as JSON-able data.
+
+    If the last statement is an expression its value is the program's value; otherwise (or if that
+    value is None) the variable ``answer``, when the program defined it. ``answer`` is removed from
+    the namespace before the run so that a previous run's answer cannot leak. Output to stdout and
+    stderr is captured, each capped at 100,000 characters.
+
+    Parameters
+    ----------
+    code : str
+        The program.
+    namespace : dict
+        Globals for the program (``df``, the API functions ...); changed in place.
+
+    Returns
+    -------
+    dict
+        ``{"ok": True, "value": {"stdout", "stderr", "value", "truncated", "durationMs", "tableKind"}}``
+        or ``{"ok": False, "error": {"code", "message", "traceback", "stdout", "stderr"}}`` with code
+        ``"python-error"`` or ``"interrupted"``.
+
+    Examples
+    --------
+    >>> result = run("x = 6\\nprint('hi')\\nx * 7", {})
+    >>> result["ok"], result["value"]["stdout"], result["value"]["value"]["repr"]
+    (True, 'hi\\n', '42')
+    >>> run("1 / 0", {})["error"]["message"]
+    'ZeroDivisionError: division by zero'
+    """
+    qa_module.reset_qa()
+    trace.reset_cells()
+    namespace.pop("answer", None)
+    namespace.setdefault("__name__", "__program__")
+    namespace.setdefault("__builtins__", __builtins__)
+    table_kind = _table_kind(namespace)
+    linecache.cache[FILENAME] = (len(code), None, code.splitlines(keepends=True), FILENAME)
+    try:
+        return _run(code, namespace, table_kind)
+    finally:
+        linecache.cache.pop(FILENAME, None)
+
+
+def _run(code: str, namespace: dict[str, Any], table_kind: str) -> dict[str, Any]:
+    out, err = _CappedText(OUTPUT_CAP_CHARS), _CappedText(OUTPUT_CAP_CHARS)
+    start = time.perf_counter()
+    value: object = None
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            body, last = _compile(code)
+            if body is not None:
+                exec(body, namespace)
+            if last is not None:
+                value = eval(last, namespace)
+    except BaseException as exc:
+        return _failure(exc, out, err)
+    duration = round((time.perf_counter() - start) * 1000, 3)
+    if value is None and "answer" in namespace:
+        value = namespace["answer"]
+    described = None
+    if value is not None:
+        try:
+            described = describe_value(value, trace.recorded_cells())
+        except BaseException as exc:
+            return _failure(exc, out, err)
+    return {"ok": True, "value": {
+        "stdout": out.getvalue(),
+        "stderr": err.getvalue(),
+        "value": described,
+        "truncated": out.truncated or err.truncated,
+        "durationMs": duration,
+        "tableKind": table_kind,
+    }}
+
+
+def _failure(exc: BaseException, out: _CappedText, err: _CappedText) -> dict[str, Any]:
+    if isinstance(exc, KeyboardInterrupt):
+        return {"ok": False, "error": {
+            "code": "interrupted",
+            "message": "KeyboardInterrupt: the program was stopped before it finished",
+            "traceback": _format_error(exc)[1],
+            "stdout": out.getvalue(),
+            "stderr": err.getvalue(),
+        }}
+    message, tb_text = _format_error(exc)
+    return {"ok": False, "error": {
+        "code": "python-error",
+        "message": message,
+        "traceback": tb_text,
+        "stdout": out.getvalue(),
+        "stderr": err.getvalue(),
+    }}

@@ -46,10 +46,13 @@ export type AppInfo = {
 /** Request and response of every operation, keyed by channel name (`domain:verb`). */
 export type ApiSpec = {
   'app:info': { request: void; response: AppInfo }
-  /** Show the native open dialog and open the chosen file; `null` when cancelled. */
-  'table:openDialog': { request: void; response: Result<TableSummary | null> }
-  /** Open a file whose bytes the UI already has (picker or drag-and-drop). */
-  'table:openBytes': { request: { name: string; bytes: Uint8Array }; response: Result<TableSummary> }
+  /**
+   * Show the native open dialog and open the chosen file: one table per sheet (workbook) or per
+   * table (database). An empty list when the user cancels.
+   */
+  'table:openDialog': { request: void; response: Result<TableSummary[]> }
+  /** Open a file whose bytes the UI already has (picker or drag-and-drop); one table per sheet/table. */
+  'table:openBytes': { request: { name: string; bytes: Uint8Array }; response: Result<TableSummary[]> }
   'table:rows': { request: { tableId: string; start: number; count: number }; response: Result<RowBlock> }
   'table:close': { request: { tableId: string }; response: Result<null> }
   /** Run a snippet against a table (or none). Resolves when the run ends, however it ends. */

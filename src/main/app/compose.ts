@@ -1,0 +1,51 @@
+import type { AppInfo } from '../../shared/api'
+import type { ExecutorConfig } from '../../shared/executor-protocol'
+import { History } from '../services/history'
+import { appVersion } from '../services/paths'
+import type { ChannelFactory } from '../services/python/channel'
+import { PythonExecutor } from '../services/python/executor'
+import { missingPandasWheels, packageDirs } from '../services/python/package-source'
+import type { KeyValueStore } from '../services/store/store'
+import { Workspace } from '../services/workspace'
+import { EventBus } from './events'
+import type { AppServices, OpenDialog } from './handlers'
+
+export type ComposeOptions = {
+  mode: AppInfo['mode']
+  dataDir: string
+  historyStore: KeyValueStore
+  channelFactory: ChannelFactory
+  openDialog: OpenDialog | null
+  executor?: Partial<ExecutorConfig>
+  defaultTimeoutMs?: number
+}
+
+/** Executor settings used everywhere unless a caller overrides them. */
+export function executorConfig(dataDir: string, overrides: Partial<ExecutorConfig> = {}): ExecutorConfig {
+  return {
+    poolSize: 2,
+    loadPandas: missingPandasWheels(packageDirs(dataDir)).length === 0,
+    killGraceMs: 40,
+    ...overrides
+  }
+}
+
+/** Wire the services of one app process. Nothing here imports Electron. */
+export function composeServices(options: ComposeOptions): AppServices {
+  const events = new EventBus()
+  const executor = new PythonExecutor(options.channelFactory, {
+    config: executorConfig(options.dataDir, options.executor),
+    defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000,
+    bootTimeoutMs: 120_000
+  })
+  executor.onStatus((state) => events.emit('python:status', state))
+  return {
+    info: { mode: options.mode, version: appVersion(), dataDir: options.dataDir, nativeFileDialog: options.openDialog !== null },
+    workspace: new Workspace(),
+    executor,
+    history: new History(options.historyStore),
+    events,
+    openDialog: options.openDialog,
+    defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000
+  }
+}

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto'
+import type { AppInfo, Handlers, RunRecord, TableSummary } from '../../shared/api'
+import type { EventBus } from './events'
+import { fail, ok, type Result } from '../../shared/result'
+import type { History } from '../services/history'
+import type { PythonExecutor } from '../services/python/executor'
+import type { Workspace } from '../services/workspace'
+
+/** Reads a file the user picked in a native dialog; null when cancelled. Only Electron has one. */
+export type OpenDialog = () => Promise<Result<{ name: string; bytes: Uint8Array } | null>>
+
+export type AppServices = {
+  info: AppInfo
+  workspace: Workspace
+  executor: PythonExecutor
+  history: History
+  events: EventBus
+  openDialog: OpenDialog | null
+  /** Time limit of a run when the UI gives none. */
+  defaultTimeoutMs: number
+}
+
+const MAX_CODE_CHARS = 200_000
+const MAX_TIMEOUT_MS = 10 * 60_000
+
+/** The contract's implementation, free of Electron: ipc.ts and the web server both register these. */
+export function createHandlers(services: AppServices): Handlers {
+  const { workspace, executor, history, events } = services
+
+  async function openBytes(name: string, bytes: Uint8Array): Promise<Result<TableSummary[]>> {
+    if (typeof name !== 'string' || !(bytes instanceof Uint8Array)) return fail('bad-input', 'Expected a file name and its bytes.')
+    const opened = await workspace.open(name, bytes)
+    if (!opened.ok) return opened
+    for (const table of opened.value) await executor.loadTable(table.id, table.parsed)
+    return ok(opened.value.map((t) => t.summary))
+  }
+
+  return {
+    'app:info': () => Promise.resolve(services.info),
+    'table:openDialog': async () => {
+      if (!services.openDialog) return fail('bad-input', 'There is no native file dialog in browser mode; use the file picker.')
+      const picked = await services.openDialog()
+      if (!picked.ok) return picked
+      if (picked.value === null) return ok([])
+      return openBytes(picked.value.name, picked.value.bytes)
+    },
+    'table:openBytes': (request) => openBytes(request.name, request.bytes),
+    'table:rows': (request) => Promise.resolve(workspace.rows(request.tableId, request.start, request.count)),
+    'table:close': async (request) => {
+      workspace.close(request.tableId)
+      await executor.dropTable(request.tableId)
+      return ok(null)
+    },
+    'python:run': async (request) => {
+      if (typeof request.code !== 'string' || request.code.trim() === '') return fail('bad-input', 'There is no code to run.')
+      if (request.code.length > MAX_CODE_CHARS) return fail('bad-input', `The program is longer than ${MAX_CODE_CHARS.toLocaleString('en-US')} characters.`)
+      const timeoutMs = Math.min(request.timeoutMs ?? services.defaultTimeoutMs, MAX_TIMEOUT_MS)
+      const table = request.tableId === null ? null : workspace.get(request.tableId)
+      if (request.tableId !== null && !table) return fail('not-found', 'That table is no longer open.')
+      const runId = typeof request.runId === 'string' && request.runId !== '' ? request.runId : randomUUID()
+      const startedAt = new Date().toISOString()
+      const { result } = await executor.run({ runId, code: request.code, tableId: request.tableId, timeoutMs })
+      const record: RunRecord = { id: runId, code: request.code, tableName: table?.summary.name ?? null, startedAt, result }
+      try {
+        const count = history.add(record)
+        events.emit('history:changed', { count })
+      } catch (error) {
+        return fail('store-error', 'The run finished but could not be saved to history.', String(error))
+      }
+      return ok(record)
+    },
+    'python:stop': async (request) => {
+      const stopped = await executor.stop(request.runId)
+      return stopped ? ok(null) : fail('not-found', 'That run is not going any more.')
+    },
+    'python:status': () => Promise.resolve(executor.status()),
+    'history:list': () => {
+      try {
+        return Promise.resolve(ok(history.list()))
+      } catch (error) {
+        return Promise.resolve(fail('store-error', 'History could not be read.', String(error)))
+      }
+    },
+    'history:clear': () => {
+      history.clear()
+      events.emit('history:changed', { count: 0 })
+      return Promise.resolve(ok(null))
+    }
+  }
+}

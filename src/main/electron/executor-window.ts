@@ -1,0 +1,93 @@
+import { BrowserWindow, MessageChannelMain, protocol, session } from 'electron'
+import { join } from 'node:path'
+import { Readable } from 'node:stream'
+import type { PageToHost } from '../../shared/executor-protocol'
+import { EXECUTOR_HEADERS, type ExecutorAssets } from '../services/python/assets'
+import type { ChannelFactory, PageChannel } from '../services/python/channel'
+
+export const EXECUTOR_SCHEME = 'tableqa-exec'
+const PARTITION = 'tableqa-executor'
+
+/** Must run before app 'ready': the executor origin is secure and standard so it can be cross-origin isolated. */
+export function registerExecutorScheme(): void {
+  protocol.registerSchemesAsPrivileged([
+    { scheme: EXECUTOR_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } }
+  ])
+}
+
+/**
+ * Hosts the executor page in a hidden, sandboxed window on its own in-memory session: it can load
+ * only the executor asset set from its own scheme; every other request is cancelled and every
+ * permission refused. Main talks to it over a MessagePort.
+ */
+export function electronChannelFactory(assets: ExecutorAssets, preloadDir: string): ChannelFactory {
+  let prepared = false
+  return async () => {
+    const executorSession = session.fromPartition(PARTITION)
+    if (!prepared) {
+      prepared = true
+      executorSession.protocol.handle(EXECUTOR_SCHEME, (request) => {
+        const asset = assets.resolve(new URL(request.url).pathname)
+        if (!asset) return new Response(null, { status: 404, headers: EXECUTOR_HEADERS })
+        const body = asset.open()
+        const stream = Buffer.isBuffer(body) ? body : (Readable.toWeb(body) as ReadableStream<Uint8Array>)
+        return new Response(stream, { status: 200, headers: { ...EXECUTOR_HEADERS, 'content-type': asset.contentType } })
+      })
+      executorSession.webRequest.onBeforeRequest((details, callback) => {
+        callback({ cancel: !details.url.startsWith(`${EXECUTOR_SCHEME}://`) })
+      })
+      executorSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+      executorSession.setPermissionCheckHandler(() => false)
+    }
+    const window = new BrowserWindow({
+      show: false,
+      webPreferences: {
+        session: executorSession,
+        sandbox: true,
+        contextIsolation: true,
+        nodeIntegration: false,
+        nodeIntegrationInWorker: false,
+        webSecurity: true,
+        preload: join(preloadDir, 'executor.cjs'),
+        backgroundThrottling: false
+      }
+    })
+    window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }))
+    window.webContents.on('will-navigate', (event) => event.preventDefault())
+
+    const messageListeners: ((m: PageToHost) => void)[] = []
+    const exitListeners: ((reason: string) => void)[] = []
+    let exited = false
+    const exit = (reason: string): void => {
+      if (exited) return
+      exited = true
+      for (const listener of exitListeners) listener(reason)
+    }
+    window.webContents.on('render-process-gone', (_event, details) => exit(`The Python sandbox stopped (${details.reason}).`))
+    window.on('closed', () => exit('The Python sandbox window closed.'))
+
+    await window.loadURL(`${EXECUTOR_SCHEME}://app/executor.html`)
+    const { port1, port2 } = new MessageChannelMain()
+    port1.on('message', (event) => {
+      for (const listener of messageListeners) listener(event.data as PageToHost)
+    })
+    port1.start()
+    window.webContents.postMessage('executor:port', null, [port2])
+
+    const channel: PageChannel = {
+      post: (message) => {
+        port1.postMessage(message)
+        return Promise.resolve()
+      },
+      onMessage: (listener) => messageListeners.push(listener),
+      onExit: (listener) => exitListeners.push(listener),
+      close: () => {
+        exited = true
+        port1.close()
+        if (!window.isDestroyed()) window.destroy()
+        return Promise.resolve()
+      }
+    }
+    return channel
+  }
+}

@@ -1,0 +1,96 @@
+/** The desktop app's entry: the only place (with ipc.ts and src/main/electron) that knows about Electron. */
+import { app, BrowserWindow, dialog, session, shell } from 'electron'
+import { readFile } from 'node:fs/promises'
+import { basename, join } from 'node:path'
+import Store from 'electron-store'
+import { composeServices } from './app/compose'
+import { createHandlers, type OpenDialog } from './app/handlers'
+import { electronChannelFactory, registerExecutorScheme } from './electron/executor-window'
+import { registerIpc, trustedContents } from './ipc'
+import { ExecutorAssets } from './services/python/assets'
+import { packageDirs } from './services/python/package-source'
+import { quarantineIfCorrupt, type KeyValueStore } from './services/store/store'
+import { fail, ok } from '../shared/result'
+
+registerExecutorScheme()
+
+const rendererUrl = process.env.ELECTRON_RENDERER_URL
+const rendererDir = join(import.meta.dirname, '../renderer')
+const preloadDir = join(import.meta.dirname, '../preload')
+
+function openHistoryStore(dataDir: string): KeyValueStore {
+  const recovered = quarantineIfCorrupt(join(dataDir, 'history.json'), dataDir, 'history')
+  if (recovered) {
+    void dialog.showMessageBox({
+      type: 'warning',
+      message: 'Your history file could not be read.',
+      detail: `It was moved to ${recovered.backup} (${recovered.reason}) and a new history was started.`
+    })
+  }
+  const store = new Store<Record<string, unknown>>({ name: 'history', cwd: dataDir, clearInvalidConfig: false })
+  return { path: store.path, get: <T>(key: string) => store.get(key) as T | undefined, set: (key, value) => store.set(key, value) }
+}
+
+const openDialog: OpenDialog = async () => {
+  const window = BrowserWindow.getFocusedWindow()
+  const options = { properties: ['openFile' as const], filters: [{ name: 'Tables', extensions: ['csv', 'tsv', 'txt', 'xlsx', 'ods', 'html', 'htm', 'json', 'sqlite', 'db'] }] }
+  const picked = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options)
+  const path = picked.filePaths[0]
+  if (picked.canceled || !path) return ok(null)
+  try {
+    return ok({ name: basename(path), bytes: new Uint8Array(await readFile(path)) })
+  } catch (error) {
+    return fail('io-error', `Could not read ${basename(path)}: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
+async function createWindow(): Promise<void> {
+  const dataDir = app.getPath('userData')
+  const services = composeServices({
+    mode: 'electron',
+    dataDir,
+    historyStore: openHistoryStore(dataDir),
+    channelFactory: electronChannelFactory(new ExecutorAssets({ packageDirs: packageDirs(dataDir) }), preloadDir),
+    openDialog
+  })
+  const window = new BrowserWindow({
+    width: 1400,
+    height: 900,
+    show: false,
+    title: 'TableQA Studio',
+    webPreferences: {
+      preload: join(preloadDir, 'index.cjs'),
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      webSecurity: true
+    }
+  })
+  trustedContents.add(window.webContents)
+  const appOrigin = rendererUrl ? new URL(rendererUrl).origin : 'file://'
+  registerIpc(createHandlers(services), services.events, (sender, frameUrl) => sender === window.webContents && frameUrl.startsWith(appOrigin))
+  window.webContents.setWindowOpenHandler(({ url }) => {
+    if (url.startsWith('https://')) void shell.openExternal(url)
+    return { action: 'deny' }
+  })
+  window.webContents.on('will-navigate', (event) => event.preventDefault())
+  window.once('ready-to-show', () => window.show())
+  window.on('closed', () => {
+    trustedContents.delete(window.webContents)
+    void services.executor.close()
+  })
+  services.executor.start().catch(() => {})
+  if (rendererUrl) await window.loadURL(rendererUrl)
+  else await window.loadFile(join(rendererDir, 'index.html'))
+}
+
+app.on('web-contents-created', (_event, contents) => {
+  contents.on('will-attach-webview', (event) => event.preventDefault())
+})
+
+void app.whenReady().then(async () => {
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+  await createWindow()
+})
+
+app.on('window-all-closed', () => app.quit())

@@ -1,0 +1,43 @@
+import type { RunRecord } from '../../shared/api'
+import { OUTPUT_CAP_CHARS } from '../../shared/python'
+import type { KeyValueStore } from './store/store'
+
+const KEY = 'runs'
+/** History keeps the newest runs; older ones drop off. */
+export const HISTORY_LIMIT = 500
+/** Output kept per run in history (the live result shows up to OUTPUT_CAP_CHARS). */
+const KEPT_OUTPUT = Math.min(20_000, OUTPUT_CAP_CHARS)
+
+export class History {
+  constructor(private readonly store: KeyValueStore) {}
+
+  /** Newest first. */
+  list(): RunRecord[] {
+    const runs = this.store.get<RunRecord[]>(KEY)
+    return Array.isArray(runs) ? [...runs].reverse() : []
+  }
+
+  add(record: RunRecord): number {
+    const runs = this.store.get<RunRecord[]>(KEY) ?? []
+    const next = [...runs, compact(record)].slice(-HISTORY_LIMIT)
+    this.store.set(KEY, next)
+    return next.length
+  }
+
+  clear(): void {
+    this.store.set(KEY, [])
+  }
+}
+
+function cut(text: string): string {
+  return text.length > KEPT_OUTPUT ? `${text.slice(0, KEPT_OUTPUT)}\n… (cut in history)` : text
+}
+
+function compact(record: RunRecord): RunRecord {
+  const result = record.result
+  if (result.ok) {
+    const value = result.value
+    return { ...record, result: { ok: true, value: { ...value, stdout: cut(value.stdout), stderr: cut(value.stderr) } } }
+  }
+  return { ...record, result: { ok: false, error: { ...result.error, stdout: cut(result.error.stdout), stderr: cut(result.error.stderr) } } }
+}

@@ -1,0 +1,101 @@
+import { existsSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { chromium, type Browser } from 'playwright-core'
+import type { PageToHost } from '../../../shared/executor-protocol'
+import { EXECUTOR_HEADERS, type ExecutorAssets } from './assets'
+import type { ChannelFactory, PageChannel } from './channel'
+
+const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable']
+
+/** The Chromium used to host the executor outside Electron: $TABLEQA_CHROMIUM or a system install. */
+export function findChromium(): string | null {
+  const fromEnv = process.env.TABLEQA_CHROMIUM
+  if (fromEnv) return existsSync(fromEnv) ? fromEnv : null
+  return CANDIDATES.find((path) => existsSync(path)) ?? null
+}
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-extensions',
+  '--disable-dev-shm-usage'
+]
+
+/** Serves exactly the executor asset set on a loopback port; everything else is 404. */
+function serveAssets(assets: ExecutorAssets): Promise<Server> {
+  const server = createServer((request, response) => {
+    const asset = request.method === 'GET' ? assets.resolve(request.url ?? '/') : null
+    if (!asset) {
+      response.writeHead(404, EXECUTOR_HEADERS).end()
+      return
+    }
+    response.writeHead(asset.status, { ...EXECUTOR_HEADERS, 'content-type': asset.contentType, 'content-length': asset.size })
+    const body = asset.open()
+    if (Buffer.isBuffer(body)) response.end(body)
+    else body.pipe(response)
+  })
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => resolve(server))
+  })
+}
+
+/**
+ * Hosts the executor page in headless Chromium (browser mode, command line, tests). The page gets
+ * only its own origin: every other request is aborted, on top of the page's connect-src policy.
+ */
+export function chromiumChannelFactory(assets: ExecutorAssets, executablePath: string): ChannelFactory {
+  return async () => {
+    const server = await serveAssets(assets)
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    let browser: Browser | null = null
+    try {
+      browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true })
+      const context = await browser.newContext({ serviceWorkers: 'block', acceptDownloads: false })
+      await context.route('**/*', (route) =>
+        route.request().url().startsWith(`${origin}/`) ? route.continue() : route.abort('blockedbyclient')
+      )
+      const messageListeners: ((m: PageToHost) => void)[] = []
+      const exitListeners: ((reason: string) => void)[] = []
+      let exited = false
+      const exit = (reason: string): void => {
+        if (exited) return
+        exited = true
+        for (const listener of exitListeners) listener(reason)
+      }
+      await context.exposeFunction('__executorEmit', (message: PageToHost) => {
+        for (const listener of messageListeners) listener(message)
+      })
+      const page = await context.newPage()
+      page.on('crash', () => exit('The Python sandbox page crashed (out of memory?).'))
+      page.on('close', () => exit('The Python sandbox page closed.'))
+      browser.on('disconnected', () => exit('The Python sandbox browser exited.'))
+      await page.goto(`${origin}/executor.html`)
+      const owned = browser
+      const channel: PageChannel = {
+        async post(message) {
+          // Runs in the page: its global is the page's window.
+          await page.evaluate((m) => (globalThis as { __executorPost?: (m: unknown) => void }).__executorPost?.(m), message)
+        },
+        onMessage: (listener) => messageListeners.push(listener),
+        onExit: (listener) => exitListeners.push(listener),
+        async close() {
+          exited = true
+          await owned.close().catch(() => {})
+          server.close()
+        }
+      }
+      return channel
+    } catch (error) {
+      await browser?.close().catch(() => {})
+      server.close()
+      throw error
+    }
+  }
+}

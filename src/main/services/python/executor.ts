@@ -1,0 +1,213 @@
+import type { ExecutorConfig, PageToHost } from '../../../shared/executor-protocol'
+import type { ExecutorState, PythonRunResult } from '../../../shared/python'
+import type { ChannelFactory, PageChannel } from './channel'
+
+export type RunRequest = { runId: string; code: string; tableId: string | null; timeoutMs?: number }
+
+export type ExecutorOptions = {
+  config: ExecutorConfig
+  /** Time limit of a run when the request gives none. */
+  defaultTimeoutMs: number
+  /** How long to wait for Python to boot before a run fails with executor-unavailable. */
+  bootTimeoutMs: number
+}
+
+type Pending = { resolve: (result: PythonRunResult) => void; backstop: ReturnType<typeof setTimeout> }
+
+/** What a run's caller also learns: whether the worker had to be killed. */
+export type RunOutcome = { result: PythonRunResult; killed: boolean }
+
+/**
+ * Main's handle on the sandboxed executor page. Results are data, never exceptions: a run always
+ * resolves, with `timeout`, `interrupted`, `executor-crashed` or `executor-unavailable` when it must.
+ * The page enforces time limits; a backstop here restarts the whole page if the page itself stops answering.
+ */
+export class PythonExecutor {
+  private channel: PageChannel | null = null
+  private starting: Promise<PageChannel> | null = null
+  private ready: { promise: Promise<void>; resolve: () => void } = deferred()
+  private state: ExecutorState = { state: 'starting', detail: 'Starting Python…' }
+  private readonly pending = new Map<string, Pending & { killed?: boolean }>()
+  private readonly tables = new Map<string, string>()
+  private readonly listeners = new Set<(state: ExecutorState) => void>()
+  private closed = false
+  private generation = 0
+  /** The last 'ready' state, restored when the executor goes idle again. */
+  private lastReady: ExecutorState | null = null
+
+  constructor(
+    private readonly factory: ChannelFactory,
+    private readonly options: ExecutorOptions
+  ) {}
+
+  status(): ExecutorState {
+    return this.state
+  }
+
+  onStatus(listener: (state: ExecutorState) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  /** Boot the page (idempotent). */
+  start(): Promise<PageChannel> {
+    if (this.channel) return Promise.resolve(this.channel)
+    if (!this.starting) {
+      const generation = ++this.generation
+      this.setState({ state: 'starting', detail: 'Starting Python…' })
+      this.starting = this.factory()
+        .then(async (channel) => {
+          channel.onMessage((message) => this.fromPage(message))
+          channel.onExit((reason) => this.lost(generation, reason))
+          this.channel = channel
+          await channel.post({ type: 'configure', config: this.options.config })
+          for (const [tableId, payloadJson] of this.tables) await channel.post({ type: 'table', tableId, payloadJson })
+          return channel
+        })
+        .catch((error: unknown) => {
+          this.setState({ state: 'error', message: `Python could not start: ${String(error)}` })
+          throw error
+        })
+        .finally(() => {
+          this.starting = null
+        })
+    }
+    return this.starting
+  }
+
+  /** Make a table available to programs under `tableId` (kept across page restarts). */
+  async loadTable(tableId: string, payload: unknown): Promise<void> {
+    const payloadJson = JSON.stringify(payload)
+    this.tables.set(tableId, payloadJson)
+    if (this.channel) await this.channel.post({ type: 'table', tableId, payloadJson })
+  }
+
+  async dropTable(tableId: string): Promise<void> {
+    if (!this.tables.delete(tableId)) return
+    if (this.channel) await this.channel.post({ type: 'drop-table', tableId })
+  }
+
+  async run(request: RunRequest): Promise<RunOutcome> {
+    if (this.closed) return { result: unavailable('The Python executor has been shut down.'), killed: false }
+    if (this.pending.has(request.runId)) return { result: failure('bad-input', 'A run with this id is already going.'), killed: false }
+    let channel: PageChannel
+    try {
+      channel = await this.start()
+      await withTimeout(this.ready.promise, this.options.bootTimeoutMs)
+    } catch {
+      const detail = this.state.state === 'error' ? this.state.message : 'Python did not become ready in time.'
+      return { result: unavailable(detail), killed: false }
+    }
+    const timeoutMs = request.timeoutMs ?? this.options.defaultTimeoutMs
+    return new Promise<RunOutcome>((resolve) => {
+      const entry: Pending & { killed?: boolean } = {
+        resolve: (result) => resolve({ result, killed: entry.killed ?? false }),
+        // The page enforces the limit; this only fires if the page itself is wedged.
+        backstop: setTimeout(() => void this.restart('The Python sandbox stopped answering.'), timeoutMs + this.options.config.killGraceMs + 10_000)
+      }
+      this.pending.set(request.runId, entry)
+      this.setState({ state: 'busy', runId: request.runId })
+      channel.post({ type: 'run', runId: request.runId, code: request.code, tableId: request.tableId, timeoutMs }).catch((error: unknown) => {
+        this.settle(request.runId, failure('executor-crashed', `Could not reach the Python sandbox: ${String(error)}`))
+      })
+    })
+  }
+
+  async stop(runId: string): Promise<boolean> {
+    if (!this.pending.has(runId) || !this.channel) return false
+    await this.channel.post({ type: 'stop', runId })
+    return true
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    this.failAll('The Python executor has been shut down.')
+    const channel = this.channel
+    this.channel = null
+    await channel?.close()
+  }
+
+  private fromPage(message: PageToHost): void {
+    switch (message.type) {
+      case 'ready':
+        this.setState({ state: 'ready', pandas: message.pandas, pythonVersion: message.pythonVersion })
+        this.ready.resolve()
+        return
+      case 'boot-error':
+        this.setState({ state: 'error', message: `Python could not start: ${message.message}` })
+        return
+      case 'result': {
+        const entry = this.pending.get(message.runId)
+        if (entry) entry.killed = message.killed
+        this.settle(message.runId, message.result)
+        return
+      }
+      case 'log':
+        return
+    }
+  }
+
+  private settle(runId: string, result: PythonRunResult): void {
+    const entry = this.pending.get(runId)
+    if (!entry) return
+    clearTimeout(entry.backstop)
+    this.pending.delete(runId)
+    entry.resolve(result)
+    if (this.pending.size === 0 && this.state.state === 'busy') this.setState(this.lastReady ?? { state: 'starting', detail: 'Starting Python…' })
+  }
+
+  private setState(state: ExecutorState): void {
+    if (state.state === 'ready') this.lastReady = state
+    this.state = state
+    for (const listener of this.listeners) listener(state)
+  }
+
+  private failAll(message: string): void {
+    for (const runId of [...this.pending.keys()]) this.settle(runId, failure('executor-crashed', message))
+  }
+
+  private lost(generation: number, reason: string): void {
+    if (generation !== this.generation || this.closed) return
+    this.channel = null
+    this.lastReady = null
+    this.ready = deferred()
+    this.failAll(reason)
+    this.start().catch(() => {})
+  }
+
+  private async restart(reason: string): Promise<void> {
+    const channel = this.channel
+    this.lost(this.generation, reason)
+    await channel?.close()
+  }
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => {}
+  const promise = new Promise<void>((r) => (resolve = r))
+  return { promise, resolve }
+}
+
+function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('timeout')), ms)
+    promise.then(
+      () => {
+        clearTimeout(timer)
+        resolve()
+      },
+      (error: unknown) => {
+        clearTimeout(timer)
+        reject(error instanceof Error ? error : new Error(String(error)))
+      }
+    )
+  })
+}
+
+function failure(code: 'bad-input' | 'executor-crashed', message: string): PythonRunResult {
+  return { ok: false, error: { code, message, stdout: '', stderr: '' } }
+}
+
+function unavailable(message: string): PythonRunResult {
+  return { ok: false, error: { code: 'executor-unavailable', message, stdout: '', stderr: '' } }
+}

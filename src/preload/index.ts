@@ -1,0 +1,25 @@
+import { contextBridge, ipcRenderer } from 'electron'
+import { apiMethods, type EventName, type EventSpec, type TableQaApi } from '../shared/api'
+
+/** One method per operation; never a generic invoke. */
+const api = {
+  appInfo: () => ipcRenderer.invoke(apiMethods.appInfo),
+  openDialog: () => ipcRenderer.invoke(apiMethods.openDialog),
+  openBytes: (request) => ipcRenderer.invoke(apiMethods.openBytes, request),
+  tableRows: (request) => ipcRenderer.invoke(apiMethods.tableRows, request),
+  closeTable: (request) => ipcRenderer.invoke(apiMethods.closeTable, request),
+  runPython: (request) => ipcRenderer.invoke(apiMethods.runPython, request),
+  stopPython: (request) => ipcRenderer.invoke(apiMethods.stopPython, request),
+  pythonStatus: () => ipcRenderer.invoke(apiMethods.pythonStatus),
+  listHistory: () => ipcRenderer.invoke(apiMethods.listHistory),
+  clearHistory: () => ipcRenderer.invoke(apiMethods.clearHistory),
+  on<E extends EventName>(event: E, listener: (payload: EventSpec[E]) => void) {
+    const wrapped = (_event: unknown, payload: EventSpec[E]): void => listener(payload)
+    ipcRenderer.on(`event:${event}`, wrapped)
+    return () => {
+      ipcRenderer.removeListener(`event:${event}`, wrapped)
+    }
+  }
+} satisfies TableQaApi
+
+contextBridge.exposeInMainWorld('tableqa', api)

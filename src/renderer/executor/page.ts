@@ -1,0 +1,68 @@
+/**
+ * The executor page: a pool of Pyodide workers inside a sandboxed Chromium page with no network
+ * beyond its own origin. Main drives it (Electron: a MessagePort from the preload; Node: playwright's
+ * evaluate/exposeFunction). It owns the time limits: interrupt at the deadline, terminate after a grace.
+ */
+
+import type { ExecutorConfig, HostToPage, PageToHost } from '../../shared/executor-protocol'
+import { WorkerPool } from './pool'
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- merging into Window needs an interface
+  interface Window {
+    /** Node hosts call this through page.evaluate. */
+    __executorPost?: (message: HostToPage) => void
+    /** Node hosts install this with page.exposeFunction. */
+    __executorEmit?: (message: PageToHost) => void
+  }
+}
+
+let pool: WorkerPool | null = null
+let emit: (message: PageToHost) => void = (message) => pending.push(message)
+const pending: PageToHost[] = []
+const early: HostToPage[] = []
+
+function handle(message: HostToPage): void {
+  if (message.type === 'configure') {
+    start(message.config)
+    return
+  }
+  if (!pool) {
+    early.push(message)
+    return
+  }
+  pool.handle(message)
+}
+
+function start(config: ExecutorConfig): void {
+  pool?.dispose()
+  const base = new URL('.', window.location.href).href
+  pool = new WorkerPool(config, {
+    indexURL: `${base}pyodide/`,
+    runtimeURL: `${base}runtime/tableqa.json`,
+    // Written out in full so the bundler recognises and builds the worker.
+    createWorker: () => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'pyodide' }),
+    emit: (message) => emit(message)
+  })
+  for (const message of early.splice(0)) pool.handle(message)
+}
+
+function connect(send: (message: PageToHost) => void): void {
+  emit = send
+  for (const message of pending.splice(0)) send(message)
+}
+
+window.__executorPost = handle
+if (window.__executorEmit) {
+  const send = window.__executorEmit
+  connect((message) => send(message))
+}
+
+// Electron: the preload forwards a MessagePort from main.
+window.addEventListener('message', (event: MessageEvent) => {
+  if (event.source !== window || event.data !== 'tableqa-executor-port') return
+  const port = event.ports[0]
+  if (!port) return
+  port.onmessage = (m: MessageEvent<HostToPage>) => handle(m.data)
+  connect((message) => port.postMessage(message))
+})

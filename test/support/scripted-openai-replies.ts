@@ -169,6 +169,8 @@ export async function writeStream(
     }
     if (res.destroyed) return
     if (!res.write(event)) await new Promise((done) => res.once('drain', done))
+    // Let the chunks reach the client before a scripted cut, so the cut lands mid-body.
+    if (cut !== undefined) await new Promise((done) => setTimeout(done, 2))
   }
   res.end()
 }

@@ -37,7 +37,7 @@ export type Fault =
   /** 200 with another content type, e.g. an HTML page. */
   | { kind: 'content-type'; contentType: string; body: string }
   /** 200 with a valid JSON reply padded to about `bytes` bytes. */
-  | { kind: 'huge'; bytes: number }
+  | { kind: 'huge'; bytes: number; chunked?: boolean }
 
 /** What to answer to one request. */
 export type Reply = {
@@ -233,8 +233,26 @@ function sendFault(res: ServerResponse, fault: Fault, endpoint: Endpoint | undef
     case 'huge': {
       const filler = 'x'.repeat(Math.max(0, fault.bytes))
       const json = JSON.stringify(buildJsonBody(endpoint ?? 'chat', typeof body?.['model'] === 'string' ? body['model'] : '', [{ text: filler }], false))
-      res.writeHead(200, { 'content-type': 'application/json' })
-      res.end(json)
+      if (fault.chunked !== true) {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(json)
+        return true
+      }
+      // No content-length: the client only learns the size by reading.
+      res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' })
+      const piece = 64 * 1024
+      const writeFrom = (at: number): void => {
+        while (at < json.length && !res.destroyed) {
+          const more = res.write(json.slice(at, at + piece))
+          at += piece
+          if (!more) {
+            res.once('drain', () => writeFrom(at))
+            return
+          }
+        }
+        if (!res.destroyed) res.end()
+      }
+      writeFrom(0)
       return true
     }
     case 'cut':

@@ -4,12 +4,14 @@ A *header path* names a node of a header tree: a single label (``"men"``), a tup
 the root down (``("2016", "men")``), a partial tuple that skips levels (``("2016", "total")`` for
 ``("2016", "all", "total")``), or a flat name with levels joined by ``" | "``. Labels are compared
 ignoring case, spacing, punctuation and Unicode dashes; footnote marks such as ``(a)``, ``1`` or
-``*`` are ignored when nothing matches without doing so.
+``*`` are ignored when nothing matches without doing so, and after that a trailing remark in brackets
+(``Net income (loss)``).
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
@@ -161,7 +163,8 @@ def match_header(keys: Sequence[Hashable], path: Path) -> list[HeaderMatch]:
     if not query:
         return []
     level_sets = [_levels(k) for k in keys]
-    funcs: list[tuple[bool, Callable[[object], str]]] = [(False, label_key), (True, loose_label_key)]
+    funcs: list[tuple[bool, Callable[[object], str]]] = [
+        (False, label_key), (True, loose_label_key), (True, _loosest_key)]
     for loose, fn in funcs:
         q = tuple(fn(x) for x in query)
         found: list[HeaderMatch] = []
@@ -172,6 +175,13 @@ def match_header(keys: Sequence[Hashable], path: Path) -> list[HeaderMatch]:
         if found:
             return found
     return []
+
+
+def _loosest_key(label: object) -> str:
+    """Also ignore a trailing remark in brackets, e.g. "Net income (loss)" for "net income"."""
+    text = _label_text(label)
+    stripped = re.sub(r"\s*[(\[][^()\[\]]*[)\]]\s*$", "", text)
+    return loose_label_key(stripped if stripped.strip() else text)
 
 
 def _show(key: Hashable) -> str:

@@ -144,6 +144,14 @@ def _members(matches: list[HeaderMatch]) -> list[int]:
     return [m.position for m in chosen]
 
 
+def _lines(matches: list[HeaderMatch]) -> list[int]:
+    """Lines an ``at`` path names: the one header it names exactly, else everything under it."""
+    best = [m for m in matches if m.kind in (EXACT, NODE)]
+    if len(best) == 1:
+        return [best[0].position]
+    return [m.position for m in matches]
+
+
 def select(df: pd.DataFrame, path: Path, axis: Axis = "columns") -> pd.DataFrame:
     """The part of the table under a header path (a subtree of the top or left header tree).
 
@@ -244,7 +252,8 @@ def aggregate(df: pd.DataFrame, path: Path | None = None, how: How = "sum", axis
     axis : {"columns", "rows"}, default "columns"
         The header tree ``path`` belongs to.
     at : str, tuple or None
-        Header path on the other axis restricting the lines that are aggregated.
+        Header path on the other axis restricting the lines that are aggregated: the one header it
+        names, or every header under it.
 
     Returns
     -------
@@ -266,7 +275,7 @@ def aggregate(df: pd.DataFrame, path: Path | None = None, how: How = "sum", axis
     ax = axis_number(axis)
     other = 1 - ax
     members = _members(resolve_many(_keys(df, ax), path, ax))
-    lines = [m.position for m in resolve_many(_keys(df, other), at, other)]
+    lines = _lines(resolve_many(_keys(df, other), at, other))
     rows, cols = (members, lines) if ax == 0 else (lines, members)
     sub = to_number(df.iloc[rows, cols])
     _record(df, rows, cols)

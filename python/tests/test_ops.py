@@ -1,0 +1,227 @@
+import math
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from tableqa import trace
+from tableqa.headers import AmbiguousHeader, HeaderNotFound
+from tableqa.ops import (
+    aggregate,
+    column,
+    compare,
+    count,
+    diff,
+    filter_rows,
+    lookup,
+    next_value,
+    pct_change,
+    ratio,
+    row,
+    select,
+    to_number,
+    top_k,
+    value_of,
+)
+
+
+class TestLookup:
+    def test_full_paths(self, hitab: pd.DataFrame) -> None:
+        assert lookup(hitab, ("all workers", "part-time"), ("2017", "women")) == 310
+
+    def test_a_single_label_matches_any_level(self, hitab: pd.DataFrame) -> None:
+        assert lookup(hitab, "part-time", ("2016", "men")) == 200
+
+    def test_a_parent_label_names_its_own_row(self, hitab: pd.DataFrame) -> None:
+        assert lookup(hitab, "all workers", ("2016", "men")) == 1000
+
+    def test_partial_tuples_skip_levels(self) -> None:
+        from tableqa.frame import build_frame
+
+        df = build_frame({"columns": [["2016", "all", "men"], ["2016", "all", "women"]], "index": [],
+                          "values": [["5", "6"]]})
+        assert lookup(df, None, ("2016", "women")) == 6
+
+    def test_case_spacing_punctuation_and_dashes_are_ignored(self, airline: pd.DataFrame) -> None:
+        assert lookup(airline, "  CARGO ", "2018") == 1237
+        assert lookup(airline, "fuel - net", "2019") == 8953
+        assert lookup(airline, "net income loss", "2017") == -1919
+
+    def test_footnote_marks_are_ignored_when_nothing_else_matches(self, airline: pd.DataFrame,
+                                                                 hitab: pd.DataFrame) -> None:
+        assert lookup(airline, "passenger revenue", 2019) == 39625
+        assert lookup(hitab, ("self-employed", "full-time"), ("2016", "women")) == 70
+
+    def test_flat_names_work_as_paths(self, hitab: pd.DataFrame) -> None:
+        assert lookup(hitab, "all workers | full-time", "2016 | women") == 600
+
+    def test_unknown_header_lists_close_matches(self, airline: pd.DataFrame) -> None:
+        with pytest.raises(HeaderNotFound) as info:
+            lookup(airline, "passenger revenues", "2019")
+        assert "Passenger revenue (1)" in str(info.value)
+        assert "No row header" in str(info.value)
+        with pytest.raises(HeaderNotFound, match="No column header matches '2020'"):
+            lookup(airline, "cargo", "2020")
+
+    def test_ambiguous_header_lists_the_candidates(self, hitab: pd.DataFrame) -> None:
+        with pytest.raises(AmbiguousHeader) as info:
+            lookup(hitab, "full-time", ("2016", "men"))
+        message = str(info.value)
+        assert "('all workers', 'full-time')" in message
+        assert "('self-employed (a)', 'full-time')" in message
+        with pytest.raises(AmbiguousHeader):
+            lookup(hitab, "all workers", "men")
+
+    def test_records_the_source_cell(self, hitab: pd.DataFrame) -> None:
+        lookup(hitab, "part-time", ("2017", "men"))
+        assert trace.recorded_cells() == [{"row": 4, "col": 4}]
+
+    def test_returns_plain_python_values(self, flat: pd.DataFrame) -> None:
+        value = lookup(flat.set_index("Nation"), "canada", "gold")
+        assert type(value) is int
+        assert value == 11
+
+
+class TestSelect:
+    def test_selects_a_column_subtree(self, hitab: pd.DataFrame) -> None:
+        assert select(hitab, "2017").columns.tolist() == [("2017", "men"), ("2017", "women")]
+
+    def test_selects_by_a_lower_level_label(self, hitab: pd.DataFrame) -> None:
+        assert select(hitab, "women").columns.tolist() == [("2016", "women"), ("2017", "women")]
+
+    def test_selects_a_row_subtree(self, hitab: pd.DataFrame) -> None:
+        rows = select(hitab, "self-employed", axis="rows")
+        assert rows.index.tolist() == [("self-employed (a)", ""), ("self-employed (a)", "full-time")]
+
+    def test_rejects_an_unknown_axis(self, hitab: pd.DataFrame) -> None:
+        with pytest.raises(ValueError, match="axis"):
+            select(hitab, "2017", axis="diagonal")  # type: ignore[arg-type]
+
+
+class TestAggregate:
+    def test_sums_a_column_subtree_at_one_row(self, hitab: pd.DataFrame) -> None:
+        assert aggregate(hitab, "2016", "sum", at="part-time") == 500
+
+    def test_gives_a_series_over_the_other_axis(self, hitab: pd.DataFrame) -> None:
+        result = aggregate(hitab, "men", "mean", at="all workers")
+        assert result == 1050
+        series = aggregate(hitab, "men", "max")
+        assert isinstance(series, pd.Series)
+        assert series.tolist() == [1100, 850, 250, 160, 130]
+
+    def test_a_node_with_children_aggregates_the_children(self, hitab: pd.DataFrame) -> None:
+        assert aggregate(hitab, "all workers", "sum", axis="rows", at=("2016", "men")) == 1000
+        assert aggregate(hitab, "all workers", "count", axis="rows", at=("2016", "men")) == 2
+
+    def test_missing_cells_are_skipped(self, hitab: pd.DataFrame) -> None:
+        assert aggregate(hitab, "women", "count", at=("self-employed", "")) == 1
+        assert aggregate(hitab, "women", "sum", at=("self-employed", "")) == -5
+
+    @pytest.mark.parametrize(("how", "expected"), [
+        ("sum", 1850.0), ("mean", 925.0), ("median", 925.0), ("min", 800.0), ("max", 1050.0),
+        ("count", 2), ("argmax", "2017"), ("argmin", "2016"),
+    ])
+    def test_every_reduction(self, hitab: pd.DataFrame, how: str, expected: Any) -> None:
+        df = hitab.copy()
+        df[("2016", "men")] = [800, 800, 200, 150, 120]
+        df[("2017", "men")] = [1050, 850, 250, 160, 130]
+        assert aggregate(df, "men", how, at=("all workers", "")) == expected  # type: ignore[arg-type]
+
+    def test_argmax_over_rows_names_the_row(self, flat: pd.DataFrame) -> None:
+        df = flat.set_index("Nation")
+        assert aggregate(df, None, "argmax", axis="rows", at="silver") == "Germany"
+
+    def test_unknown_reduction(self, hitab: pd.DataFrame) -> None:
+        with pytest.raises(ValueError, match="how must be one of"):
+            aggregate(hitab, "men", "mode", at="part-time")  # type: ignore[arg-type]
+
+    def test_records_every_cell_read(self, hitab: pd.DataFrame) -> None:
+        aggregate(hitab, "2016", "sum", at="part-time")
+        assert trace.recorded_cells() == [{"row": 4, "col": 2}, {"row": 4, "col": 3}]
+
+
+class TestComparisons:
+    def test_diff_between_two_columns(self, airline: pd.DataFrame) -> None:
+        assert diff(airline, "2019", "2018", at="cargo") == -58
+
+    def test_diff_between_two_rows_for_every_column(self, airline: pd.DataFrame) -> None:
+        result = diff(airline, "total operating revenue", "passenger revenue", axis="rows")
+        assert result.tolist() == [3634, 3597, 3155]
+        assert result.index.tolist() == ["2019", "2018", "2017"]
+
+    def test_ratio(self, hitab: pd.DataFrame) -> None:
+        assert ratio(hitab, ("2016", "women"), ("2016", "men"), at="all workers") == pytest.approx(0.9)
+
+    def test_ratio_by_zero_is_nan(self) -> None:
+        from tableqa.frame import build_frame
+
+        df = build_frame({"columns": [["a"], ["b"]], "index": [], "values": [["1", "0"]]})
+        assert math.isnan(ratio(df, "a", "b"))
+
+    def test_pct_change_is_in_percent(self, airline: pd.DataFrame) -> None:
+        value = pct_change(airline, "2017", "2018", at="net income")
+        assert value == pytest.approx((2129 - -1919) / -1919 * 100)
+
+    def test_ambiguous_operand(self, hitab: pd.DataFrame) -> None:
+        with pytest.raises(AmbiguousHeader):
+            diff(hitab, "men", "women", at="part-time")
+
+
+class TestFlatTableHelpers:
+    def test_column_is_tolerant(self, flat: pd.DataFrame) -> None:
+        assert column(flat, " gold ").tolist() == [16, 12, 11, 9, 8]
+
+    def test_row_by_header(self, airline: pd.DataFrame) -> None:
+        assert row(airline, "cargo").tolist() == [1179, 1237, 1035]
+
+    @pytest.mark.parametrize(("op", "value", "nations"), [
+        ("==", "united states", ["United States"]),
+        ("!=", "Norway", ["Germany", "Canada", "United States", "Netherlands"]),
+        ("contains", "land", ["Netherlands"]),
+        ("startswith", "n", ["Norway", "Netherlands"]),
+        ("endswith", "states", ["United States"]),
+        ("in", ["canada", "NORWAY"], ["Norway", "Canada"]),
+        ("not in", ["canada", "NORWAY"], ["Germany", "United States", "Netherlands"]),
+    ])
+    def test_filter_rows_on_text(self, flat: pd.DataFrame, op: str, value: Any, nations: list[str]) -> None:
+        assert filter_rows(flat, "nation", op, value)["Nation"].tolist() == nations
+
+    @pytest.mark.parametrize(("op", "value", "count_"), [
+        (">", 10, 3), (">=", "11", 3), ("<", 9, 1), ("<=", 9.0, 2), ("==", "16", 1),
+    ])
+    def test_filter_rows_on_numbers(self, flat: pd.DataFrame, op: str, value: Any, count_: int) -> None:
+        assert len(filter_rows(flat, "gold", op, value)) == count_
+
+    def test_filter_rows_rejects_bad_input(self, flat: pd.DataFrame) -> None:
+        with pytest.raises(ValueError, match="op must be one of"):
+            filter_rows(flat, "gold", "~", 1)
+        with pytest.raises(ValueError, match="needs a number"):
+            filter_rows(flat, "gold", ">", "lots")
+
+    def test_count(self, flat: pd.DataFrame) -> None:
+        assert count(flat) == 5
+        assert count(flat, "silver", "==", 8) == 3
+
+    def test_value_of_and_close_values(self, flat: pd.DataFrame) -> None:
+        assert value_of(flat, "nation", "CANADA", "total") == 26
+        with pytest.raises(LookupError, match="Close values: 'Canada'"):
+            value_of(flat, "nation", "Canadaa", "total")
+
+    def test_next_value(self, flat: pd.DataFrame) -> None:
+        assert next_value(flat, "nation", "Germany") == "Canada"
+        assert next_value(flat, "nation", "Germany", -1, "gold") == 16
+        with pytest.raises(IndexError):
+            next_value(flat, "nation", "Netherlands")
+
+    def test_compare(self, flat: pd.DataFrame) -> None:
+        assert compare(flat, "nation", "canada", "germany", "total") == "Germany"
+        assert compare(flat, "nation", "canada", "germany", "total", larger=False) == "Canada"
+
+    def test_top_k(self, flat: pd.DataFrame) -> None:
+        assert top_k(flat, "total", 2)["Nation"].tolist() == ["Norway", "Germany"]
+        assert top_k(flat, "silver", 1, largest=False)["Nation"].tolist() == ["Netherlands"]
+
+    def test_to_number(self, airline: pd.DataFrame) -> None:
+        assert to_number("(1,919)") == -1919
+        assert to_number(pd.Series(["1%", "x", "2"])).tolist()[::2] == [1.0, 2.0]
+        assert to_number(airline).dtypes.tolist() == ["float64"] * 3

@@ -1,0 +1,166 @@
+import json
+from typing import Any
+
+import pandas as pd
+import pytest
+
+import tableqa
+from tableqa.runner import OUTPUT_CAP_CHARS, REPR_CAP_CHARS, run
+
+SUCCESS_KEYS = {"stdout", "stderr", "value", "truncated", "durationMs", "tableKind"}
+FAILURE_KEYS = {"code", "message", "traceback", "stdout", "stderr"}
+
+
+def ok_value(result: dict[str, Any]) -> dict[str, Any]:
+    assert result["ok"], result
+    assert set(result) == {"ok", "value"}
+    assert set(result["value"]) == SUCCESS_KEYS
+    json.dumps(result)
+    value: dict[str, Any] = result["value"]
+    return value
+
+
+def error_of(result: dict[str, Any]) -> dict[str, Any]:
+    assert not result["ok"], result
+    assert set(result) == {"ok", "error"}
+    assert set(result["error"]) == FAILURE_KEYS
+    json.dumps(result)
+    error: dict[str, Any] = result["error"]
+    return error
+
+
+def test_the_last_expression_is_the_value() -> None:
+    out = ok_value(run("x = 20\nx + 22", {}))
+    assert out["value"] == {"repr": "42", "type": "int", "json": 42}
+    assert out["stdout"] == ""
+    assert out["truncated"] is False
+    assert isinstance(out["durationMs"], float)
+
+
+def test_the_answer_variable_is_the_value_when_the_program_ends_in_a_statement() -> None:
+    assert ok_value(run("answer = ['a', 1]", {}))["value"]["json"] == ["a", 1]
+    assert ok_value(run("answer = 3\nprint('done')", {}))["value"]["json"] == 3
+
+
+def test_a_stale_answer_from_an_earlier_run_does_not_leak() -> None:
+    ns: dict[str, Any] = {}
+    run("answer = 1", ns)
+    assert ok_value(run("y = 2", ns))["value"] is None
+
+
+def test_no_value_gives_null() -> None:
+    assert ok_value(run("x = 1", {}))["value"] is None
+    assert ok_value(run("", {}))["value"] is None
+
+
+def test_output_is_captured_and_capped() -> None:
+    out = ok_value(run("import sys\nprint('hello')\nprint('warn', file=sys.stderr)", {}))
+    assert (out["stdout"], out["stderr"]) == ("hello\n", "warn\n")
+    big = ok_value(run(f"print('x' * {OUTPUT_CAP_CHARS + 50})\n'done'", {}))
+    assert big["truncated"] is True
+    assert len(big["stdout"]) == OUTPUT_CAP_CHARS
+    assert big["value"]["json"] == "done"
+
+
+def test_repr_is_capped() -> None:
+    out = ok_value(run("'y' * 50000", {}))
+    assert len(out["value"]["repr"]) < REPR_CAP_CHARS + 100
+    assert out["value"]["repr"].endswith("more characters]")
+
+
+def test_errors_carry_a_traceback_of_the_program_only() -> None:
+    error = error_of(run("print('before')\ndef f(x):\n    return x['missing']\nf({})", {}))
+    assert error["code"] == "python-error"
+    assert error["message"] == "KeyError: 'missing'"
+    assert error["stdout"] == "before\n"
+    tb = error["traceback"]
+    assert tb.startswith("Traceback (most recent call last):")
+    assert 'File "<program>", line 4, in <module>' in tb
+    assert "return x['missing']" in tb
+    assert "runner.py" not in tb
+
+
+def test_errors_raised_inside_the_library_show_the_program_line() -> None:
+    from conftest import hitab_payload
+
+    ns = {"df": tableqa.build_frame(hitab_payload()), **tableqa.api_namespace()}
+    error = error_of(run("lookup(df, 'all workrs', '2016')", ns))
+    assert error["message"].startswith("HeaderNotFound: No row header matches 'all workrs'.")
+    assert "lookup(df, 'all workrs', '2016')" in error["traceback"]
+    assert "ops.py" not in error["traceback"]
+
+
+def test_syntax_errors() -> None:
+    error = error_of(run("x = (1,\n", {}))
+    assert error["code"] == "python-error"
+    assert error["message"].startswith("SyntaxError: ")
+    assert "line 1" in error["message"]
+
+
+def test_an_interrupt_is_reported_as_interrupted() -> None:
+    error = error_of(run("print('working')\nraise KeyboardInterrupt", {}))
+    assert error["code"] == "interrupted"
+    assert error["stdout"] == "working\n"
+
+
+def test_deep_recursion_is_a_clear_python_error() -> None:
+    error = error_of(run("def f(n):\n    return f(n + 1)\nf(0)", {}))
+    assert error["code"] == "python-error"
+    assert error["message"].startswith("RecursionError: ")
+    assert "use a loop" in error["message"]
+    assert "Previous line repeated" in error["traceback"]
+    assert len(error["traceback"]) < 30_000
+
+
+def test_system_exit_does_not_stop_the_executor() -> None:
+    assert error_of(run("raise SystemExit(3)", {}))["message"] == "SystemExit: 3"
+
+
+def test_pandas_values_are_normalised_answers() -> None:
+    from conftest import flat_payload
+
+    ns = {"df": tableqa.build_frame(flat_payload()), **tableqa.api_namespace()}
+    out = ok_value(run("df[df['Gold'] > 10]['Nation']", ns))
+    assert out["tableKind"] == "pandas"
+    assert out["value"]["type"] == "Series"
+    assert out["value"]["json"]["items"] == [{"value": "Norway", "type": "string"},
+                                             {"value": "Germany", "type": "string"},
+                                             {"value": "Canada", "type": "string"}]
+    assert out["value"]["json"]["cells"] == [{"row": 1, "col": 1}, {"row": 2, "col": 1}, {"row": 3, "col": 1}]
+
+
+def test_cells_read_by_the_operation_apis_are_reported() -> None:
+    from conftest import airline_payload
+
+    ns = {"df": tableqa.build_frame(airline_payload()), **tableqa.api_namespace()}
+    out = ok_value(run("answer = pct_change(df, '2018', '2019', at='cargo')", ns))
+    assert out["value"]["type"] == "float"
+    assert out["value"]["json"] == pytest.approx((1179 - 1237) / 1237 * 100)
+    out = ok_value(run("import numpy as np\nnp.float64(lookup(df, 'cargo', '2019'))", ns))
+    assert out["value"]["json"] == {"items": [{"value": 1179, "type": "number"}],
+                                    "cells": [{"row": 2, "col": 2}]}
+
+
+def test_table_kinds() -> None:
+    assert ok_value(run("1", {"rows": [{"a": 1}]}))["tableKind"] == "rows"
+    assert ok_value(run("1", {"df": pd.DataFrame()}))["tableKind"] == "pandas"
+    assert ok_value(run("1", {}))["tableKind"] == "none"
+
+
+def test_values_without_json_keep_repr_and_type() -> None:
+    out = ok_value(run("object()", {}))
+    assert out["value"]["type"] == "object"
+    assert "json" not in out["value"]
+    out = ok_value(run("float('nan')", {}))
+    assert out["value"]["json"] is None
+
+
+def test_a_broken_repr_does_not_fail_the_run() -> None:
+    code = "class Odd:\n    def __repr__(self):\n        raise RuntimeError('no')\nOdd()"
+    assert "repr() failed" in ok_value(run(code, {}))["value"]["repr"]
+
+
+def test_the_namespace_persists_changes() -> None:
+    ns: dict[str, Any] = {}
+    run("counter = 5", ns)
+    assert ok_value(run("counter + 1", ns))["value"]["json"] == 6

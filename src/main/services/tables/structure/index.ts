@@ -1,24 +1,92 @@
-import type { ParsedTable, RawGrid, StructureOptions } from '../../../../shared/table'
+import type { CellRef, HeaderNode, ParsedTable, RawGrid, StructureOptions } from '../../../../shared/table'
+import { detectHeaders } from './detect'
+import { normalizeGrid, type Grid } from './grid'
+import { buildLeftTree } from './left-tree'
+import { parseNumber } from './number'
+import { buildTopTree } from './top-tree'
 
-/** Guess header rows/columns. Minimal: one header row; replaced by header-tree detection. */
+export { parseNumber } from './number'
+export { flattenTable } from './flatten'
+export { treePaths } from './paths'
+
+/** Guess header rows, header columns and left-header nesting for a grid. Never throws. */
 export function detectStructure(grid: RawGrid): StructureOptions {
-  return { headerRows: grid.cells.length > 0 ? 1 : 0, headerCols: 0 }
+  return detectHeaders(normalizeGrid(grid))
 }
 
-/** Build the ParsedTable for a grid under the given options. Minimal flat version. */
-export function structureGrid(grid: RawGrid, options: StructureOptions = detectStructure(grid)): ParsedTable {
-  const width = Math.max(0, ...grid.cells.map((r) => r.length))
-  const header = grid.cells[0] ?? []
-  const body = grid.cells.slice(options.headerRows)
-  return {
-    name: grid.name,
-    options,
-    columns: Array.from({ length: width }, (_, j) => [header[j] ?? '']),
-    index: body.map(() => []),
-    values: body.map((r) => Array.from({ length: width }, (_, j) => r[j] ?? '')),
-    columnCells: Array.from({ length: width }, (_, j) => ({ row: 0, col: j })),
-    indexCells: body.map(() => null),
-    rowSource: body.map((_, i) => i + options.headerRows),
-    colSource: Array.from({ length: width }, (_, j) => j)
+/**
+ * Build the bi-dimensional header tree of a grid and its MultiIndex tuples. O(cells); never throws.
+ *
+ * Tuples are root-to-node paths of cell text, padded on the right with '' to the deepest path of their
+ * axis, so that pandas sees equal-length tuples and `df['A']` on a column ('A', '') returns a Series.
+ * Section rows and unit rows are nodes of the left tree but not data rows (their data cells are empty);
+ * fully empty body rows are dropped. Duplicate paths are kept as they are: pandas accepts a MultiIndex with
+ * repeated entries, and selecting one returns all of them.
+ */
+export function structureGrid(grid: RawGrid, options?: StructureOptions): ParsedTable {
+  const g = normalizeGrid(grid)
+  const chosen = options ?? detectHeaders(g)
+  const headerRows = clampCount(chosen.headerRows, g.rows)
+  const headerCols = clampCount(chosen.headerCols, g.cols)
+  const warnings = [...g.warnings]
+  if (headerRows !== chosen.headerRows || headerCols !== chosen.headerCols)
+    warnings.push(`Header size ${chosen.headerRows}×${chosen.headerCols} does not fit a ${g.rows}×${g.cols} table; using ${headerRows}×${headerCols}.`)
+  const usedOptions: StructureOptions = { ...chosen, headerRows, headerCols }
+  return assemble(grid.name, g, usedOptions, warnings)
+}
+
+function assemble(name: string, g: Grid, options: StructureOptions, warnings: string[]): ParsedTable {
+  const { headerRows, headerCols } = options
+  const top = buildTopTree(g, headerRows, headerCols)
+  const left = buildLeftTree(g, headerRows, headerCols, options.leftHierarchy !== 'none')
+  const colSource: number[] = []
+  for (let c = headerCols; c < g.cols; c++) colSource.push(c)
+
+  const columns = toTuples(top.paths)
+  const index = headerCols === 0 ? left.paths.map(() => []) : toTuples(left.paths)
+  const values: string[][] = []
+  const numbers: (number | null)[][] = []
+  for (const r of left.dataRows) {
+    const row = g.cells[r] ?? []
+    const v = headerCols === 0 && row.length === g.cols ? row : row.slice(headerCols)
+    values.push(v)
+    const n = new Array<number | null>(v.length)
+    for (let j = 0; j < v.length; j++) n[j] = parseNumber(v[j] ?? '')
+    numbers.push(n)
   }
+  if (left.dataRows.length === 0 && g.rows > 0) warnings.push('The table has header rows but no data rows.')
+  return {
+    name,
+    options,
+    columns,
+    index,
+    values,
+    columnCells: top.paths.map(leafCell),
+    indexCells: headerCols === 0 ? left.paths.map(() => null) : left.paths.map(leafCell),
+    rowSource: left.dataRows,
+    colSource,
+    topTree: top.root,
+    leftTree: left.root,
+    numbers,
+    warnings
+  }
+}
+
+function clampCount(n: number, max: number): number {
+  if (!Number.isFinite(n) || n < 0) return 0
+  return Math.min(Math.floor(n), max)
+}
+
+function leafCell(path: HeaderNode[]): CellRef | null {
+  return path[path.length - 1]?.cell ?? null
+}
+
+function toTuples(paths: HeaderNode[][]): string[][] {
+  let depth = 0
+  for (const p of paths) if (p.length > depth) depth = p.length
+  return paths.map((p) => {
+    const t = p.map((n) => n.text)
+    while (t.length < depth) t.push('')
+    return t
+  })
 }

@@ -1,0 +1,146 @@
+/**
+ * Structure benchmark: header detection and header trees against HiTab's and AIT-QA's own annotation,
+ * and the time and memory to import and structure a large CSV. Figures are percents (suffix `_pct`),
+ * seconds and megabytes.
+ */
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { detectStructure, structureGrid, treePaths } from '../../src/main/services/tables/structure'
+import {
+  aitqaGold,
+  aitqaToGrid,
+  hitabGold,
+  hitabTableIds,
+  hitabToGrid,
+  readAitqaTables,
+  readHitabTable
+} from '../../src/main/services/tables/structure/hitab-grid'
+
+export type Miss = { table: string; what: 'top' | 'left' | 'counts' | 'tuples'; reason: string; detail?: unknown }
+
+const pct = (n: number, d: number): number => (d === 0 ? 0 : Math.round((10000 * n) / d) / 100)
+
+/** A path set as comparable strings; empty levels dropped (gold trees have no empty nodes). */
+export function pathSet(paths: string[][]): Set<string> {
+  const out = new Set<string>()
+  for (const p of paths) {
+    const kept = p.map((t) => t.trim()).filter((t) => t.length > 0)
+    if (kept.length > 0) out.add(JSON.stringify(kept))
+  }
+  return out
+}
+
+function sameSet(a: Set<string>, b: Set<string>): boolean {
+  if (a.size !== b.size) return false
+  for (const x of a) if (!b.has(x)) return false
+  return true
+}
+
+function maxDepth(paths: string[][]): number {
+  return paths.reduce((d, p) => Math.max(d, p.length), 0)
+}
+
+export function evaluateHitab(): { top: number; left: number; counts: number; total: number; misses: Miss[] } {
+  const misses: Miss[] = []
+  let top = 0
+  let left = 0
+  let counts = 0
+  const ids = hitabTableIds()
+  for (const id of ids) {
+    const table = readHitabTable(id)
+    const gold = hitabGold(table)
+    const grid = hitabToGrid(id, table)
+    const options = detectStructure(grid)
+    const parsed = structureGrid(grid, options)
+    const countsOk = options.headerRows === gold.headerRows && options.headerCols === gold.headerCols
+    if (countsOk) counts++
+    else
+      misses.push({
+        table: id,
+        what: 'counts',
+        reason: options.headerRows !== gold.headerRows ? 'header-rows' : 'header-cols',
+        detail: { got: [options.headerRows, options.headerCols], gold: [gold.headerRows, gold.headerCols] }
+      })
+    const topPaths = treePaths(parsed.topTree)
+    if (sameSet(pathSet(topPaths), pathSet(gold.topPaths))) top++
+    else misses.push({ table: id, what: 'top', reason: options.headerRows !== gold.headerRows ? 'header-rows' : 'tree-shape' })
+    const leftPaths = treePaths(parsed.leftTree)
+    if (sameSet(pathSet(leftPaths), pathSet(gold.leftPaths))) left++
+    else {
+      const reason =
+        options.headerRows !== gold.headerRows || options.headerCols !== gold.headerCols
+          ? 'header-count'
+          : maxDepth(gold.leftPaths) > maxDepth(leftPaths)
+            ? 'missed-nesting'
+            : maxDepth(gold.leftPaths) < maxDepth(leftPaths)
+              ? 'extra-nesting'
+              : 'wrong-parent'
+      misses.push({ table: id, what: 'left', reason })
+    }
+  }
+  return { top, left, counts, total: ids.length, misses }
+}
+
+/** Drop the right padding of a tuple, so that ('a', '') compares equal to AIT-QA's ['a']. */
+function unpad(t: string[]): string[] {
+  const out = t.slice()
+  while (out.length > 0 && out[out.length - 1] === '') out.pop()
+  return out
+}
+
+export function evaluateAitqa(): { exact: number; total: number; misses: Miss[] } {
+  const misses: Miss[] = []
+  let exact = 0
+  const tables = readAitqaTables()
+  for (const t of tables) {
+    const gold = aitqaGold(t)
+    const grid = aitqaToGrid(t)
+    const parsed = structureGrid(grid, detectStructure(grid))
+    const cols = JSON.stringify(parsed.columns.map(unpad)) === JSON.stringify(gold.columns)
+    const idx = JSON.stringify(parsed.index.map(unpad)) === JSON.stringify(gold.index)
+    if (cols && idx) exact++
+    else
+      misses.push({
+        table: t.id,
+        what: 'tuples',
+        reason: !cols ? (idx ? 'columns' : 'columns-and-index') : 'index',
+        detail: { options: parsed.options }
+      })
+  }
+  return { exact, total: tables.length, misses }
+}
+
+export function measureCsv(): { seconds: number; peakRssMb: number; rows: number; error?: string } {
+  const worker = fileURLToPath(new URL('./parse-csv-worker.ts', import.meta.url))
+  const child = spawnSync(process.execPath, ['--import', 'tsx', worker], { encoding: 'utf8', timeout: 120_000 })
+  const line = child.stdout.trim().split('\n').pop() ?? ''
+  try {
+    return JSON.parse(line) as { seconds: number; peakRssMb: number; rows: number }
+  } catch {
+    return { seconds: -1, peakRssMb: -1, rows: 0, error: `${child.stderr}`.slice(0, 2000) }
+  }
+}
+
+export async function run(): Promise<{ metrics: Record<string, number>; details: unknown }> {
+  await Promise.resolve()
+  const hitab = evaluateHitab()
+  const aitqa = evaluateAitqa()
+  const csv = measureCsv()
+  return {
+    metrics: {
+      hitab_top_tree_exact_pct: pct(hitab.top, hitab.total),
+      hitab_left_tree_exact_pct: pct(hitab.left, hitab.total),
+      hitab_header_counts_exact_pct: pct(hitab.counts, hitab.total),
+      aitqa_tuples_exact_pct: pct(aitqa.exact, aitqa.total),
+      csv_200k_seconds: csv.seconds,
+      csv_200k_peak_rss_mb: csv.peakRssMb
+    },
+    details: {
+      units: 'percent of tables; seconds; megabytes of peak resident memory of a child process (Node + tsx included)',
+      hitabTables: hitab.total,
+      aitqaTables: aitqa.total,
+      csv,
+      misses: [...hitab.misses, ...aitqa.misses]
+    }
+  }
+}

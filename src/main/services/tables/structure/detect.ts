@@ -1,0 +1,177 @@
+import type { StructureOptions } from '../../../../shared/table'
+import { cellKind, isMissingMarker, isYearLike } from './number'
+import { rawText, regionAt, type Grid } from './grid'
+import { countRow, isUnitRow } from './rows'
+
+// Header rows sit at the top; looking further down only costs time on large tables.
+const MAX_HEADER_ROWS = 12
+const SAMPLE_ROWS = 200
+
+/** Guess the number of top header rows and left header columns. O(cells of the first rows). */
+export function detectHeaders(g: Grid): StructureOptions {
+  if (g.rows === 0 || g.cols === 0) return { headerRows: 0, headerCols: 0, leftHierarchy: 'auto' }
+  const corner = regionAt(g, 0, 0)
+  const cornerLike = corner !== null ? corner.right === corner.left : rawText(g, 0, 0).length === 0
+  const probeCols = g.cols > 1 && (labelColumnLikely(g) || cornerLike) ? 1 : 0
+  const headerRows = detectHeaderRows(g, probeCols)
+  const headerCols = detectHeaderCols(g, headerRows)
+  return { headerRows, headerCols, leftHierarchy: 'auto' }
+}
+
+/** Column 0 reads as labels: mostly text (or years) below the first row. */
+function labelColumnLikely(g: Grid): boolean {
+  let text = 0
+  let numbers = 0
+  const end = Math.min(g.rows, SAMPLE_ROWS)
+  for (let r = 1; r < end; r++) {
+    const t = rawText(g, r, 0)
+    const kind = cellKind(t)
+    if (kind === 'text' || (kind === 'number' && isYearLike(t))) text++
+    else if (kind === 'number') numbers++
+  }
+  return text > 0 && text >= numbers
+}
+
+function detectHeaderRows(g: Grid, probeCols: number): number {
+  if (g.rows === 1) return 1
+  const first = countRow(g, 0, probeCols)
+  // A first row of plain numbers is data: the grid has no header row.
+  if (first.numbers > 0 && first.numbers + first.missing >= first.filled * 0.6 && first.texts === 0) return 0
+  let h = 1
+  const limit = Math.min(g.rows - 1, MAX_HEADER_ROWS)
+  while (h < limit && isHeaderRow(g, h, probeCols)) h++
+  return h
+}
+
+function isHeaderRow(g: Grid, r: number, probeCols: number): boolean {
+  if (probeCols > 0 && isUnitRow(g, r, probeCols)) return false
+  const counts = countRow(g, r, probeCols)
+  if (counts.filled === 0) return false
+  const labelFree = labelCellsFree(g, r, probeCols)
+  const above = countRow(g, r - 1, probeCols)
+  // Below a spanning parent, or inside a merge anchored above: the children of a header row.
+  const structural = coveredFromAbove(g, r, probeCols) || above.spans > 0 || spreadOut(g, r - 1, probeCols)
+  if (structural && r < g.rows - 1) {
+    // Children may be small numbers ("1 | 2 | 3" years since); a label there is the corner's own ("year").
+    if (labelFree) return true
+    return counts.numbers === 0 && counts.missing === 0
+  }
+  if (!labelFree || counts.numbers > 0 || counts.missing > 0) return false
+  return counts.texts + counts.years > 0 && (counts.filled >= 2 || probeCols === 0)
+}
+
+/** The row's left header cells are empty or covered by a merge anchored in an earlier row. */
+function labelCellsFree(g: Grid, r: number, probeCols: number): boolean {
+  for (let c = 0; c < probeCols; c++) {
+    const m = regionAt(g, r, c)
+    if (m !== null) {
+      if (m.top >= r) return false
+    } else if (cellKind(rawText(g, r, c)) !== 'empty' && !isMissingMarker(rawText(g, r, c))) return false
+  }
+  return true
+}
+
+function coveredFromAbove(g: Grid, r: number, fromCol: number): boolean {
+  if (g.owner === null) return false
+  for (let c = fromCol; c < g.cols; c++) {
+    const m = regionAt(g, r, c)
+    if (m !== null && m.top < r) return true
+  }
+  return false
+}
+
+/** Text cells separated by empty ones ("2018, , 2019, "): parents written once over several columns. */
+function spreadOut(g: Grid, r: number, fromCol: number): boolean {
+  let seenText = false
+  for (let c = fromCol; c < g.cols; c++) {
+    const t = rawText(g, r, c)
+    if (t.length > 0) seenText = true
+    else if (seenText && regionAt(g, r, c) === null) return true
+  }
+  return false
+}
+
+function detectHeaderCols(g: Grid, headerRows: number): number {
+  if (g.cols <= 1) return 0
+  if (headerRows >= 1) {
+    let k = 0
+    while (k < g.cols - 1 && cornerColumn(g, k, headerRows)) k++
+    // A numeric column under a corner-like header is data (a column named by a vertical merge).
+    while (k > 0 && mostlyNumeric(g, k - 1, headerRows)) k--
+    if (k > 0) return k
+  }
+  if (mostlyNumeric(g, 0, headerRows)) return 0
+  if (headerRows === 0) return labelColumnLikely(g) ? 1 : 0
+  if (hasSectionOrUnitRows(g, headerRows)) return 1
+  // A labelled first column: row labels of a matrix when the other columns are numbers,
+  // an ordinary column of a relational table otherwise.
+  return otherColumnsNumeric(g, headerRows) && !yearColumn(g, headerRows) ? 1 : 0
+}
+
+/**
+ * Column k belongs to the corner above the row labels: its header cells are all empty, or (with several
+ * header rows) it has one label reaching down through the header rows, merged or over empty cells.
+ */
+function cornerColumn(g: Grid, k: number, headerRows: number): boolean {
+  const top = regionAt(g, 0, k)
+  if (top !== null) {
+    if (top.right > top.left) return false
+    return headerRows >= 2 && top.bottom >= headerRows - 1
+  }
+  for (let r = 1; r < headerRows; r++) if (rawText(g, r, k).length > 0) return false
+  return rawText(g, 0, k).length === 0 || headerRows >= 2
+}
+
+function mostlyNumeric(g: Grid, col: number, headerRows: number): boolean {
+  let numbers = 0
+  let other = 0
+  const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
+  for (let r = headerRows; r < end; r++) {
+    const t = rawText(g, r, col)
+    const kind = cellKind(t)
+    if (kind === 'number' && !isYearLike(t)) numbers++
+    else if (kind === 'text' || kind === 'number') other++
+  }
+  return numbers > other
+}
+
+function yearColumn(g: Grid, headerRows: number): boolean {
+  let years = 0
+  let filled = 0
+  const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
+  for (let r = headerRows; r < end; r++) {
+    const t = rawText(g, r, 0)
+    if (t.length === 0) continue
+    filled++
+    if (isYearLike(t)) years++
+  }
+  return filled > 0 && years === filled
+}
+
+function otherColumnsNumeric(g: Grid, headerRows: number): boolean {
+  for (let c = 1; c < g.cols; c++) {
+    let numbers = 0
+    let texts = 0
+    const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
+    for (let r = headerRows; r < end; r++) {
+      const kind = cellKind(rawText(g, r, c))
+      if (kind === 'number' || kind === 'missing') numbers++
+      else if (kind === 'text') texts++
+    }
+    if (texts > numbers) return false
+  }
+  return true
+}
+
+function hasSectionOrUnitRows(g: Grid, headerRows: number): boolean {
+  const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
+  for (let r = headerRows; r < end - 1; r++) {
+    if (isUnitRow(g, r, 1)) return true
+    const label = rawText(g, r, 0)
+    if (label.length === 0) continue
+    let empty = true
+    for (let c = 1; c < g.cols && empty; c++) if (rawText(g, r, c).length > 0) empty = false
+    if (empty) return true
+  }
+  return false
+}

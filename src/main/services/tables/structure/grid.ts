@@ -1,0 +1,113 @@
+import type { MergedRegion, RawGrid } from '../../../../shared/table'
+
+/**
+ * A rectangular view of a RawGrid: ragged rows read as padded with '', merged regions clipped to the
+ * grid and made disjoint (a region overlapping an earlier one is dropped with a warning).
+ */
+export type Grid = {
+  rows: number
+  cols: number
+  cells: string[][]
+  merges: MergedRegion[]
+  /** Index into `merges` of the region covering each cell (row * cols + col), or null when no merges. */
+  owner: Int32Array | null
+  indent: (row: number, col: number) => number
+  warnings: string[]
+}
+
+export function normalizeGrid(raw: RawGrid): Grid {
+  const warnings: string[] = []
+  const rows = raw.cells.length
+  let cols = 0
+  for (const row of raw.cells) if (row.length > cols) cols = row.length
+  let ragged = 0
+  const cells = raw.cells.map((row) => {
+    if (row.length === cols) return row
+    ragged++
+    const padded = row.slice()
+    while (padded.length < cols) padded.push('')
+    return padded
+  })
+  if (ragged > 0) warnings.push(`${ragged} short row(s) were padded with empty cells.`)
+
+  const merges: MergedRegion[] = []
+  let owner: Int32Array | null = null
+  let clipped = 0
+  let dropped = 0
+  if (raw.merges.length > 0 && rows > 0 && cols > 0) {
+    owner = new Int32Array(rows * cols).fill(-1)
+    for (const m of raw.merges) {
+      if (![m.top, m.left, m.bottom, m.right].every(Number.isInteger)) {
+        dropped++
+        continue
+      }
+      const top = Math.max(0, Math.min(m.top, m.bottom))
+      const bottom = Math.min(rows - 1, Math.max(m.top, m.bottom))
+      const left = Math.max(0, Math.min(m.left, m.right))
+      const right = Math.min(cols - 1, Math.max(m.left, m.right))
+      if (top > bottom || left > right) {
+        dropped++
+        continue
+      }
+      if (top !== m.top || bottom !== m.bottom || left !== m.left || right !== m.right) clipped++
+      if (top === bottom && left === right) continue
+      let overlaps = false
+      for (let r = top; r <= bottom && !overlaps; r++) {
+        for (let c = left; c <= right; c++) {
+          if (owner[r * cols + c] !== -1) {
+            overlaps = true
+            break
+          }
+        }
+      }
+      if (overlaps) {
+        dropped++
+        continue
+      }
+      const id = merges.length
+      merges.push({ top, left, bottom, right })
+      for (let r = top; r <= bottom; r++) for (let c = left; c <= right; c++) owner[r * cols + c] = id
+    }
+  }
+  if (clipped > 0) warnings.push(`${clipped} merged region(s) reached outside the table and were clipped.`)
+  if (dropped > 0) warnings.push(`${dropped} merged region(s) were outside the table or overlapped another and were ignored.`)
+
+  const styles = raw.styles
+  const indent = (row: number, col: number): number => {
+    const styled = styles?.[`${row},${col}`]?.indent
+    if (styled !== undefined && styled > 0) return styled
+    const text = cells[row]?.[col] ?? ''
+    let spaces = 0
+    while (spaces < text.length && (text[spaces] === ' ' || text[spaces] === '\u00a0')) spaces++
+    // Two leading spaces make one level: the usual plain-text rendering of an indent.
+    return spaces === text.length ? 0 : Math.floor(spaces / 2)
+  }
+
+  return { rows, cols, cells, merges, owner: merges.length > 0 ? owner : null, indent, warnings: [...raw.warnings, ...warnings] }
+}
+
+/** The merged region covering a cell, if any. */
+export function regionAt(g: Grid, row: number, col: number): MergedRegion | null {
+  if (g.owner === null) return null
+  const id = g.owner[row * g.cols + col] ?? -1
+  return id < 0 ? null : (g.merges[id] ?? null)
+}
+
+/** Text of a cell as written: a cell covered by a merge but not its top-left corner reads as ''. */
+export function rawText(g: Grid, row: number, col: number): string {
+  const m = regionAt(g, row, col)
+  if (m !== null && (m.top !== row || m.left !== col)) return ''
+  return (g.cells[row]?.[col] ?? '').trim()
+}
+
+/** The anchor (top-left cell) of the region covering a cell, or the cell itself. */
+export function anchorOf(g: Grid, row: number, col: number): { row: number; col: number } {
+  const m = regionAt(g, row, col)
+  return m === null ? { row, col } : { row: m.top, col: m.left }
+}
+
+/** Text shown in a cell: its merge anchor's text. */
+export function shownText(g: Grid, row: number, col: number): string {
+  const a = anchorOf(g, row, col)
+  return (g.cells[a.row]?.[a.col] ?? '').trim()
+}

@@ -1,0 +1,164 @@
+import type { HeaderNode } from '../../../../shared/table'
+import { rawText, regionAt, type Grid } from './grid'
+import { classifyRow, type RowRole } from './rows'
+import { newRoot } from './top-tree'
+
+export type LeftTree = {
+  root: HeaderNode
+  /** Source rows that carry data, in order, and each one's root-to-node path. */
+  dataRows: number[]
+  paths: HeaderNode[][]
+  /** Role of every body row (index 0 = row headerRows). */
+  roles: RowRole[]
+}
+
+type Open = { node: HeaderNode; level: number }
+
+const TOTAL = /^(?:total|all\b|overall|sum\b)/i
+
+/**
+ * The left tree over body rows and header columns 0..headerCols-1.
+ *
+ * Within a row, the header cells give nested nodes (a merged cell is one node for every row it covers;
+ * in an unmerged grid an empty cell under a filled one in an outer header column continues it). With
+ * hierarchy 'auto', rows also nest: a unit row is the parent of everything below it up to the next unit
+ * row, a section row (label, no data) is the parent of the rows below it up to the next section at its
+ * level or a "total" row that closes it, and an indented label is the child of the nearest less indented one.
+ */
+export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, hierarchy: boolean): LeftTree {
+  const root = newRoot()
+  const dataRows: number[] = []
+  const paths: HeaderNode[][] = []
+  const roles: RowRole[] = []
+  if (headerCols === 0) {
+    for (let r = headerRows; r < g.rows; r++) {
+      const role = hierarchy ? classifyRow(g, r, 0) : dataOrEmpty(g, r)
+      roles.push(role)
+      if (role !== 'empty') {
+        dataRows.push(r)
+        paths.push([])
+      }
+    }
+    return { root, dataRows, paths, roles }
+  }
+
+  const nodes = new Map<number, HeaderNode>()
+  const above: (HeaderNode | null)[] = new Array<HeaderNode | null>(headerCols).fill(null)
+  const stack: Open[] = []
+  const indented = hierarchy && hasIndentation(g, headerRows, headerCols)
+  let previousRole: RowRole | null = null
+
+  for (let r = headerRows; r < g.rows; r++) {
+    const role: RowRole = hierarchy ? classifyRow(g, r, headerCols) : dataOrEmpty(g, r)
+    roles.push(role)
+    if (role === 'empty') continue
+    if (role === 'unit') {
+      stack.length = 0
+      const col = firstFilled(g, r, headerCols)
+      const node: HeaderNode = { text: rawText(g, r, col), cell: { row: r, col }, children: [] }
+      root.children.push(node)
+      stack.push({ node, level: -Infinity })
+      above.fill(null)
+      previousRole = role
+      continue
+    }
+    const level = indented ? rowIndent(g, r, headerCols) : 0
+    let effective = role === 'section' ? level - 0.5 : level
+    if (role === 'section' && previousRole === 'section') {
+      const last = stack[stack.length - 1]
+      if (last !== undefined && last.level >= effective) effective = last.level + 0.25
+    }
+    while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) >= effective) stack.pop()
+    const contextParent = stack[stack.length - 1]?.node ?? root
+    if (stack.length !== 0 || role === 'section') above.fill(null)
+
+    const path: HeaderNode[] = stack.map((o) => o.node)
+    let parent = contextParent
+    for (let c = 0; c < headerCols; c++) {
+      const m = regionAt(g, r, c)
+      let node: HeaderNode | undefined
+      if (m !== null) {
+        if (m.left !== c) continue
+        const key = m.top * g.cols + m.left
+        node = nodes.get(key)
+        if (node === undefined) {
+          const text = rawText(g, m.top, m.left)
+          if (text.length === 0) continue
+          node = { text, cell: { row: m.top, col: m.left }, children: [] }
+          nodes.set(key, node)
+          parent.children.push(node)
+        }
+      } else {
+        const text = rawText(g, r, c)
+        if (text.length > 0) {
+          node = { text, cell: { row: r, col: c }, children: [] }
+          parent.children.push(node)
+        } else if (g.owner === null && c < headerCols - 1 && role === 'data') {
+          node = above[c] ?? undefined
+        }
+      }
+      if (node === undefined) continue
+      if (above[c] !== node) for (let d = c + 1; d < headerCols; d++) above[d] = null
+      above[c] = node
+      path.push(node)
+      parent = node
+    }
+
+    if (role === 'section') {
+      const own = path[path.length - 1]
+      if (own !== undefined) stack.push({ node: own, level: effective })
+    } else {
+      if (path.length === stack.length) {
+        const blank: HeaderNode = { text: '', cell: null, children: [] }
+        parent.children.push(blank)
+        path.push(blank)
+      }
+      dataRows.push(r)
+      paths.push(path)
+      const own = path[path.length - 1]
+      if (indented && own !== undefined && own.text.length > 0) stack.push({ node: own, level })
+      else if (!indented && TOTAL.test(rowLabelText(g, r, headerCols))) closeInnermostSection(stack)
+    }
+    previousRole = role
+  }
+  return { root, dataRows, paths, roles }
+}
+
+function closeInnermostSection(stack: Open[]): void {
+  const last = stack[stack.length - 1]
+  if (last !== undefined && last.level !== -Infinity) stack.pop()
+}
+
+function dataOrEmpty(g: Grid, r: number): RowRole {
+  const cells = g.cells[r] ?? []
+  for (const t of cells) if (t.trim().length > 0) return 'data'
+  return 'empty'
+}
+
+function firstFilled(g: Grid, r: number, from: number): number {
+  for (let c = from; c < g.cols; c++) if (rawText(g, r, c).length > 0) return c
+  return from
+}
+
+function rowLabelText(g: Grid, r: number, headerCols: number): string {
+  for (let c = headerCols - 1; c >= 0; c--) {
+    const t = rawText(g, r, c)
+    if (t.length > 0) return t
+  }
+  return ''
+}
+
+function rowIndent(g: Grid, r: number, headerCols: number): number {
+  for (let c = 0; c < headerCols; c++) if (rawText(g, r, c).length > 0) return g.indent(r, c)
+  return 0
+}
+
+function hasIndentation(g: Grid, headerRows: number, headerCols: number): boolean {
+  let first: number | null = null
+  for (let r = headerRows; r < g.rows; r++) {
+    const level = rowIndent(g, r, headerCols)
+    if (first === null) first = level
+    else if (level !== first) return true
+  }
+  return false
+}

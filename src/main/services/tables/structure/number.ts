@@ -1,0 +1,119 @@
+/**
+ * Numeric reading of cell text, as printed in statistical reports and filings.
+ *
+ * `1,234` → 1234, `(12)` → -12, `12%` → 12, `$3.5` → 3.5, `−5` → -5, `1 234` → 1234; markers of a
+ * missing or suppressed value (`—`, `-`, `..`, `x`, `F`, `n/a`) → null; trailing footnote marks
+ * (`12.5*`, `7†`, `3.1E`, `40 (a)`, `12¹`) are dropped.
+ */
+
+const PLAIN = /^-?\d+(?:\.\d+)?$/
+const MISSING = new Set(['-', '--', '—', '–', '..', '...', '…', 'x', 'X', 'F', 'n/a', 'N/A', 'na', 'NA', 'nil', 'none', '*', '.'])
+// Spaces of every width used as thousands separators.
+const SPACES = /[\s\u00a0\u2007\u2009\u202f]+/g
+// Footnote marks and quality flags (StatCan's E = use with caution) after a number.
+const FOOTNOTE_TAIL = /(?:[*†‡§¶#]+|[\u00b9\u00b2\u00b3\u2070-\u2079]+|(?<=\d)\s?[EF]|\s*\([a-z0-9]{1,2}\))$/
+const CURRENCY = /^[$€£¥]|^(?:US\$|C\$|CA\$|USD|EUR|CAD)\s*/
+const GROUPED = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$|^\d+(?:\.\d+)?$|^\.\d+$/
+
+/** Parse a cell's text as a number, or null when it is not one. */
+export function parseNumber(text: string): number | null {
+  const quick = quickParse(text)
+  if (quick !== undefined) return quick
+  let s = text.trim()
+  if (s.length === 0 || s.length > 40 || MISSING.has(s)) return null
+  for (let i = 0; i < 2; i++) s = s.replace(FOOTNOTE_TAIL, '').trim()
+  if (s.length === 0) return null
+  let negative = false
+  if (s.startsWith('(') && (s.endsWith(')') || s.endsWith(')%'))) {
+    negative = true
+    s = s.endsWith('%') ? s.slice(1, -2) + '%' : s.slice(1, -1)
+  }
+  s = s.trim()
+  const sign = /^[-−–+]/.exec(s)
+  if (sign) {
+    if (sign[0] !== '+') negative = !negative
+    s = s.slice(1).trim()
+  }
+  s = s.replace(CURRENCY, '').trim()
+  if (s.startsWith('(') && s.endsWith(')')) {
+    negative = !negative
+    s = s.slice(1, -1).trim()
+  }
+  const minusAfterCurrency = /^[-−–]/.exec(s)
+  if (minusAfterCurrency) {
+    negative = !negative
+    s = s.slice(1)
+  }
+  if (s.endsWith('%')) s = s.slice(0, -1).trim()
+  if (/^\d{1,3}(?:[\s\u00a0\u2007\u2009\u202f]\d{3})+(?:\.\d+)?$/.test(s)) s = s.replace(SPACES, '')
+  if (!GROUPED.test(s)) return null
+  const value = Number(s.replace(/,/g, ''))
+  if (!Number.isFinite(value)) return null
+  return negative ? -value : value
+}
+
+/**
+ * One pass over the common shapes ("12", "-3.5", "1,234.5"); undefined when the text needs the full
+ * reading. Tables of a million cells spend most of their structure time here.
+ */
+function quickParse(text: string): number | null | undefined {
+  const n = text.length
+  if (n === 0) return null
+  let i = 0
+  let negative = false
+  const first = text.charCodeAt(0)
+  if (first === 45) {
+    negative = true
+    i = 1
+  } else if ((first >= 97 && first <= 122) || (first >= 65 && first <= 90)) {
+    // Letters first: a word, unless a currency code or a missing-value marker.
+    if (first === 85 || first === 67 || first === 69 || n <= 4) return undefined
+    return null
+  }
+  let digits = 0
+  let groupDigits = -1
+  let grouped = false
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= 48 && c <= 57) {
+      digits++
+      if (groupDigits >= 0) groupDigits++
+    } else if (c === 44) {
+      if (digits === 0 || (groupDigits >= 0 && groupDigits !== 3) || (!grouped && digits > 3)) return undefined
+      grouped = true
+      groupDigits = 0
+    } else break
+  }
+  if (digits === 0 || (grouped && groupDigits !== 3)) return undefined
+  if (i < n) {
+    if (text.charCodeAt(i) !== 46 || i === n - 1) return undefined
+    for (i++; i < n; i++) {
+      const c = text.charCodeAt(i)
+      if (c < 48 || c > 57) return undefined
+    }
+  }
+  return Number(grouped ? text.replace(/,/g, '') : text)
+}
+
+/** True for the printed markers of a missing or suppressed value. */
+export function isMissingMarker(text: string): boolean {
+  return MISSING.has(text.trim())
+}
+
+/** A four-digit year between 1800 and 2100, optionally a span ("2016-17", "2016/2017") or a fiscal tag. */
+export function isYearLike(text: string): boolean {
+  const s = text.trim()
+  return /^(?:18|19|20)\d{2}(?:\s*[-–/]\s*(?:\d{2}|(?:18|19|20)\d{2}))?(?:\s*\([a-z0-9]{1,2}\)|[*†‡]|\s+[a-z]{1,2})?$/i.test(s)
+}
+
+/** How a cell reads for structure detection. */
+export type CellKind = 'empty' | 'number' | 'missing' | 'text'
+
+export function cellKind(text: string): CellKind {
+  if (text.length === 0) return 'empty'
+  if (PLAIN.test(text)) return 'number'
+  const s = text.trim()
+  if (s.length === 0) return 'empty'
+  if (MISSING.has(s)) return 'missing'
+  return parseNumber(s) === null ? 'text' : 'number'
+}

@@ -1,0 +1,88 @@
+import { cellKind, isYearLike } from './number'
+import { rawText, regionAt, type Grid } from './grid'
+
+/** Role of a body row for the left tree. */
+export type RowRole =
+  /** Nothing in it. */
+  | 'empty'
+  /** A label and no data: parent of the rows below. */
+  | 'section'
+  /** No label, one short text above the data ("percent", "number", "$ thousands"): parent of the rows below. */
+  | 'unit'
+  | 'data'
+
+/** Counts over the cells of one row from column `from` on; covered (non-anchor) merged cells are skipped. */
+export type RowCounts = { numbers: number; missing: number; texts: number; years: number; filled: number; spans: number }
+
+export function countRow(g: Grid, row: number, from: number): RowCounts {
+  const counts: RowCounts = { numbers: 0, missing: 0, texts: 0, years: 0, filled: 0, spans: 0 }
+  const cells = g.cells[row] ?? []
+  for (let c = from; c < g.cols; c++) {
+    const text = g.owner === null ? (cells[c] ?? '') : rawText(g, row, c)
+    const kind = cellKind(text)
+    if (kind === 'empty') continue
+    counts.filled++
+    if (kind === 'number') {
+      if (isYearLike(text)) counts.years++
+      else counts.numbers++
+    } else if (kind === 'missing') counts.missing++
+    else if (isYearLike(text)) counts.years++
+    else counts.texts++
+    const m = regionAt(g, row, c)
+    if (m !== null && m.right > m.left && m.left >= Math.max(from, 1)) counts.spans++
+  }
+  return counts
+}
+
+/** True when every cell of the row from `from` on is empty (or covered by a merge anchored elsewhere). */
+export function dataEmpty(g: Grid, row: number, from: number): boolean {
+  const cells = g.cells[row] ?? []
+  if (g.owner === null) {
+    for (let c = from; c < g.cols; c++) if ((cells[c] ?? '').trim().length > 0) return false
+    return true
+  }
+  for (let c = from; c < g.cols; c++) if (rawText(g, row, c).length > 0) return false
+  return true
+}
+
+/** The row's label: text of the left header cells written in this row. */
+export function rowLabel(g: Grid, row: number, headerCols: number): string {
+  let label = ''
+  for (let c = 0; c < headerCols; c++) {
+    const t = rawText(g, row, c)
+    if (t.length > 0) label = label.length === 0 ? t : `${label} ${t}`
+  }
+  return label
+}
+
+const UNIT_WORDS =
+  /^(?:in\s+)?(?:[$€£%]|percent(?:age)?s?|per\s?cent|number(?:s)?|count|rate|ratio|proportion|shares?|dollars|millions?|thousands?|billions?|hours|days|years|kilometres|units|index|average)\b/i
+
+/**
+ * A unit row: no label, a single short non-numeric text in the data area (often merged across it).
+ * A row that names a unit per column ("number | percent | number") is a header row, not this.
+ */
+export function isUnitRow(g: Grid, row: number, headerCols: number): boolean {
+  if (headerCols === 0 || rowLabel(g, row, headerCols).length > 0) return false
+  let found: string | null = null
+  let firstCol = -1
+  for (let c = headerCols; c < g.cols; c++) {
+    const t = rawText(g, row, c)
+    if (t.length === 0) continue
+    if (found !== null) return false
+    found = t
+    firstCol = c
+  }
+  if (found === null || found.length > 40 || cellKind(found) !== 'text' || isYearLike(found)) return false
+  const m = regionAt(g, row, firstCol)
+  const spansData = m !== null && m.right > m.left
+  return spansData || firstCol === headerCols || UNIT_WORDS.test(found)
+}
+
+export function classifyRow(g: Grid, row: number, headerCols: number): RowRole {
+  const hasData = !dataEmpty(g, row, headerCols)
+  const label = rowLabel(g, row, headerCols)
+  if (!hasData) return label.length > 0 ? 'section' : 'empty'
+  if (isUnitRow(g, row, headerCols)) return 'unit'
+  return 'data'
+}

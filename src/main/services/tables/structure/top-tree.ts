@@ -1,0 +1,79 @@
+import type { HeaderNode } from '../../../../shared/table'
+import { rawText, regionAt, type Grid } from './grid'
+
+export function newRoot(): HeaderNode {
+  return { text: '', cell: null, children: [] }
+}
+
+/**
+ * The top tree over header rows 0..headerRows-1 and data columns headerCols..cols-1, with each data
+ * column's root-to-node path.
+ *
+ * A merged cell is one node shared by every column and row it covers. In an unmerged grid (CSV), an empty
+ * header cell right of a filled one in a row that is not the last header row continues that cell: "2018,,"
+ * over "men,women" makes 2018 the parent of both. Columns whose header cells are all empty get a leaf with
+ * text '' so that every data column has a path.
+ */
+export function buildTopTree(g: Grid, headerRows: number, headerCols: number): { root: HeaderNode; paths: HeaderNode[][] } {
+  const root = newRoot()
+  const paths: HeaderNode[][] = []
+  // Node per source cell key (row * cols + col), shared between the columns a cell covers.
+  const nodes = new Map<number, HeaderNode>()
+  // The cell a forward-filled header cell continues, per row: key of the last filled cell.
+  const lastFilled: number[] = new Array<number>(headerRows).fill(-1)
+  for (let c = headerCols; c < g.cols; c++) {
+    const path: HeaderNode[] = []
+    let parent = root
+    for (let r = 0; r < headerRows; r++) {
+      const m = regionAt(g, r, c)
+      let key: number
+      let text: string
+      let cell: { row: number; col: number }
+      if (m !== null) {
+        if (r > m.top) continue
+        key = m.top * g.cols + m.left
+        cell = { row: m.top, col: m.left }
+        text = rawText(g, m.top, m.left)
+        lastFilled[r] = key
+      } else {
+        text = rawText(g, r, c)
+        if (text.length > 0) {
+          key = r * g.cols + c
+          cell = { row: r, col: c }
+          lastFilled[r] = key
+        } else {
+          const prev = lastFilled[r] ?? -1
+          const continues = g.owner === null && r < headerRows - 1 && prev >= 0 && rowBelowFilled(g, r, c, headerRows)
+          if (!continues) {
+            lastFilled[r] = -1
+            continue
+          }
+          key = prev
+          cell = { row: Math.floor(prev / g.cols), col: prev % g.cols }
+          text = rawText(g, cell.row, cell.col)
+        }
+      }
+      if (text.length === 0) continue
+      let node = nodes.get(key)
+      if (node === undefined) {
+        node = { text, cell, children: [] }
+        nodes.set(key, node)
+        parent.children.push(node)
+      }
+      path.push(node)
+      parent = node
+    }
+    if (path.length === 0) {
+      const leaf: HeaderNode = { text: '', cell: null, children: [] }
+      root.children.push(leaf)
+      path.push(leaf)
+    }
+    paths.push(path)
+  }
+  return { root, paths }
+}
+
+function rowBelowFilled(g: Grid, r: number, c: number, headerRows: number): boolean {
+  for (let below = r + 1; below < headerRows; below++) if (rawText(g, below, c).length > 0) return true
+  return false
+}

@@ -55,7 +55,7 @@ export function App(): React.JSX.Element {
 
   return (
     <div className="app">
-      <Toolbar busy={tables.opening !== null} onOpen={open} onFile={openFile} pickerRef={picker} />
+      <Toolbar opening={tables.opening} onOpen={open} onFile={openFile} pickerRef={picker} />
       {tables.error && (
         <Banner kind="error" title="Could not open the file." onDismiss={tables.dismissError}>
           <span> {tables.error.message}</span>

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react'
 import { AgGridReact } from 'ag-grid-react'
-import type { ColDef, GetRowIdParams, GridApi, GridReadyEvent } from 'ag-grid-community'
+import type { AutoSizeStrategy, ColDef, GetRowIdParams, GridApi, GridReadyEvent } from 'ag-grid-community'
 import type { TableSummary } from '../../shared/api'
 import { columnHeader, loadingText, tableShape } from './format'
 import { darkGridTheme, lightGridTheme } from './gridTheme'
@@ -20,10 +20,20 @@ const rowNumberColumn: ColDef<GridRow> = {
   sortable: false,
   filter: false,
   resizable: true,
+  suppressAutoSize: true,
+  suppressSizeToFit: true,
   cellClass: 'row-number'
 }
 
 const defaultColDef: ColDef<GridRow> = { sortable: true, filter: true, resizable: true, width: 160, minWidth: 60 }
+
+// Sized to the rows on screen when data first shows; small tables stretch to fill the width.
+const autoSize: AutoSizeStrategy<GridRow> = {
+  type: 'fitCellContents',
+  defaultMinWidth: 60,
+  defaultMaxWidth: 420,
+  scaleUpToFitGridWidth: true
+}
 
 const getRowId = (p: GetRowIdParams<GridRow>): string => String(p.data.n)
 
@@ -74,6 +84,7 @@ export function TableView({ table }: Props): React.JSX.Element {
           columnDefs={columns}
           defaultColDef={defaultColDef}
           getRowId={getRowId}
+          autoSizeStrategy={autoSize}
           onGridReady={(event: GridReadyEvent<GridRow>) => setGrid(event.api)}
           loading={loaded === 0 && table.rowCount > 0 && !error}
           tooltipShowDelay={400}

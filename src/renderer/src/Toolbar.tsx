@@ -4,18 +4,19 @@ export const OPENABLE = '.csv,.tsv,.txt,.xlsx,.ods,.html,.htm,.json,.sqlite,.db'
 const shortcutLabel = navigator.userAgent.includes('Mac') ? '⌘O' : 'Ctrl+O'
 
 type Props = {
-  busy: boolean
+  /** Name of the file being opened, while it is. */
+  opening: string | null
   /** The native dialog in the desktop app, the picker below in the browser. */
   onOpen: () => void
   onFile: (file: File) => void
   pickerRef: React.RefObject<HTMLInputElement | null>
 }
 
-export function Toolbar({ busy, onOpen, onFile, pickerRef }: Props): React.JSX.Element {
+export function Toolbar({ opening, onOpen, onFile, pickerRef }: Props): React.JSX.Element {
   return (
     <header className="toolbar">
       <h1 className="app-name">TableQA Studio</h1>
-      <button type="button" onClick={onOpen} disabled={busy} aria-keyshortcuts="Control+O Meta+O" title={`Open a table (${shortcutLabel})`}>
+      <button type="button" onClick={onOpen} disabled={opening !== null} aria-keyshortcuts="Control+O Meta+O" title={`Open a table (${shortcutLabel})`}>
         Open…
       </button>
       <input
@@ -31,7 +32,9 @@ export function Toolbar({ busy, onOpen, onFile, pickerRef }: Props): React.JSX.E
           if (file) onFile(file)
         }}
       />
-      <span className="toolbar-hint">{busy ? 'Opening…' : `${shortcutLabel} or drop a file anywhere`}</span>
+      <span className="toolbar-hint" role="status">
+        {opening !== null ? `Opening ${opening}…` : `${shortcutLabel} or drop a file anywhere`}
+      </span>
     </header>
   )
 }

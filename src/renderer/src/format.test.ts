@@ -43,6 +43,8 @@ describe('pythonStatusText', () => {
 
   it('covers starting, busy and error', () => {
     expect(pythonStatusText({ state: 'starting', detail: '' })).toBe('Starting Python…')
+    expect(pythonStatusText({ state: 'starting', detail: 'Starting Python…' })).toBe('Starting Python…')
+    expect(pythonStatusText({ state: 'starting', detail: 'loading pandas' })).toBe('Starting Python… loading pandas')
     expect(pythonStatusText({ state: 'busy', runId: 'r' })).toBe('Running…')
     expect(pythonStatusText({ state: 'error', message: 'boom' })).toBe('Python error: boom')
   })

@@ -38,7 +38,9 @@ function shortVersion(version: string): string {
 export function pythonStatusText(status: ExecutorState): string {
   switch (status.state) {
     case 'starting':
-      return status.detail ? `Starting Python… ${status.detail}` : 'Starting Python…'
+      // The detail may already be a full sentence ("Starting Python…") or just a step ("loading pandas").
+      if (status.detail.trim() === '') return 'Starting Python…'
+      return /^starting/i.test(status.detail) ? status.detail : `Starting Python… ${status.detail}`
     case 'ready':
       return `Python ${shortVersion(status.pythonVersion)} ready ${status.pandas ? '(pandas)' : '(no pandas: plain Python rows)'}`
     case 'busy':

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
 from typing import Any
-
-import importlib
 
 import pytest
 

@@ -40,7 +40,8 @@ def test_scalars(value: object, expected: dict[str, Any]) -> None:
     assert answer_item(value) == expected
 
 
-@pytest.mark.parametrize("value", [None, math.nan, np.nan, pd.NaT, pd.NA, np.datetime64("NaT"), [None, math.nan]])
+@pytest.mark.parametrize("value", [None, math.nan, np.nan, pd.NaT, pd.NA, np.datetime64("NaT"),
+                                   [None, math.nan]])
 def test_missing_values_give_no_items(value: object) -> None:
     assert items(value) == []
 

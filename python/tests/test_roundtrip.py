@@ -66,7 +66,8 @@ def test_export_covers_hitab_and_aitqa(exported: list[tuple[str, dict[str, Any]]
     assert len(exported) >= 93
 
 
-def test_every_table_rebuilds_with_identical_header_tuples(exported: list[tuple[str, dict[str, Any]]]) -> None:
+def test_every_table_rebuilds_with_identical_header_tuples(
+        exported: list[tuple[str, dict[str, Any]]]) -> None:
     problems: list[str] = []
     for origin, payload in exported:
         try:

@@ -21,7 +21,7 @@ def test_tables_can_come_from_an_explicit_env() -> None:
 
 
 def test_join_of_two_frames() -> None:
-    singer = pd.DataFrame({"singer_id": [1, 2, 3], "name": ["Ann", "Bo", "Cy"]})
+    singer = pd.DataFrame({"singer_id": [1, 2, 3], "name": ["Ann", "Bo", "Cy"]})  # noqa: F841 - sqldf reads it from this frame
     concert = pd.DataFrame({"concert_id": [10, 11, 12, 13], "singer_id": [1, 1, 3, 9],
                             "year": [2014, 2015, 2015, 2015]})
     result = sqldf("""
@@ -60,24 +60,25 @@ def test_named_index_levels_keep_their_names_and_default_index_is_left_out() -> 
 
 
 def test_missing_values_are_null() -> None:
-    t = pd.DataFrame({"x": [1.0, math.nan, 3.0], "d": pd.to_datetime(["2020-01-02", None, "2021-03-04"])})
+    t = pd.DataFrame({"x": [1.0, math.nan, 3.0],  # noqa: F841 - sqldf reads it from this frame
+                      "d": pd.to_datetime(["2020-01-02", None, "2021-03-04"])})
     result = sqldf("SELECT COUNT(x) AS n, COUNT(d) AS m, MIN(d) AS first FROM t")
     assert result.to_dict("records") == [{"n": 2, "m": 2, "first": "2020-01-02 00:00:00"}]
 
 
 def test_duplicate_result_names_are_kept() -> None:
-    t = pd.DataFrame({"x": [1]})
+    t = pd.DataFrame({"x": [1]})  # noqa: F841 - sqldf reads it from this frame
     result = sqldf("SELECT x, x FROM t")
     assert result.shape == (1, 2)
 
 
 def test_lists_of_row_dicts_are_tables_too() -> None:
-    rows = [{"city": "Oslo", "pop": 700}, {"city": "Lund", "pop": 90}]
+    rows = [{"city": "Oslo", "pop": 700}, {"city": "Lund", "pop": 90}]  # noqa: F841 - sqldf reads it from this frame
     assert sqldf("SELECT city FROM rows WHERE pop > 100")["city"].tolist() == ["Oslo"]
 
 
 def test_errors_name_the_tables_and_columns() -> None:
-    t = pd.DataFrame({"a b": [1]})
+    t = pd.DataFrame({"a b": [1]})  # noqa: F841 - sqldf reads it from this frame
     with pytest.raises(SQLError, match=r'no such column: a.*t\("a b"\)'):
         sqldf("SELECT a FROM t")
 

@@ -22,7 +22,8 @@ def test_missing_marks_read_as_nan(text: str) -> None:
     assert is_blank_cell(text)
 
 
-@pytest.mark.parametrize("text", ["Total", "1,2", "1.2.3", "e5", "((5))", "--5", "12 E", "2019-2020", True, None])
+@pytest.mark.parametrize("text", ["Total", "1,2", "1.2.3", "e5", "((5))", "--5", "12 E", "2019-2020", True,
+                                  None])
 def test_non_numbers_give_none(text: object) -> None:
     assert parse_number(text) is None
 

@@ -36,6 +36,24 @@ export function binaryReason(bytes: Uint8Array): string | null {
   return null
 }
 
+// Node's TextDecoder treats windows-1252 as ISO-8859-1, so 0x80–0x9F are mapped here.
+const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ'
+
+function decodeWindows1252(bytes: Uint8Array): string {
+  const parts: string[] = []
+  const CHUNK = 8192
+  const codes = new Uint16Array(CHUNK)
+  for (let start = 0; start < bytes.length; start += CHUNK) {
+    const end = Math.min(start + CHUNK, bytes.length)
+    for (let i = start; i < end; i++) {
+      const b = bytes[i] as number
+      codes[i - start] = b >= 0x80 && b < 0xa0 ? CP1252_HIGH.charCodeAt(b - 0x80) : b
+    }
+    parts.push(String.fromCharCode(...codes.subarray(0, end - start)))
+  }
+  return parts.join('')
+}
+
 function decodeWith(label: string, bytes: Uint8Array, fatal: boolean): string {
   return new TextDecoder(label, { fatal, ignoreBOM: false }).decode(bytes)
 }
@@ -65,7 +83,7 @@ export function decodeText(name: string, bytes: Uint8Array): Result<DecodedText>
   try {
     return ok({ text: decodeWith('utf-8', bytes, true), encoding: 'UTF-8', warnings: [] })
   } catch {
-    const text = decodeWith('windows-1252', bytes, false)
+    const text = decodeWindows1252(bytes)
     return ok({
       text,
       encoding: 'windows-1252',

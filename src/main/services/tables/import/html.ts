@@ -13,6 +13,14 @@ type HtmlCell = { parts: string[]; colSpan: number; rowSpan: number; header: boo
 type OpenTable = { order: number; rows: HtmlCell[][]; row: HtmlCell[] | null; cell: HtmlCell | null; caption: string[] | null; captionText: string }
 type DoneTable = { order: number; rows: HtmlCell[][]; caption: string }
 
+/** Text a reader does not see as part of the cell: scripts, hidden sort keys, citation marks. */
+function isHidden(tag: string, attrs: Record<string, string>): boolean {
+  if (SKIPPED.has(tag)) return true
+  if (/display\s*:\s*none/i.test(attrs.style ?? '')) return true
+  const cls = ` ${attrs.class ?? ''} `
+  return cls.includes(' sortkey ') || (tag === 'sup' && cls.includes(' reference '))
+}
+
 function span(value: string | undefined, max: number): number {
   const n = Number.parseInt(value ?? '1', 10)
   return Number.isFinite(n) && n >= 1 ? Math.min(n, max) : 1
@@ -21,8 +29,8 @@ function span(value: string | undefined, max: number): number {
 function cleanText(parts: string[]): string {
   return parts
     .join('')
-    .replace(/ *\n */g, '\n')
     .replace(/ {2,}/g, ' ')
+    .replace(/ *\n[\n ]*/g, '\n')
     .trim()
 }
 
@@ -56,13 +64,16 @@ function layout(table: DoneTable, name: string): RawGrid {
       ;(texts[r])[c] = text
       if (bottom > r || right > c) merges.push({ top: r, left: c, bottom, right })
       if (cell.header && text !== '') styles[`${r},${c}`] = { bold: true }
-      if (right + 1 > width) width = right + 1
+      // Columns in which no cell starts (an over-wide footer colspan) are not kept, as browsers do.
+      if (c + 1 > width) width = c + 1
       c = right + 1
     }
   })
   if (dropped) warnings.push('Some cells were left out because the table would be too large.')
   const cells = texts.map((row) => Array.from({ length: width }, (_v, k) => row[k] ?? ''))
-  const grid: RawGrid = { name, cells, merges, warnings }
+  for (const m of merges) m.right = Math.min(m.right, width - 1)
+  const kept = merges.filter((m) => m.bottom > m.top || m.right > m.left)
+  const grid: RawGrid = { name, cells, merges: kept, warnings }
   if (Object.keys(styles).length > 0) grid.styles = styles
   if (table.caption !== '') grid.hints = { title: table.caption }
   return grid
@@ -86,8 +97,10 @@ export function importHtml(name: string, bytes: Uint8Array): Result<RawGrid[]> {
   const parser = new Parser(
     {
       onopentag: (tag, attrs) => {
-        if (SKIPPED.has(tag)) skipDepth++
-        if (skipDepth > 0) return
+        if (skipDepth > 0 || isHidden(tag, attrs)) {
+          skipDepth++
+          return
+        }
         if (tag === 'table') {
           if (ignoredDepth > 0 || opened >= LIMITS.maxGrids) {
             ignoredDepth++
@@ -97,8 +110,7 @@ export function importHtml(name: string, bytes: Uint8Array): Result<RawGrid[]> {
           }
         }
         const top = stack[stack.length - 1]
-        if (BLOCKS.has(tag)) appendToOpenCells(' ')
-        if (tag === 'br') appendToOpenCells('\n')
+        if (BLOCKS.has(tag) || tag === 'br') appendToOpenCells('\n')
         if (top === undefined || ignoredDepth > 0) return
         if (tag === 'tr') {
           top.row = []
@@ -116,12 +128,11 @@ export function importHtml(name: string, bytes: Uint8Array): Result<RawGrid[]> {
         if (skipDepth === 0 && stack.length > 0) appendToOpenCells(text.replace(/\s+/g, ' '))
       },
       onclosetag: (tag) => {
-        if (SKIPPED.has(tag)) {
-          skipDepth = Math.max(0, skipDepth - 1)
+        if (skipDepth > 0) {
+          skipDepth--
           return
         }
-        if (skipDepth > 0) return
-        if (BLOCKS.has(tag)) appendToOpenCells(' ')
+        if (BLOCKS.has(tag)) appendToOpenCells('\n')
         if (tag === 'table' && ignoredDepth > 0) {
           ignoredDepth--
           return

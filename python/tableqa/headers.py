@@ -62,7 +62,13 @@ class HeaderMatch:
 
 
 def axis_number(axis: object) -> int:
-    """0 for rows, 1 for columns; accepts 0/1, "rows"/"index"/"row", "columns"/"cols"/"column"."""
+    """0 for rows, 1 for columns; accepts 0/1, "rows"/"index"/"row", "columns"/"cols"/"column".
+
+    Examples
+    --------
+    >>> axis_number("rows"), axis_number("columns"), axis_number(1)
+    (0, 1, 1)
+    """
     if axis in (0, "rows", "row", "index"):
         return 0
     if axis in (1, "columns", "column", "cols", "col"):
@@ -71,6 +77,7 @@ def axis_number(axis: object) -> int:
 
 
 def axis_word(axis: int) -> str:
+    """ "row" or "column", for messages."""
     return "row" if axis == 0 else "column"
 
 

@@ -141,7 +141,8 @@ def _members(matches: list[HeaderMatch]) -> list[int]:
     own = [m for m in matches if m.kind in (EXACT, NODE)]
     below = [m for m in matches if m.kind not in (EXACT, NODE)]
     chosen = below if own and below and len(own) == 1 else matches
-    return [m.position for m in chosen]
+    parts = [m for m in chosen if not label_key(leaf_label(m.key)).startswith("total")]
+    return [m.position for m in (parts if parts and len(parts) < len(chosen) else chosen)]
 
 
 def _lines(matches: list[HeaderMatch]) -> list[int]:
@@ -245,7 +246,8 @@ def aggregate(df: pd.DataFrame, path: Path | None = None, how: How = "sum", axis
     path : str, tuple or None
         Header path on ``axis`` whose headers are aggregated; None for all of them. When the path
         names a node that has its own line and also child lines, the child lines are aggregated
-        (the node's own line usually holds their total).
+        (the node's own line usually holds their total); lines labelled "Total ..." are left out
+        when other lines remain.
     how : {"sum", "mean", "median", "min", "max", "count", "argmax", "argmin"}
         ``argmax``/``argmin`` give the header holding the largest/smallest value, reduced to the
         level(s) that differ between the aggregated headers (e.g. the year).

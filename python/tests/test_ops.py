@@ -113,6 +113,10 @@ class TestAggregate:
         assert aggregate(hitab, "all workers", "sum", axis="rows", at=("2016", "men")) == 1000
         assert aggregate(hitab, "all workers", "count", axis="rows", at=("2016", "men")) == 2
 
+    def test_total_lines_are_not_counted_twice(self, airline: pd.DataFrame) -> None:
+        assert aggregate(airline, "operating revenue", "sum", axis="rows", at="2019") == 39625 + 1179
+        assert aggregate(airline, "total operating revenue", "sum", axis="rows", at="2019") == 43259
+
     def test_missing_cells_are_skipped(self, hitab: pd.DataFrame) -> None:
         assert aggregate(hitab, "women", "count", at=("self-employed", "")) == 1
         assert aggregate(hitab, "women", "sum", at=("self-employed", "")) == -5

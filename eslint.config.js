@@ -55,7 +55,7 @@ export default tseslint.config(
     }
   },
   {
-    files: ['electron.vite.config.ts', 'vitest.config.ts', 'eslint.config.js'],
+    files: ['electron.vite.config.ts', 'vitest.config.ts', 'vitest.e2e.config.ts', 'eslint.config.js'],
     rules: { 'no-restricted-syntax': 'off' }
   }
 )

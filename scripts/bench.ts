@@ -1,0 +1,48 @@
+/**
+ * `npm run bench -- SUITE [--json FILE]`: run one benchmark suite, print a readable table, and with
+ * --json write {"suite", "metrics": {name: number}, "details"}. Suites live in scripts/bench/<suite>.ts
+ * and export `run(args): Promise<{ metrics, details }>`.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+
+export type SuiteResult = { metrics: Record<string, number>; details: unknown }
+type Suite = { run(args: string[]): Promise<SuiteResult> }
+
+const SUITES: Record<string, () => Promise<Suite>> = {
+  exec: () => import('./bench/exec'),
+  parse: () => import('./bench/parse')
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({ allowPositionals: true, strict: false, options: { json: { type: 'string' } } })
+  const name = positionals[0]
+  const load = name ? SUITES[name] : undefined
+  if (!name || !load) {
+    console.error(`Usage: npm run bench -- SUITE [--json FILE]\nSuites: ${Object.keys(SUITES).join(', ')}`)
+    process.exit(2)
+  }
+  const suite = await load()
+  const started = Date.now()
+  const result = await suite.run(positionals.slice(1))
+  const width = Math.max(...Object.keys(result.metrics).map((k) => k.length), 6)
+  console.log(`\n${name} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`)
+  console.log(`${'metric'.padEnd(width)}  value`)
+  console.log(`${'-'.repeat(width)}  ${'-'.repeat(12)}`)
+  for (const [metric, value] of Object.entries(result.metrics)) {
+    console.log(`${metric.padEnd(width)}  ${Number.isInteger(value) ? value : value.toFixed(3)}`)
+  }
+  const json = typeof values.json === 'string' ? values.json : undefined
+  if (json) {
+    const path = resolve(json)
+    mkdirSync(dirname(path), { recursive: true })
+    writeFileSync(path, `${JSON.stringify({ suite: name, metrics: result.metrics, details: result.details }, null, 2)}\n`)
+    console.log(`\nwrote ${path}`)
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})

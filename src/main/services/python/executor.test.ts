@@ -1,0 +1,115 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { testExecutor } from '../../../../test/support/executor'
+import type { PythonRunResult } from '../../../shared/python'
+import type { PythonExecutor } from './executor'
+
+let executor: PythonExecutor
+let canary: Server
+let canaryUrl = ''
+let canaryHits = 0
+let seq = 0
+
+async function run(code: string, options: { tableId?: string | null; timeoutMs?: number } = {}): Promise<PythonRunResult> {
+  const { result } = await executor.run({ runId: `run-${++seq}`, code, tableId: options.tableId ?? null, timeoutMs: options.timeoutMs })
+  return result
+}
+
+function value(result: PythonRunResult): unknown {
+  if (!result.ok) throw new Error(`run failed: ${result.error.code}: ${result.error.message}\n${result.error.traceback ?? ''}`)
+  return result.value.value?.json
+}
+
+beforeAll(async () => {
+  canary = createServer((_request, response) => {
+    canaryHits += 1
+    response.end('reached')
+  })
+  await new Promise<void>((resolve) => canary.listen(0, '127.0.0.1', resolve))
+  canaryUrl = `http://127.0.0.1:${(canary.address() as AddressInfo).port}/`
+  executor = testExecutor()
+  await executor.loadTable('flat', {
+    name: 'cities.csv',
+    columns: [['City'], ['Population']],
+    index: [[], [], []],
+    values: [['Oslo', '709,037'], ['Bergen', '289,330'], ['Tromsø', '78,745']]
+  })
+})
+
+afterAll(async () => {
+  await executor?.close()
+  canary?.close()
+})
+
+describe('Python executor in the sandboxed page', () => {
+  it('returns stdout, the last expression and the table as plain rows', async () => {
+    const result = await run('print("hello")\n[r["City"] for r in rows]', { tableId: 'flat' })
+    expect(result.ok).toBe(true)
+    if (!result.ok) return
+    expect(result.value.stdout).toBe('hello\n')
+    expect(result.value.value?.json).toEqual(['Oslo', 'Bergen', 'Tromsø'])
+    expect(result.value.tableKind).toBe('rows')
+  })
+
+  it('gives each run a fresh namespace and a fresh copy of the table', async () => {
+    expect(value(await run('rows.clear()\nsecret = 42\nlen(rows)', { tableId: 'flat' }))).toBe(0)
+    expect(value(await run('len(rows)', { tableId: 'flat' }))).toBe(3)
+    const leaked = await run('secret')
+    expect(leaked.ok).toBe(false)
+    if (!leaked.ok) expect(leaked.error.message).toMatch(/NameError/)
+  })
+
+  it('reports Python errors as data with a traceback', async () => {
+    const result = await run('def f():\n    return 1 / 0\nf()')
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.error.code).toBe('python-error')
+    expect(result.error.message).toMatch(/ZeroDivisionError/)
+    expect(result.error.traceback).toMatch(/line 2/)
+  })
+
+  it('stops a runaway Python loop at the deadline and runs the next program normally', async () => {
+    const result = await run('while True:\n    pass', { timeoutMs: 500 })
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.error.code).toBe('timeout')
+    expect(value(await run('1 + 1'))).toBe(2)
+  })
+
+  it('kills a program blocked in C (time.sleep) and recovers', async () => {
+    const result = await run('import time\ntime.sleep(30)', { timeoutMs: 300 })
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.error.code).toBe('timeout')
+    expect(value(await run('"still alive"'))).toBe('still alive')
+  })
+
+  it('stops a run on request with code interrupted', async () => {
+    const pending = executor.run({ runId: 'to-stop', code: 'while True:\n    pass', tableId: null, timeoutMs: 60_000 })
+    // The stop may arrive while the run is queued or running; both must end as interrupted.
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(await executor.stop('to-stop')).toBe(true)
+    const { result } = await pending
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.error.code).toBe('interrupted')
+  })
+
+  it('cannot reach Node: no process, no require, no host file system', async () => {
+    expect(value(await run('import js\n[hasattr(js, n) for n in ("process", "require", "Buffer")]'))).toEqual([false, false, false])
+    // The interpreter sees only its own in-memory file system (Emscripten's /dev, /home, /lib, /proc, /tmp).
+    const listing = value(await run('import os\nsorted(os.listdir("/"))')) as string[]
+    expect(listing).not.toContain('etc')
+    expect(listing).not.toContain('root')
+    const passwd = await run('open("/etc/passwd").read()')
+    expect(passwd.ok).toBe(false)
+    if (!passwd.ok) expect(passwd.error.message).toMatch(/FileNotFoundError/)
+  })
+
+  it('cannot send requests anywhere: synchronous XHR and fetch to a loopback server are refused', async () => {
+    const xhr = await run(`import js\nx = js.XMLHttpRequest.new()\nx.open("GET", "${canaryUrl}", False)\nx.send()\nx.responseText`)
+    expect(xhr.ok).toBe(false)
+    await run(`import js\njs.fetch("${canaryUrl}")\n"sent"`)
+    // A refused request never reaches the server; give an allowed one time to arrive before judging.
+    await run('sum(range(100000))')
+    expect(canaryHits).toBe(0)
+  })
+})

@@ -92,7 +92,7 @@ function spreadOut(g: Grid, r: number, fromCol: number): boolean {
 }
 
 function detectHeaderCols(g: Grid, headerRows: number): number {
-  if (g.cols <= 1) return 0
+  if (g.cols <= 1 || g.rows <= headerRows) return 0
   if (headerRows >= 1) {
     let k = 0
     while (k < g.cols - 1 && cornerColumn(g, k, headerRows)) k++

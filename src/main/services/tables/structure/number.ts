@@ -11,7 +11,7 @@ const MISSING = new Set(['-', '--', '—', '–', '..', '...', '…', 'x', 'X', 
 // Spaces of every width used as thousands separators.
 const SPACES = /[\s\u00a0\u2007\u2009\u202f]+/g
 // Footnote marks and quality flags (StatCan's E = use with caution) after a number.
-const FOOTNOTE_TAIL = /(?:[*†‡§¶#]+|[\u00b9\u00b2\u00b3\u2070-\u2079]+|(?<=\d)\s?[EF]|\s*\([a-z0-9]{1,2}\))$/
+const FOOTNOTE_TAIL = /(?:[*†‡§¶#]+|[\u00b9\u00b2\u00b3\u2070-\u2079]+|(?<=\d)\s?[EF]|(?<=[\d%])\s*\([a-z]{1,2}\))$/
 const CURRENCY = /^[$€£¥]|^(?:US\$|C\$|CA\$|USD|EUR|CAD)\s*/
 const GROUPED = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$|^\d+(?:\.\d+)?$|^\.\d+$/
 
@@ -60,10 +60,8 @@ function quickParse(text: string): number | null | undefined {
   const n = text.length
   if (n === 0) return null
   let i = 0
-  let negative = false
   const first = text.charCodeAt(0)
   if (first === 45) {
-    negative = true
     i = 1
   } else if ((first >= 97 && first <= 122) || (first >= 65 && first <= 90)) {
     // Letters first: a word, unless a currency code or a missing-value marker.

@@ -1,0 +1,25 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { evaluateAitqa, evaluateHitab } from '../../../../../scripts/bench/parse'
+import { datasetsDir } from './hitab-grid'
+
+// Floors at the level the heuristics reach today (percent of tables); raise them as detection improves.
+const FLOORS = { hitabTop: 93, hitabLeft: 74, hitabCounts: 59, aitqa: 68 }
+const present = existsSync(join(datasetsDir(), 'hitab')) && existsSync(join(datasetsDir(), 'aitqa'))
+
+describe.skipIf(!present)('header trees on HiTab and AIT-QA', () => {
+  it('matches HiTab top and left trees and header counts at the recorded level', () => {
+    const r = evaluateHitab()
+    expect(r.total).toBeGreaterThan(800)
+    expect((100 * r.top) / r.total).toBeGreaterThanOrEqual(FLOORS.hitabTop)
+    expect((100 * r.left) / r.total).toBeGreaterThanOrEqual(FLOORS.hitabLeft)
+    expect((100 * r.counts) / r.total).toBeGreaterThanOrEqual(FLOORS.hitabCounts)
+  })
+
+  it('gives AIT-QA tables their own header tuples at the recorded level', () => {
+    const r = evaluateAitqa()
+    expect(r.total).toBeGreaterThan(80)
+    expect((100 * r.exact) / r.total).toBeGreaterThanOrEqual(FLOORS.aitqa)
+  })
+})

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest'
+import { cellKind, isYearLike, parseNumber } from './number'
+
+describe('parseNumber', () => {
+  it.each([
+    ['1,234', 1234],
+    ['(12)', -12],
+    ['12%', 12],
+    ['$3.5', 3.5],
+    ['−5', -5],
+    ['-5', -5],
+    ['1 234 567', 1234567],
+    ['1\u00a0234', 1234],
+    ['$(1,844)', -1844],
+    ['(0.5)%', -0.5],
+    ['12.5*', 12.5],
+    ['7†', 7],
+    ['3.1E', 3.1],
+    ['40 (a)', 40],
+    ['12¹', 12],
+    ['+20', 20],
+    ['.5', 0.5],
+    ['1,234.50', 1234.5],
+    ['  42  ', 42]
+  ])('reads %s as %d', (text, value) => {
+    expect(parseNumber(text)).toBe(value)
+  })
+
+  it.each(['—', '-', '..', '...', 'x', 'F', 'n/a', '', 'abc', '12,34', '2:44:46', '95% ci', '737-700', 'total'])('reads %s as null', (text) => {
+    expect(parseNumber(text)).toBeNull()
+  })
+
+  it('agrees with Number on plain decimals', () => {
+    for (const s of ['0.1', '-3.546', '10.476', '4.940', '123456789.123']) expect(parseNumber(s)).toBe(Number(s))
+  })
+})
+
+describe('cell kinds', () => {
+  it('tells years, numbers, markers and text apart', () => {
+    expect(isYearLike('2016')).toBe(true)
+    expect(isYearLike('2016-17')).toBe(true)
+    expect(isYearLike('2016 (a)')).toBe(true)
+    expect(isYearLike('1234')).toBe(false)
+    expect(cellKind('..')).toBe('missing')
+    expect(cellKind('1,234')).toBe('number')
+    expect(cellKind('percent')).toBe('text')
+    expect(cellKind('   ')).toBe('empty')
+  })
+})

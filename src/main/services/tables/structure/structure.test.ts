@@ -1,0 +1,301 @@
+import { describe, expect, it } from 'vitest'
+import type { MergedRegion, RawGrid } from '../../../../shared/table'
+import { detectStructure, flattenTable, structureGrid, treePaths } from './index'
+
+const grid = (cells: string[][], merges: MergedRegion[] = [], styles?: RawGrid['styles']): RawGrid => ({
+  name: 't',
+  cells,
+  merges,
+  warnings: [],
+  ...(styles ? { styles } : {})
+})
+const m = (top: number, left: number, bottom: number, right: number): MergedRegion => ({ top, left, bottom, right })
+
+describe('header detection', () => {
+  it('finds two header rows under a merged parent and an empty corner', () => {
+    const g = grid(
+      [
+        ['', 'eastern', '', 'northern', ''],
+        ['', 'men', 'women', 'men', 'women'],
+        ['food', '1', '2', '3', '4'],
+        ['retail', '5', '6', '7', '8']
+      ],
+      [m(0, 1, 0, 2), m(0, 3, 0, 4), m(0, 0, 1, 0)]
+    )
+    expect(detectStructure(g)).toMatchObject({ headerRows: 2, headerCols: 1 })
+    const p = structureGrid(g)
+    expect(p.columns).toEqual([
+      ['eastern', 'men'],
+      ['eastern', 'women'],
+      ['northern', 'men'],
+      ['northern', 'women']
+    ])
+    expect(p.index).toEqual([['food'], ['retail']])
+    expect(p.numbers).toEqual([
+      [1, 2, 3, 4],
+      [5, 6, 7, 8]
+    ])
+    expect(p.columnCells[1]).toEqual({ row: 1, col: 2 })
+    expect(p.rowSource).toEqual([2, 3])
+    expect(p.colSource).toEqual([1, 2, 3, 4])
+  })
+
+  it('reads a CSV-style header whose parents are written once over empty cells', () => {
+    const g = grid([
+      ['region', '2018', '', '2019', ''],
+      ['', 'men', 'women', 'men', 'women'],
+      ['a', '1', '2', '3', '4']
+    ])
+    expect(detectStructure(g)).toMatchObject({ headerRows: 2, headerCols: 1 })
+    expect(structureGrid(g).columns).toEqual([
+      ['2018', 'men'],
+      ['2018', 'women'],
+      ['2019', 'men'],
+      ['2019', 'women']
+    ])
+  })
+
+  it('keeps small numbers under a spanning parent in the header', () => {
+    const g = grid(
+      [
+        ['cohort', 'years since landing', '', ''],
+        ['', '1', '2', '3'],
+        ['1999', '73.8', '47.3', '36.4'],
+        ['2000', '73.8', '50.6', '35.6']
+      ],
+      [m(0, 1, 0, 3), m(0, 0, 1, 0)]
+    )
+    expect(detectStructure(g)).toMatchObject({ headerRows: 2, headerCols: 1 })
+    expect(structureGrid(g).index).toEqual([['1999'], ['2000']])
+  })
+
+  it('treats a plain relational CSV as one header row and no index', () => {
+    const g = grid([
+      ['name', 'city', 'age'],
+      ['ann', 'oslo', '31'],
+      ['bob', 'rome', '42']
+    ])
+    expect(detectStructure(g)).toMatchObject({ headerRows: 1, headerCols: 0 })
+    const p = structureGrid(g)
+    expect(p.index).toEqual([[], []])
+    expect(p.columns).toEqual([['name'], ['city'], ['age']])
+  })
+
+  it('gives a matrix with a labelled corner and numeric body a label column', () => {
+    const g = grid([
+      ['shipment type', 'kilometres'],
+      ['crude', '110'],
+      ['other', '313']
+    ])
+    expect(detectStructure(g)).toMatchObject({ headerRows: 1, headerCols: 1 })
+  })
+
+  it('finds several label columns in an empty corner', () => {
+    const g = grid(
+      [
+        ['', '', '2018', '2017'],
+        ['Compensation cost:', 'RSUs', '$98', '$63'],
+        ['', 'Total', '$101', '$73']
+      ],
+      [m(1, 0, 2, 0)]
+    )
+    expect(detectStructure(g)).toMatchObject({ headerRows: 1, headerCols: 2 })
+    expect(structureGrid(g).index).toEqual([
+      ['Compensation cost:', 'RSUs'],
+      ['Compensation cost:', 'Total']
+    ])
+  })
+
+  it('reads a grid without a header row when its first row is numbers', () => {
+    expect(detectStructure(grid([['1', '2'], ['3', '4']]))).toMatchObject({ headerRows: 0 })
+  })
+})
+
+describe('left hierarchy', () => {
+  it('makes a unit row the parent of the rows below it', () => {
+    const g = grid(
+      [
+        ['group', 'a', 'b'],
+        ['', 'percent', ''],
+        ['x', '1', '2'],
+        ['y', '3', '4']
+      ],
+      [m(1, 1, 1, 2)]
+    )
+    const p = structureGrid(g)
+    expect(p.options.headerRows).toBe(1)
+    expect(p.index).toEqual([
+      ['percent', 'x'],
+      ['percent', 'y']
+    ])
+    expect(p.rowSource).toEqual([2, 3])
+  })
+
+  it('makes section rows parents until the next section, and a total row closes its section', () => {
+    const g = grid([
+      ['', '2018', '2019'],
+      ['men', '', ''],
+      ['young', '1', '2'],
+      ['old', '3', '4'],
+      ['women', '', ''],
+      ['young', '5', '6'],
+      ['total', '7', '8'],
+      ['all', '9', '9']
+    ])
+    const p = structureGrid(g)
+    expect(p.index).toEqual([
+      ['men', 'young'],
+      ['men', 'old'],
+      ['women', 'young'],
+      ['women', 'total'],
+      ['all', '']
+    ])
+    expect(treePaths(p.leftTree)).toContainEqual(['men', 'old'])
+  })
+
+  it('nests indented labels, from styles or from leading spaces', () => {
+    const styled = grid(
+      [
+        ['', 'n'],
+        ['all', '10'],
+        ['a', '4'],
+        ['b', '6'],
+        ['other', '1']
+      ],
+      [],
+      { '2,0': { indent: 1 }, '3,0': { indent: 1 } }
+    )
+    expect(structureGrid(styled).index).toEqual([['all', ''], ['all', 'a'], ['all', 'b'], ['other', '']])
+    const spaced = grid([
+      ['', 'n'],
+      ['all', '10'],
+      ['  a', '4'],
+      ['    a1', '1'],
+      ['  b', '6']
+    ])
+    expect(structureGrid(spaced).index).toEqual([
+      ['all', '', ''],
+      ['all', 'a', ''],
+      ['all', 'a', 'a1'],
+      ['all', 'b', '']
+    ])
+  })
+
+  it("keeps every row flat when the hierarchy is overridden with 'none', recomputed from the same grid", () => {
+    const g = grid([
+      ['', '2018'],
+      ['men', ''],
+      ['young', '1']
+    ])
+    const auto = structureGrid(g)
+    expect(auto.index).toEqual([['men', 'young']])
+    const flat = structureGrid(g, { ...auto.options, leftHierarchy: 'none' })
+    expect(flat.index).toEqual([['men'], ['young']])
+  })
+
+  it('shares a vertically merged outer label between the rows it covers', () => {
+    const g = grid(
+      [
+        ['club', 'season', 'apps'],
+        ['braga', '2002', '24'],
+        ['', '2003', '26'],
+        ['apoel', '2009', '13']
+      ],
+      [m(1, 0, 2, 0)]
+    )
+    const p = structureGrid(g, { headerRows: 1, headerCols: 2 })
+    expect(p.index).toEqual([
+      ['braga', '2002'],
+      ['braga', '2003'],
+      ['apoel', '2009']
+    ])
+    expect(p.leftTree.children.map((n) => n.text)).toEqual(['braga', 'apoel'])
+  })
+})
+
+describe('bad input', () => {
+  it('handles an empty grid', () => {
+    const p = structureGrid(grid([]))
+    expect(p.columns).toEqual([])
+    expect(p.values).toEqual([])
+  })
+
+  it('handles a 1×1 grid and a grid of headers only', () => {
+    const one = structureGrid(grid([['x']]))
+    expect(one.columns).toEqual([['x']])
+    expect(one.values).toEqual([])
+    expect(one.warnings).toContain('The table has header rows but no data rows.')
+    const headers = structureGrid(grid([['a', 'b']]))
+    expect(headers.columns).toEqual([['a'], ['b']])
+  })
+
+  it('pads jagged rows', () => {
+    const p = structureGrid(grid([['a', 'b', 'c'], ['1'], ['2', '3', '4', '5']]))
+    expect(p.columns.length).toBe(4)
+    expect(p.values.every((r) => r.length === 4)).toBe(true)
+    expect(p.warnings?.some((w) => w.includes('padded'))).toBe(true)
+  })
+
+  it('clips merges outside the grid and ignores overlapping ones', () => {
+    const p = structureGrid(
+      grid(
+        [
+          ['', 'a', ''],
+          ['', 'x', 'y'],
+          ['r', '1', '2']
+        ],
+        [m(0, 1, 0, 9), m(0, 2, 1, 2), m(-5, -5, -4, -4), m(0, 0, 1, 0)]
+      )
+    )
+    expect(p.columns).toEqual([
+      ['a', 'x'],
+      ['a', 'y']
+    ])
+    expect(p.warnings?.some((w) => w.includes('clipped'))).toBe(true)
+    expect(p.warnings?.some((w) => w.includes('ignored'))).toBe(true)
+  })
+
+  it('clamps impossible overrides', () => {
+    const p = structureGrid(grid([['a'], ['1']]), { headerRows: 99, headerCols: -3 })
+    expect(p.options).toMatchObject({ headerRows: 2, headerCols: 0 })
+  })
+
+  it('structures 10,000 columns quickly', () => {
+    const header = Array.from({ length: 10_000 }, (_, j) => `c${j}`)
+    const rows = Array.from({ length: 5 }, (_, i) => header.map((_, j) => String(i * j)))
+    const start = performance.now()
+    const p = structureGrid(grid([header, ...rows]))
+    expect(performance.now() - start).toBeLessThan(2000)
+    expect(p.columns.length).toBe(10_000)
+    expect(p.values.length).toBe(5)
+  })
+
+  it('keeps duplicate header paths and empty header cells', () => {
+    const p = structureGrid(grid([
+      ['', 'a', 'a', ''],
+      ['r', '1', '2', '3']
+    ]))
+    expect(p.columns).toEqual([['a'], ['a'], ['']])
+    expect(p.columnCells[2]).toBeNull()
+  })
+})
+
+describe('flatten', () => {
+  it('joins top paths and turns the left header into leading columns', () => {
+    const g = grid(
+      [
+        ['', '2018', ''],
+        ['', 'men', 'women'],
+        ['total', '', ''],
+        ['young', '1', '2']
+      ],
+      [m(0, 1, 0, 2), m(0, 0, 1, 0)]
+    )
+    const flat = flattenTable(structureGrid(g))
+    expect(flat.columns).toEqual([['level 1'], ['level 2'], ['2018 - men'], ['2018 - women']])
+    expect(flat.values).toEqual([['total', 'young', '1', '2']])
+    expect(flat.index).toEqual([[]])
+    expect(flat.numbers).toEqual([[null, null, 1, 2]])
+    expect(flat.options).toMatchObject({ headerRows: 1, headerCols: 0 })
+  })
+})

@@ -35,11 +35,19 @@ function hitabGrid(o: JsonObject, name: string): RawGrid {
   const warnings: string[] = []
   const cells = padRows((o.texts as Json[][]).map((r) => r.map(text)), warnings)
   const merges: MergedRegion[] = []
+  let clipped = 0
   for (const m of o.merged_regions as Json[]) {
     if (!isObject(m)) continue
     const region = { top: Number(m.first_row), left: Number(m.first_column), bottom: Number(m.last_row), right: Number(m.last_column) }
-    if (Object.values(region).every((x) => Number.isInteger(x) && x >= 0)) merges.push(region)
+    if (!Object.values(region).every((x) => Number.isInteger(x) && x >= 0)) continue
+    if (region.bottom >= cells.length || region.right >= (cells[0]?.length ?? 0)) {
+      region.bottom = Math.min(region.bottom, cells.length - 1)
+      region.right = Math.min(region.right, (cells[0]?.length ?? 0) - 1)
+      clipped++
+    }
+    if (region.bottom > region.top || region.right > region.left) merges.push(region)
   }
+  if (clipped > 0) warnings.push(`${clipped} merged regions reached past the table's edge and were cut to fit.`)
   const hints: NonNullable<RawGrid['hints']> = {}
   if (typeof o.top_header_rows_num === 'number') hints.headerRows = o.top_header_rows_num
   if (typeof o.left_header_columns_num === 'number') hints.headerCols = o.left_header_columns_num

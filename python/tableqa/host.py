@@ -10,6 +10,8 @@ import json
 from typing import Any
 
 from tableqa import runner
+from tableqa.apidoc import api_namespace
+from tableqa.rows import rows_view
 
 _tables: dict[str, dict[str, Any]] = {}
 _pandas: bool | None = None
@@ -38,21 +40,10 @@ def drop_table(table_id: str) -> None:
     _tables.pop(table_id, None)
 
 
-def column_names(payload: dict[str, Any]) -> list[str]:
-    """Flat, unique names for a payload's column tuples (levels joined by `` | ``)."""
-    names: list[str] = []
-    seen: dict[str, int] = {}
-    for path in payload.get("columns", []):
-        name = " | ".join(str(p) for p in path if str(p) != "") or "column"
-        count = seen.get(name, 0) + 1
-        seen[name] = count
-        names.append(name if count == 1 else f"{name} ({count})")
-    return names
-
-
-def _namespace(table_id: str | None) -> tuple[dict[str, Any], str]:
+def _namespace(table_id: str | None) -> dict[str, Any]:
+    namespace: dict[str, Any] = api_namespace()
     if table_id is None:
-        return {}, "none"
+        return namespace
     entry = _tables.get(table_id)
     if entry is None:
         raise KeyError(f"table {table_id!r} is not loaded")
@@ -62,20 +53,17 @@ def _namespace(table_id: str | None) -> tuple[dict[str, Any], str]:
 
         from tableqa.frame import build_frame
 
-        frame = entry.get("frame")
-        if frame is None:
-            frame = build_frame(payload)
-            entry["frame"] = frame
-        return {"df": frame.copy(), "pd": pd}, "pandas"
-    names = column_names(payload)
-    rows = [dict(zip(names, values)) for values in payload.get("values", [])]
-    return {"rows": rows, "columns": names}, "rows"
+        if "frame" not in entry:
+            entry["frame"] = build_frame(payload)
+        namespace.update(df=entry["frame"].copy(), pd=pd)
+        return namespace
+    if "rows" not in entry:
+        entry["rows"] = rows_view(payload)
+    rows = [dict(r) for r in entry["rows"]]
+    namespace.update(rows=rows, columns=list(rows[0]) if rows else [])
+    return namespace
 
 
 def run_json(code: str, table_id: str | None) -> str:
     """Run ``code`` against a loaded table and return the runner's result as JSON text."""
-    namespace, kind = _namespace(table_id)
-    result = runner.run(code, namespace)
-    if result.get("ok"):
-        result["value"]["tableKind"] = kind
-    return json.dumps(result, default=repr)
+    return json.dumps(runner.run(code, _namespace(table_id)), default=repr)

@@ -157,7 +157,8 @@ export async function writeStream(
   model: string,
   choices: Choice[],
   wantLogprobs: boolean,
-  cut: { afterChunks: number; mode: 'destroy' | 'end' } | undefined
+  cut: { afterChunks: number; mode: 'destroy' | 'end' } | undefined,
+  chunkDelayMs = 0
 ): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
   const events = streamEvents(endpoint, model, choices, wantLogprobs)
@@ -170,7 +171,8 @@ export async function writeStream(
     if (res.destroyed) return
     if (!res.write(event)) await new Promise((done) => res.once('drain', done))
     // Let the chunks reach the client before a scripted cut, so the cut lands mid-body.
-    if (cut !== undefined) await new Promise((done) => setTimeout(done, 2))
+    const pause = cut !== undefined ? Math.max(2, chunkDelayMs) : chunkDelayMs
+    if (pause > 0) await new Promise((done) => setTimeout(done, pause))
   }
   res.end()
 }

@@ -45,6 +45,8 @@ export type Reply = {
   choices?: Choice[]
   /** Wait this long before answering, ms. */
   delayMs?: number
+  /** When streaming, wait this long between events, ms. */
+  chunkDelayMs?: number
   fault?: Fault
 }
 
@@ -156,7 +158,7 @@ export async function startScriptedServer(script: Script = {}): Promise<Scripted
 
     const cut = reply.fault?.kind === 'cut' ? reply.fault : undefined
     if (body['stream'] === true) {
-      await writeStream(res, endpoint, model, picked, wantsLogprobs(endpoint, body), cut)
+      await writeStream(res, endpoint, model, picked, wantsLogprobs(endpoint, body), cut, reply.chunkDelayMs ?? 0)
       return
     }
     const json = JSON.stringify(buildJsonBody(endpoint, model, picked, wantsLogprobs(endpoint, body)))

@@ -167,6 +167,29 @@ describe('ModelClient faults', () => {
     expect(server.requests).toHaveLength(1)
   })
 
+  it('times out a stream that trickles past the limit (the timeout covers the body, not just the headers)', async () => {
+    const server = await serve({ rules: [{ reply: { chunkDelayMs: 100, choices: programs } }] })
+    const started = Date.now()
+    const result = await client(server.url, { api: 'chat', timeoutMs: 300 }).sample({ ...base, stream: true })
+    expect(!result.ok && result.error.code).toBe('model-timeout')
+    expect(Date.now() - started).toBeLessThan(3_000)
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('cancels mid-stream', async () => {
+    const server = await serve({ rules: [{ reply: { chunkDelayMs: 100, choices: programs } }] })
+    const controller = new AbortController()
+    const result = await client(server.url, { api: 'completions' }).sample({
+      ...base,
+      stream: true,
+      signal: controller.signal,
+      onProgress: (e) => {
+        if (e.kind === 'text') controller.abort()
+      }
+    })
+    expect(!result.ok && result.error.code).toBe('cancelled')
+  })
+
   it('reports malformed JSON as a bad reply', async () => {
     const server = await serve({ rules: [{ reply: { fault: { kind: 'malformed-json' } } }] })
     const result = await client(server.url).sample(base)

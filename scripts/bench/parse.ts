@@ -81,9 +81,13 @@ export function evaluateHitab(): { top: number; left: number; counts: number; to
   return { top, left, counts, total: ids.length, misses }
 }
 
-/** Drop the right padding of a tuple, so that ('a', '') compares equal to AIT-QA's ['a']. */
+/**
+ * Compare tuples as text: cell text trimmed (the structure pass trims cells; AIT-QA keeps some trailing
+ * spaces) and right padding dropped on both sides, so that ('a', '') equals AIT-QA's ['a'] and AIT-QA's own
+ * padded ['a', 'b', ''] equals ('a', 'b').
+ */
 function unpad(t: string[]): string[] {
-  const out = t.slice()
+  const out = t.map((x) => x.trim())
   while (out.length > 0 && out[out.length - 1] === '') out.pop()
   return out
 }
@@ -96,8 +100,10 @@ export function evaluateAitqa(): { exact: number; total: number; misses: Miss[] 
     const gold = aitqaGold(t)
     const grid = aitqaToGrid(t)
     const parsed = structureGrid(grid, detectStructure(grid))
-    const cols = JSON.stringify(parsed.columns.map(unpad)) === JSON.stringify(gold.columns)
-    const idx = JSON.stringify(parsed.index.map(unpad)) === JSON.stringify(gold.index)
+    const cols = JSON.stringify(parsed.columns.map(unpad)) === JSON.stringify(gold.columns.map(unpad))
+    // AIT-QA writes [] for a table without row headers; the structure pass gives one empty tuple per row.
+    const goldIndex = gold.index.length === 0 ? parsed.index.map(() => []) : gold.index.map(unpad)
+    const idx = JSON.stringify(parsed.index.map(unpad)) === JSON.stringify(goldIndex)
     if (cols && idx) exact++
     else
       misses.push({

@@ -2,6 +2,7 @@ import { useCallback, useRef, useState } from 'react'
 import type { RunRecord } from '../../shared/api'
 import { Banner } from './Banner'
 import { DropOverlay } from './DropOverlay'
+import { ErrorBoundary } from './ErrorBoundary'
 import { HistoryList } from './HistoryList'
 import { useAppInfo } from './hooks/useAppInfo'
 import { useFileDrop } from './hooks/useFileDrop'
@@ -76,7 +77,9 @@ export function App(): React.JSX.Element {
           {tables.table ? (
             <div className="table-area">
               <TableTabs tables={tables.tables} activeId={tables.table.id} onSelect={tables.select} />
-              <TableView key={tables.table.id} table={tables.table} />
+              <ErrorBoundary key={tables.table.id} area="table">
+                <TableView table={tables.table} />
+              </ErrorBoundary>
             </div>
           ) : (
             <section className="empty-table" aria-label="No table">
@@ -93,7 +96,9 @@ export function App(): React.JSX.Element {
               tableName={tables.table?.name ?? null}
               stopError={python.stopError}
             />
-            <RunOutput shown={python.shown} running={runningId !== null} />
+            <ErrorBoundary area="output">
+              <RunOutput shown={python.shown} running={runningId !== null} />
+            </ErrorBoundary>
           </div>
         </div>
         <HistoryList runs={history.runs} error={history.error} selectedId={selectedRun} onSelect={selectRun} onClear={history.clear} />

@@ -1,6 +1,10 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react'
 
-type Props = { children: ReactNode }
+type Props = {
+  children: ReactNode
+  /** Names a part of the window ("table", "output"): the fallback then stays inside that part. */
+  area?: string
+}
 type State = { error: Error | null }
 
 /** Last line of defence: a render error shows what broke and a way back instead of a blank window. */
@@ -18,6 +22,19 @@ export class ErrorBoundary extends Component<Props, State> {
   override render(): ReactNode {
     const { error } = this.state
     if (!error) return this.props.children
+    const { area } = this.props
+    if (area) {
+      return (
+        <div className="crash crash-inline" role="alert">
+          <p>
+            The {area} could not be shown: {error.message}
+          </p>
+          <button type="button" onClick={() => this.setState({ error: null })}>
+            Try again
+          </button>
+        </div>
+      )
+    }
     return (
       <div className="crash" role="alert">
         <h1>Something in the window broke</h1>

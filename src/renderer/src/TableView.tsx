@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import { AgGridReact } from 'ag-grid-react'
 import type { AutoSizeStrategy, ColDef, GetRowIdParams, GridApi, GridReadyEvent } from 'ag-grid-community'
 import type { TableSummary } from '../../shared/api'
@@ -54,6 +54,7 @@ function columnDefs(table: TableSummary): ColDef<GridRow>[] {
 /** The open table in AG Grid, rows streamed in blocks. Mount with `key={table.id}`. */
 export function TableView({ table }: Props): React.JSX.Element {
   const [grid, setGrid] = useState<GridApi<GridRow> | null>(null)
+  const host = useRef<HTMLDivElement>(null)
   const { loaded, error } = useTableRows(grid, table)
   const dark = usePrefersDark()
   const columns = useMemo(() => columnDefs(table), [table])
@@ -78,14 +79,18 @@ export function TableView({ table }: Props): React.JSX.Element {
           Could not load all rows ({loaded.toLocaleString('en-US')} loaded): {error.message}
         </div>
       )}
-      <div className="grid-host" role="region" aria-label="Table">
+      <div className="grid-host" role="region" aria-label="Table" ref={host}>
         <AgGridReact<GridRow>
           theme={dark ? darkGridTheme : lightGridTheme}
           columnDefs={columns}
           defaultColDef={defaultColDef}
           getRowId={getRowId}
           autoSizeStrategy={autoSize}
-          onGridReady={(event: GridReadyEvent<GridRow>) => setGrid(event.api)}
+          onGridReady={(event: GridReadyEvent<GridRow>) => {
+            // AG Grid has no option for the grid's accessible name; name it by the table title.
+            host.current?.querySelector('[role="grid"], [role="treegrid"]')?.setAttribute('aria-labelledby', 'table-title')
+            setGrid(event.api)
+          }}
           loading={loaded === 0 && table.rowCount > 0 && !error}
           tooltipShowDelay={400}
           enableCellTextSelection

@@ -104,6 +104,14 @@ describe('ModelClient.sample', () => {
     expect(server.requests.map((r) => r.body?.['n'])).toEqual([3, undefined, undefined])
   })
 
+  it('switches to repeated requests when the server refuses n', async () => {
+    const refuse: Rule = { match: (r) => typeof r.body?.['n'] === 'number', reply: { fault: { kind: 'status', status: 400, message: "Unsupported value: 'n' must be 1 for this model." } } }
+    const server = await serve({ rules: [refuse, { reply: { choices: programs } }] })
+    const result = await client(server.url, { api: 'chat' }).sample(base)
+    expect(result.ok && result.value).toHaveLength(3)
+    expect(server.requests.map((r) => r.body?.['n'])).toEqual([3, undefined, undefined, undefined])
+  })
+
   it('uses repeated requests on the responses API, with log-probs when the server gives them', async () => {
     const server = await serve({ rules: [{ reply: { choices: programs } }] })
     const result = await client(server.url, { api: 'responses' }).sample({ ...base, messages: [{ role: 'system', content: 'sys' }, { role: 'user', content: 'q' }], prompt: undefined })

@@ -132,6 +132,8 @@ export async function withRetries<T>(
     } finally {
       clearTimeout(timer)
       signal?.removeEventListener('abort', onAbort)
+      // Releases a reply body left unread after a parse error.
+      controller.abort()
     }
   }
   if (last === null) return fail('internal', 'The request was not attempted.')

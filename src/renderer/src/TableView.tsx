@@ -2,6 +2,7 @@ import { useMemo, useRef, useState } from 'react'
 import { AgGridReact } from 'ag-grid-react'
 import type { AutoSizeStrategy, ColDef, GetRowIdParams, GridApi, GridReadyEvent } from 'ag-grid-community'
 import type { TableSummary } from '../../shared/api'
+import { compareNumericCells, numericColumns } from './columns'
 import { columnHeader, loadingText, tableShape } from './format'
 import { darkGridTheme, lightGridTheme } from './gridTheme'
 import { useTableRows } from './hooks/useTableRows'
@@ -37,13 +38,14 @@ const autoSize: AutoSizeStrategy<GridRow> = {
 
 const getRowId = (p: GetRowIdParams<GridRow>): string => String(p.data.n)
 
-function columnDefs(table: TableSummary): ColDef<GridRow>[] {
+function columnDefs(table: TableSummary, numeric: readonly boolean[]): ColDef<GridRow>[] {
   const data = table.columns.map(
     (tuple, i): ColDef<GridRow> => ({
       colId: String(i),
       headerName: columnHeader(tuple, i),
       headerTooltip: tuple.join(' › '),
-      valueGetter: (p) => p.data?.cells[i] ?? ''
+      valueGetter: (p) => p.data?.cells[i] ?? '',
+      ...(numeric[i] ? { type: 'rightAligned', comparator: compareNumericCells } : {})
     })
   )
   // Wide enough for the largest row number, so it never clips.
@@ -55,9 +57,10 @@ function columnDefs(table: TableSummary): ColDef<GridRow>[] {
 export function TableView({ table }: Props): React.JSX.Element {
   const [grid, setGrid] = useState<GridApi<GridRow> | null>(null)
   const host = useRef<HTMLDivElement>(null)
-  const { loaded, error } = useTableRows(grid, table)
+  const { loaded, error, sample } = useTableRows(grid, table)
   const dark = usePrefersDark()
-  const columns = useMemo(() => columnDefs(table), [table])
+  const numeric = useMemo(() => (sample ? numericColumns(sample, table.columns.length) : []), [sample, table.columns.length])
+  const columns = useMemo(() => columnDefs(table, numeric), [table, numeric])
   const loading = loaded < table.rowCount && !error
 
   return (

@@ -6,7 +6,12 @@ import { errorFromCause } from '../failure'
 import { nextBlock, toGridRows, type GridRow } from '../rows'
 import { useApi } from './apiContext'
 
-export type RowLoadState = { loaded: number; error: AppError | null }
+export type RowLoadState = {
+  loaded: number
+  error: AppError | null
+  /** The first block's cells, for guessing column types. */
+  sample: string[][] | null
+}
 
 /**
  * Streams a table's rows into the grid block by block. The first block replaces the row data so the
@@ -14,7 +19,7 @@ export type RowLoadState = { loaded: number; error: AppError | null }
  */
 export function useTableRows(grid: GridApi<GridRow> | null, table: TableSummary): RowLoadState {
   const api = useApi()
-  const [state, setState] = useState<RowLoadState>({ loaded: 0, error: null })
+  const [state, setState] = useState<RowLoadState>({ loaded: 0, error: null, sample: null })
 
   useEffect(() => {
     if (!grid) return
@@ -25,23 +30,25 @@ export function useTableRows(grid: GridApi<GridRow> | null, table: TableSummary)
         const result = await api.tableRows({ tableId: table.id, ...block })
         if (!live || grid.isDestroyed()) return
         if (!result.ok) {
-          setState({ loaded, error: result.error })
+          setState((s) => ({ ...s, loaded, error: result.error }))
           return
         }
+        const sample = loaded === 0 ? result.value.rows : null
         const rows = toGridRows(loaded, result.value.rows)
         if (loaded === 0) grid.setGridOption('rowData', rows)
         else grid.applyTransaction({ add: rows })
         loaded += rows.length
         if (rows.length === 0) {
-          setState({ loaded, error: { code: 'internal', message: `The table ended after ${loaded} of ${table.rowCount} rows.` } })
+          const error = { code: 'internal', message: `The table ended after ${loaded} of ${table.rowCount} rows.` } as const
+          setState((s) => ({ ...s, loaded, error }))
           return
         }
-        setState({ loaded, error: null })
+        setState((s) => ({ loaded, error: null, sample: sample ?? s.sample }))
       }
       if (live && loaded === 0) grid.setGridOption('rowData', [])
     }
     load().catch((cause: unknown) => {
-      if (live) setState((s) => ({ loaded: s.loaded, error: errorFromCause('Loading rows', cause) }))
+      if (live) setState((s) => ({ ...s, error: errorFromCause('Loading rows', cause) }))
     })
     return () => {
       live = false

@@ -32,7 +32,16 @@ export type RawGrid = {
    * pass may start from it; header detection benchmarks must not read it. Note HiTab's
    * `top_header_rows_num` counts one row more than the rows that hold top-header nodes.
    */
-  hints?: { headerRows?: number; headerCols?: number; title?: string }
+  hints?: {
+    headerRows?: number
+    headerCols?: number
+    title?: string
+    /**
+     * The source is a table of records (CSV/TSV, a database table): a first column with a header of its
+     * own is data, not row labels, unless the layout shows hierarchy (sections, indentation, an empty corner).
+     */
+    records?: boolean
+  }
   /** Relational schema of a database table (SQLite import); row 0 of `cells` holds the column names. */
   relational?: RelationalInfo
 }

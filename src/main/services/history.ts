@@ -37,7 +37,10 @@ function compact(record: RunRecord): RunRecord {
   const result = record.result
   if (result.ok) {
     const value = result.value
-    return { ...record, result: { ok: true, value: { ...value, stdout: cut(value.stdout), stderr: cut(value.stderr) } } }
+    // A large value (a whole DataFrame as JSON) stays in the live result; history keeps its repr.
+    const small = value.value === null || JSON.stringify(value.value.json ?? null).length <= KEPT_OUTPUT
+    const kept = small || value.value === null ? value.value : { repr: value.value.repr, type: value.value.type }
+    return { ...record, result: { ok: true, value: { ...value, value: kept, stdout: cut(value.stdout), stderr: cut(value.stderr) } } }
   }
   return { ...record, result: { ok: false, error: { ...result.error, stdout: cut(result.error.stdout), stderr: cut(result.error.stderr) } } }
 }

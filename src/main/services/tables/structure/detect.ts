@@ -104,7 +104,9 @@ function detectHeaderCols(g: Grid, headerRows: number): number {
   if (headerRows === 0) return labelColumnLikely(g) ? 1 : 0
   if (hasSectionOrUnitRows(g, headerRows)) return 1
   // A labelled first column: row labels of a matrix when the other columns are numbers,
-  // an ordinary column of a relational table otherwise.
+  // an ordinary column of a relational table otherwise. In a table of records a first column with a
+  // header of its own ("name", "city") is always data.
+  if (g.records && headerRows === 1 && rawText(g, 0, 0).length > 0) return 0
   return otherColumnsNumeric(g, headerRows) && !yearColumn(g, headerRows) ? 1 : 0
 }
 

@@ -13,6 +13,8 @@ export type Grid = {
   owner: Int32Array | null
   indent: (row: number, col: number) => number
   warnings: string[]
+  /** From RawGrid.hints.records: a table of records rather than a report. */
+  records: boolean
 }
 
 export function normalizeGrid(raw: RawGrid): Grid {
@@ -83,7 +85,7 @@ export function normalizeGrid(raw: RawGrid): Grid {
     return spaces === text.length ? 0 : Math.floor(spaces / 2)
   }
 
-  return { rows, cols, cells, merges, owner: merges.length > 0 ? owner : null, indent, warnings: [...raw.warnings, ...warnings] }
+  return { rows, cols, cells, merges, owner: merges.length > 0 ? owner : null, indent, warnings: [...raw.warnings, ...warnings], records: raw.hints?.records === true || raw.relational !== undefined }
 }
 
 /** The merged region covering a cell, if any. */

@@ -13,6 +13,10 @@ export type RowLoadState = {
   sample: string[][] | null
 }
 
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0))
+}
+
 /**
  * Streams a table's rows into the grid block by block. The first block replaces the row data so the
  * grid shows cells at once; later blocks are added as transactions, which costs only the new rows.
@@ -28,6 +32,8 @@ export function useTableRows(grid: GridApi<GridRow> | null, table: TableSummary)
       let loaded = 0
       for (let block = nextBlock(0, table.rowCount); block && live; block = nextBlock(loaded, table.rowCount)) {
         const result = await api.tableRows({ tableId: table.id, ...block })
+        // Decoding a block is one long task; adding it to the grid is another. Let input and paint in between.
+        await nextTask()
         if (!live || grid.isDestroyed()) return
         if (!result.ok) {
           setState((s) => ({ ...s, loaded, error: result.error }))

@@ -95,8 +95,12 @@ export type ParsedTable = {
   /** The top tree T over the header rows and the left tree L over the header columns (roots have text ''). */
   topTree: HeaderNode
   leftTree: HeaderNode
-  /** Numeric reading of `values` (null where a cell is not a number). */
-  numbers: (number | null)[][]
+  /**
+   * Numeric reading of `values` (null where a cell is not a number), row-major. Computed on the first call
+   * and kept: structuring a table of millions of cells does not parse every number up front. Being a
+   * function, it is not part of the JSON payload sent to the Python runtime, which reads numbers itself.
+   */
+  numbers: () => (number | null)[][]
   /** What the structure pass noticed and the user may want to know (clipped merges, padded rows, ...). */
   warnings?: string[]
 }

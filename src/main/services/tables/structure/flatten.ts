@@ -25,7 +25,7 @@ export function flattenTable(parsed: ParsedTable): ParsedTable {
     columns: named.map((n) => [n]),
     index: parsed.values.map(() => []),
     values: parsed.values.map((row, i) => [...padTo(parsed.index[i] ?? [], depth), ...row]),
-    numbers: parsed.numbers.map((row) => [...new Array<null>(depth).fill(null), ...row]),
+    numbers: () => parsed.numbers().map((row) => [...new Array<null>(depth).fill(null), ...row]),
     columnCells: topTree.children.map((n) => n.cell),
     indexCells: parsed.values.map(() => null),
     colSource: [...new Array<number>(depth).fill(-1), ...parsed.colSource],

@@ -44,15 +44,10 @@ function assemble(name: string, g: Grid, options: StructureOptions, warnings: st
 
   const columns = toTuples(top.paths)
   const index = headerCols === 0 ? left.paths.map(() => []) : toTuples(left.paths)
-  const values: string[][] = []
-  const numbers: (number | null)[][] = []
-  for (const r of left.dataRows) {
-    const row = g.cells[r] ?? []
-    const v = headerCols === 0 && row.length === g.cols ? row : row.slice(headerCols)
-    values.push(v)
-    const n = new Array<number | null>(v.length)
-    for (let j = 0; j < v.length; j++) n[j] = parseNumber(v[j] ?? '')
-    numbers.push(n)
+  const values: string[][] = new Array<string[]>(left.dataRows.length)
+  for (let i = 0; i < left.dataRows.length; i++) {
+    const row = g.cells[left.dataRows[i] ?? 0] ?? []
+    values[i] = headerCols === 0 && row.length === g.cols ? row : row.slice(headerCols)
   }
   if (left.dataRows.length === 0 && g.rows > 0) warnings.push('The table has header rows but no data rows.')
   return {
@@ -67,8 +62,26 @@ function assemble(name: string, g: Grid, options: StructureOptions, warnings: st
     colSource,
     topTree: top.root,
     leftTree: left.root,
-    numbers,
+    numbers: lazyNumbers(values),
     warnings
+  }
+}
+
+/** The numeric reading of a value matrix, parsed on the first call and kept. */
+function lazyNumbers(values: string[][]): () => (number | null)[][] {
+  let numbers: (number | null)[][] | null = null
+  return () => {
+    if (numbers === null) {
+      const out: (number | null)[][] = new Array<(number | null)[]>(values.length)
+      for (let i = 0; i < values.length; i++) {
+        const v = values[i] ?? []
+        const n = new Array<number | null>(v.length)
+        for (let j = 0; j < v.length; j++) n[j] = parseNumber(v[j] ?? '')
+        out[i] = n
+      }
+      numbers = out
+    }
+    return numbers
   }
 }
 

@@ -31,7 +31,7 @@ describe('header detection', () => {
       ['northern', 'women']
     ])
     expect(p.index).toEqual([['food'], ['retail']])
-    expect(p.numbers).toEqual([
+    expect(p.numbers()).toEqual([
       [1, 2, 3, 4],
       [5, 6, 7, 8]
     ])
@@ -270,6 +270,17 @@ describe('bad input', () => {
     expect(p.values.length).toBe(5)
   })
 
+  it('reads numbers on demand, once, and leaves them out of the JSON payload', () => {
+    const p = structureGrid(grid([['a', 'b'], ['1,200', 'x'], ['(3)', '4%']]))
+    const first = p.numbers()
+    expect(first).toEqual([
+      [1200, null],
+      [-3, 4]
+    ])
+    expect(p.numbers()).toBe(first)
+    expect(Object.keys(JSON.parse(JSON.stringify(p)) as object)).not.toContain('numbers')
+  })
+
   it('keeps duplicate header paths and empty header cells', () => {
     const p = structureGrid(grid([
       ['', 'a', 'a', ''],
@@ -295,7 +306,7 @@ describe('flatten', () => {
     expect(flat.columns).toEqual([['level 1'], ['level 2'], ['2018 - men'], ['2018 - women']])
     expect(flat.values).toEqual([['total', 'young', '1', '2']])
     expect(flat.index).toEqual([[]])
-    expect(flat.numbers).toEqual([[null, null, 1, 2]])
+    expect(flat.numbers()).toEqual([[null, null, 1, 2]])
     expect(flat.options).toMatchObject({ headerRows: 1, headerCols: 0 })
   })
 })

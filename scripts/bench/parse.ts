@@ -40,11 +40,37 @@ function maxDepth(paths: string[][]): number {
   return paths.reduce((d, p) => Math.max(d, p.length), 0)
 }
 
-export function evaluateHitab(): { top: number; left: number; counts: number; total: number; misses: Miss[] } {
+/**
+ * HiTab header trees and header counts. Two golds for the counts, because HiTab's declared numbers and its
+ * trees disagree:
+ *
+ * - declared: `top_header_rows_num − 1` header rows (the rows holding top-tree nodes; HiTab's own code
+ *   tests `row < top_header_rows_num − 1`) and `left_header_columns_num` header columns. HiTab describes
+ *   both as "number of rows/columns of headers in the table matrix".
+ * - tree: the rows holding top-tree nodes, and the leading columns holding left-tree nodes that have text to
+ *   their right in their row (so that a unit row such as "percent" written over the data columns, which HiTab
+ *   makes a left-tree parent, does not count as a label column).
+ *
+ * On the 839 tables the two agree for every StatCan and NSF table, in rows and columns, save one table
+ * (1849) in rows. They disagree in columns for 296 of the 430 ToTTo tables: `left_header_columns_num` is 1
+ * while the left tree puts row labels in columns 0–1, 0–2 or 0–3 ("year | team | …" career tables), and
+ * the same layout is declared 2 in other ToTTo tables, so the declared count cannot be read from the table.
+ * The structure pass must reproduce the trees, so the target applies to the tree-derived figure
+ * (`counts`); the declared figure (`countsDeclared`) is reported beside it.
+ */
+export function evaluateHitab(): {
+  top: number
+  left: number
+  counts: number
+  countsDeclared: number
+  total: number
+  misses: Miss[]
+} {
   const misses: Miss[] = []
   let top = 0
   let left = 0
   let counts = 0
+  let countsDeclared = 0
   const ids = hitabTableIds()
   for (const id of ids) {
     const table = readHitabTable(id)
@@ -52,23 +78,27 @@ export function evaluateHitab(): { top: number; left: number; counts: number; to
     const grid = hitabToGrid(id, table)
     const options = detectStructure(grid)
     const parsed = structureGrid(grid, options)
-    const countsOk = options.headerRows === gold.headerRows && options.headerCols === gold.headerCols
-    if (countsOk) counts++
+    if (options.headerRows === gold.headerRows && options.headerCols === gold.headerCols) countsDeclared++
+    if (options.headerRows === gold.treeHeaderRows && options.headerCols === gold.treeHeaderCols) counts++
     else
       misses.push({
         table: id,
         what: 'counts',
-        reason: options.headerRows !== gold.headerRows ? 'header-rows' : 'header-cols',
-        detail: { got: [options.headerRows, options.headerCols], gold: [gold.headerRows, gold.headerCols] }
+        reason: options.headerRows !== gold.treeHeaderRows ? 'header-rows' : 'header-cols',
+        detail: {
+          got: [options.headerRows, options.headerCols],
+          tree: [gold.treeHeaderRows, gold.treeHeaderCols],
+          declared: [gold.headerRows, gold.headerCols]
+        }
       })
     const topPaths = treePaths(parsed.topTree)
     if (sameSet(pathSet(topPaths), pathSet(gold.topPaths))) top++
-    else misses.push({ table: id, what: 'top', reason: options.headerRows !== gold.headerRows ? 'header-rows' : 'tree-shape' })
+    else misses.push({ table: id, what: 'top', reason: options.headerRows !== gold.treeHeaderRows ? 'header-rows' : 'tree-shape' })
     const leftPaths = treePaths(parsed.leftTree)
     if (sameSet(pathSet(leftPaths), pathSet(gold.leftPaths))) left++
     else {
       const reason =
-        options.headerRows !== gold.headerRows || options.headerCols !== gold.headerCols
+        options.headerRows !== gold.treeHeaderRows || options.headerCols !== gold.treeHeaderCols
           ? 'header-count'
           : maxDepth(gold.leftPaths) > maxDepth(leftPaths)
             ? 'missed-nesting'
@@ -78,7 +108,7 @@ export function evaluateHitab(): { top: number; left: number; counts: number; to
       misses.push({ table: id, what: 'left', reason })
     }
   }
-  return { top, left, counts, total: ids.length, misses }
+  return { top, left, counts, countsDeclared, total: ids.length, misses }
 }
 
 /**
@@ -137,12 +167,13 @@ export async function run(): Promise<{ metrics: Record<string, number>; details:
       hitab_top_tree_exact_pct: pct(hitab.top, hitab.total),
       hitab_left_tree_exact_pct: pct(hitab.left, hitab.total),
       hitab_header_counts_exact_pct: pct(hitab.counts, hitab.total),
+      hitab_header_counts_declared_pct: pct(hitab.countsDeclared, hitab.total),
       aitqa_tuples_exact_pct: pct(aitqa.exact, aitqa.total),
       csv_200k_seconds: csv.seconds,
       csv_200k_peak_rss_mb: csv.peakRssMb
     },
     details: {
-      units: 'percent of tables; seconds; megabytes of peak resident memory of a child process (Node + tsx included)',
+      units: 'percent of tables (hitab_header_counts_exact_pct against the rows and columns the gold trees occupy, hitab_header_counts_declared_pct against top_header_rows_num − 1 and left_header_columns_num; see evaluateHitab); seconds; megabytes of peak resident memory of a child process (Node + tsx included)',
       hitabTables: hitab.total,
       aitqaTables: aitqa.total,
       csv,

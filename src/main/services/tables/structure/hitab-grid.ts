@@ -24,8 +24,18 @@ export type HitabTable = {
   left_header_columns_num: number
 }
 
-/** Gold structure: root-to-leaf paths of cell text and header counts. */
-export type GoldStructure = { topPaths: string[][]; leftPaths: string[][]; headerRows: number; headerCols: number }
+/**
+ * Gold structure: root-to-leaf paths of cell text and header counts, both as HiTab declares them
+ * (`headerRows`, `headerCols`) and as its own trees place them (`treeHeaderRows`, `treeHeaderCols`).
+ */
+export type GoldStructure = {
+  topPaths: string[][]
+  leftPaths: string[][]
+  headerRows: number
+  headerCols: number
+  treeHeaderRows: number
+  treeHeaderCols: number
+}
 
 export function hitabTableIds(dir = join(datasetsDir(), 'hitab', 'data', 'tables', 'raw')): string[] {
   return readdirSync(dir)
@@ -58,8 +68,45 @@ export function hitabGold(table: HitabTable): GoldStructure {
     topPaths: goldPaths(table.top_root, text),
     leftPaths: goldPaths(table.left_root, text),
     headerRows: table.top_header_rows_num - 1,
-    headerCols: table.left_header_columns_num
+    headerCols: table.left_header_columns_num,
+    treeHeaderRows: treeRows(table.top_root),
+    treeHeaderCols: treeCols(table)
   }
+}
+
+/** Rows holding top-tree nodes: one more than the deepest node's row. */
+function treeRows(root: HitabNode): number {
+  let rows = 0
+  const walk = (n: HitabNode): void => {
+    for (const c of n.children) {
+      rows = Math.max(rows, c.row_index + 1)
+      walk(c)
+    }
+  }
+  walk(root)
+  return rows
+}
+
+/**
+ * Columns holding row labels: one more than the rightmost left-tree node that has a cell with text to its
+ * right in its row. A unit row ("percent" written once over the data columns, nothing right of it) is a node
+ * of the left tree but does not make its column a label column.
+ */
+function treeCols(table: HitabTable): number {
+  let cols = 0
+  const walk = (n: HitabNode): void => {
+    for (const c of n.children) {
+      const region = table.merged_regions.find(
+        (m) => m.first_row <= c.row_index && c.row_index <= m.last_row && m.first_column <= c.column_index && c.column_index <= m.last_column
+      )
+      const right = region?.last_column ?? c.column_index
+      const row = table.texts[c.row_index] ?? []
+      if (row.slice(right + 1).some((t) => t.trim().length > 0)) cols = Math.max(cols, c.column_index + 1)
+      walk(c)
+    }
+  }
+  walk(table.left_root)
+  return cols
 }
 
 function goldPaths(root: HitabNode, text: (n: HitabNode) => string): string[][] {

@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef } from 'react'
 import { dedent, indent, type Edit } from './editing'
+import { shortcut } from './platform'
 
 type Props = {
   value: string
@@ -49,7 +50,7 @@ export function CodeEditor({ value, onChange, onRun }: Props): React.JSX.Element
       className="code-editor"
       aria-label="Python code"
       aria-keyshortcuts="Control+Enter Meta+Enter"
-      placeholder={'len(df)\n\n# The last expression is shown as the value. Ctrl+Enter runs.'}
+      placeholder={`len(df)\n\n# The last expression is shown as the value. ${shortcut('Enter')} runs.`}
       spellCheck={false}
       autoCapitalize="off"
       autoComplete="off"

@@ -1,5 +1,6 @@
 import type { AppError } from '../../shared/result'
 import { CodeEditor } from './CodeEditor'
+import { shortcut } from './platform'
 
 type Props = {
   code: string
@@ -17,7 +18,7 @@ export function ScratchPanel({ code, onCodeChange, running, onRun, onStop, table
       <div className="panel-header">
         <h2 id="scratch-title">Python</h2>
         <div className="panel-actions">
-          <button type="button" className="primary" onClick={onRun} disabled={running} title="Run (Ctrl+Enter)">
+          <button type="button" className="primary" onClick={onRun} disabled={running} title={`Run (${shortcut('Enter')})`}>
             Run
           </button>
           <button type="button" onClick={onStop} disabled={!running}>

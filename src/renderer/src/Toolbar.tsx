@@ -1,7 +1,9 @@
+import { shortcut } from './platform'
+
 /** File types the importers read, for the browser's file picker. */
 export const OPENABLE = '.csv,.tsv,.txt,.xlsx,.ods,.html,.htm,.json,.sqlite,.db'
 
-const shortcutLabel = navigator.userAgent.includes('Mac') ? '⌘O' : 'Ctrl+O'
+const shortcutLabel = shortcut('O')
 
 type Props = {
   /** Name of the file being opened, while it is. */

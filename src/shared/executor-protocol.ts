@@ -1,37 +1,56 @@
 /**
- * Messages between main (the host) and the sandboxed executor page, and between that page and its
- * Pyodide workers. Names say the direction: Host→Page, Page→Host, Page→Worker, Worker→Page.
- * Only JSON-able data crosses; tables travel as JSON text so the worker can `json.loads` them in one call.
+ * Messages between main (the host) and an executor: the sandboxed executor page (Pyodide workers) or
+ * the local CPython pool. Names say the direction: Host→Page, Page→Host, Page→Worker, Worker→Page.
+ * Only JSON-able data crosses; tables travel as JSON text so the interpreter can `json.loads` them in one call.
  */
 
 import type { PythonRunResult } from './python'
+import type { Result } from './result'
 
-/** How the executor page should set itself up. */
+/** How an executor should set itself up. */
 export type ExecutorConfig = {
-  /** Number of Pyodide workers kept booted: one runs, the rest are warm spares. */
+  /** Number of interpreters kept booted: one runs, the rest are warm spares. */
   poolSize: number
   /** Load numpy + pandas from the package source; false when the wheels are not present. */
   loadPandas: boolean
-  /** Grace after an interrupt before the worker is terminated (C-level loops ignore interrupts). */
+  /** Grace after an interrupt before the interpreter is terminated (C-level loops ignore interrupts). */
   killGraceMs: number
 }
+
+/** A table bound to a variable name in the program's namespace. */
+export type NamedTable = { name: string; tableId: string }
 
 export type HostPageConfigure = { type: 'configure'; config: ExecutorConfig }
 export type HostPageTable = { type: 'table'; tableId: string; payloadJson: string }
 export type HostPageDropTable = { type: 'drop-table'; tableId: string }
-export type HostPageRun = { type: 'run'; runId: string; code: string; tableId: string | null; timeoutMs: number }
+export type HostPageRun = {
+  type: 'run'
+  runId: string
+  code: string
+  tableId: string | null
+  namedTables: NamedTable[]
+  timeoutMs: number
+  /** Most QA calls this program may make; later calls fail in Python. */
+  maxQaCalls: number
+}
 export type HostPageStop = { type: 'stop'; runId: string }
-export type HostToPage = HostPageConfigure | HostPageTable | HostPageDropTable | HostPageRun | HostPageStop
+/** The answer to a QA call (or why there is none). */
+export type HostPageQaAnswer = { type: 'qa-answer'; runId: string; callId: number; answer: Result<string> }
+export type HostToPage = HostPageConfigure | HostPageTable | HostPageDropTable | HostPageRun | HostPageStop | HostPageQaAnswer
 
 export type PageHostReady = { type: 'ready'; pythonVersion: string; pandas: boolean; bootMs: number }
 export type PageHostBootError = { type: 'boot-error'; message: string }
-export type PageHostResult = { type: 'result'; runId: string; result: PythonRunResult; killed: boolean }
+export type PageHostResult = { type: 'result'; runId: string; result: PythonRunResult; killed: boolean; qaCalls: number }
+/** A running program asked a sub-question; the run's deadline is paused until the answer arrives. */
+export type PageHostQa = { type: 'qa'; runId: string; callId: number; question: string; value: string | null }
 export type PageHostLog = { type: 'log'; level: 'info' | 'warn'; message: string }
-export type PageToHost = PageHostReady | PageHostBootError | PageHostResult | PageHostLog
+export type PageToHost = PageHostReady | PageHostBootError | PageHostResult | PageHostQa | PageHostLog
 
 export type PageWorkerInit = {
   type: 'init'
   interruptBuffer: SharedArrayBuffer
+  /** Where QA answers are written for the blocked worker: [state:i32][length:i32][utf-8 bytes…]. */
+  qaBuffer: SharedArrayBuffer
   /** Absolute URL of the folder holding pyodide.mjs, the stdlib and any wheels. */
   indexURL: string
   /** Absolute URL of the runtime library bundle (JSON: { files: { "tableqa/x.py": source } }). */
@@ -40,10 +59,17 @@ export type PageWorkerInit = {
 }
 export type PageWorkerTable = { type: 'table'; tableId: string; payloadJson: string }
 export type PageWorkerDropTable = { type: 'drop-table'; tableId: string }
-export type PageWorkerRun = { type: 'run'; runId: string; code: string; tableId: string | null }
+export type PageWorkerRun = { type: 'run'; runId: string; code: string; tableId: string | null; namedTables: NamedTable[]; maxQaCalls: number }
 export type PageToWorker = PageWorkerInit | PageWorkerTable | PageWorkerDropTable | PageWorkerRun
 
 export type WorkerPageReady = { type: 'ready'; pythonVersion: string; pandas: boolean; bootMs: number }
 export type WorkerPageBootError = { type: 'boot-error'; message: string }
 export type WorkerPageResult = { type: 'result'; runId: string; resultJson: string }
-export type WorkerToPage = WorkerPageReady | WorkerPageBootError | WorkerPageResult
+export type WorkerPageQa = { type: 'qa'; runId: string; question: string; value: string | null }
+export type WorkerToPage = WorkerPageReady | WorkerPageBootError | WorkerPageResult | WorkerPageQa
+
+/** Layout of the QA answer buffer shared with a blocked worker. */
+export const QA_BUFFER_BYTES = 256 * 1024
+export const QA_STATE_WAITING = 0
+export const QA_STATE_ANSWERED = 1
+export const QA_STATE_FAILED = 2

@@ -1,11 +1,12 @@
 /**
  * The executor page: a pool of Pyodide workers inside a sandboxed Chromium page with no network
  * beyond its own origin. Main drives it (Electron: a MessagePort from the preload; Node: playwright's
- * evaluate/exposeFunction). It owns the time limits: interrupt at the deadline, terminate after a grace.
+ * evaluate/exposeFunction). The run pool owns the time limits: interrupt at the deadline, terminate after a grace.
  */
 
 import type { ExecutorConfig, HostToPage, PageToHost } from '../../shared/executor-protocol'
-import { WorkerPool } from './pool'
+import { RunPool } from '../../shared/run-pool'
+import { pyodideInterpreters } from './pool'
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- merging into Window needs an interface
@@ -17,7 +18,7 @@ declare global {
   }
 }
 
-let pool: WorkerPool | null = null
+let pool: RunPool | null = null
 let emit: (message: PageToHost) => void = (message) => pending.push(message)
 const pending: PageToHost[] = []
 const early: HostToPage[] = []
@@ -37,13 +38,13 @@ function handle(message: HostToPage): void {
 function start(config: ExecutorConfig): void {
   pool?.dispose()
   const base = new URL('.', window.location.href).href
-  pool = new WorkerPool(config, {
+  const spawn = pyodideInterpreters({
     indexURL: `${base}pyodide/`,
     runtimeURL: `${base}runtime/tableqa.json`,
     // Written out in full so the bundler recognises and builds the worker.
-    createWorker: () => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'pyodide' }),
-    emit: (message) => emit(message)
+    createWorker: () => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'pyodide' })
   })
+  pool = new RunPool(config, spawn, (message) => emit(message))
   for (const message of early.splice(0)) pool.handle(message)
 }
 

@@ -4,7 +4,14 @@
  * The page enforces time limits (interrupt, then terminate); this file only boots and runs.
  */
 
-import type { PageToWorker, WorkerToPage } from '../../shared/executor-protocol'
+import {
+  QA_STATE_ANSWERED,
+  QA_STATE_WAITING,
+  type NamedTable,
+  type PageToWorker,
+  type WorkerToPage
+} from '../../shared/executor-protocol'
+import type { Result } from '../../shared/result'
 
 type PyProxyLike = { destroy(): void }
 type Pyodide = {
@@ -19,7 +26,10 @@ type LoadPyodide = (options: { indexURL: string; env?: Record<string, string>; s
 
 const scope = self as unknown as DedicatedWorkerGlobalScope
 let pyodide: Pyodide | null = null
-let runProgram: ((code: string, tableId: string | null) => string) | null = null
+let runProgram: ((code: string, tableId: string | null, namedTables: NamedTable[], maxQaCalls: number) => string) | null = null
+let currentRunId: string | null = null
+let qaHeader: Int32Array | null = null
+let qaBytes: Uint8Array | null = null
 let loadTable: ((tableId: string, payloadJson: string) => void) | null = null
 let dropTable: ((tableId: string) => void) | null = null
 
@@ -34,6 +44,8 @@ async function boot(init: Extract<PageToWorker, { type: 'init' }>): Promise<void
   const module = (await import(/* @vite-ignore */ `${init.indexURL}pyodide.mjs`)) as { loadPyodide: LoadPyodide }
   const py = await module.loadPyodide({ indexURL: init.indexURL, env: { HOME: '/home/pyodide' }, stdout: () => {}, stderr: () => {} })
   py.setInterruptBuffer(new Int32Array(init.interruptBuffer))
+  qaHeader = new Int32Array(init.qaBuffer, 0, 2)
+  qaBytes = new Uint8Array(init.qaBuffer, 8)
 
   const bundle = (await (await fetch(init.runtimeURL)).json()) as { files: Record<string, string> }
   for (const [path, source] of Object.entries(bundle.files)) {
@@ -50,12 +62,14 @@ async function boot(init: Extract<PageToWorker, { type: 'init' }>): Promise<void
   py.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(RUNTIME_ROOT)})\nimport tableqa.host as _tableqa_host`)
   pandas = init.loadPandas && (py.runPython('_tableqa_host.pandas_available()') as boolean)
   const host = py.globals.get('_tableqa_host') as {
-    run_json(code: string, tableId: string | undefined): string
+    run_json(code: string, tableId: string | undefined, namedTablesJson: string, maxQaCalls: number): string
     load_table(tableId: string, payloadJson: string): void
     drop_table(tableId: string): void
+    install_qa_bridge(bridge: (question: string, value: string | undefined) => string): void
   }
   // JS null would arrive as Python's `jsnull`; undefined arrives as None.
-  runProgram = (code, tableId) => host.run_json(code, tableId ?? undefined)
+  runProgram = (code, tableId, namedTables, maxQaCalls) => host.run_json(code, tableId ?? undefined, JSON.stringify(namedTables), maxQaCalls)
+  host.install_qa_bridge(askHost)
   loadTable = (tableId, payloadJson) => host.load_table(tableId, payloadJson)
   dropTable = (tableId) => host.drop_table(tableId)
   pyodide = py
@@ -81,15 +95,35 @@ scope.onmessage = (event: MessageEvent<PageToWorker>) => {
         return
       }
       let resultJson: string
+      currentRunId = message.runId
       try {
-        resultJson = runProgram(message.code, message.tableId)
+        resultJson = runProgram(message.code, message.tableId, message.namedTables, message.maxQaCalls)
       } catch (error) {
         resultJson = JSON.stringify({ ok: false, error: { code: 'internal', message: String(error), stdout: '', stderr: '' } })
+      } finally {
+        currentRunId = null
       }
       post({ type: 'result', runId: message.runId, resultJson })
       return
     }
   }
+}
+
+/**
+ * The QA bridge: Python calls this synchronously. The worker blocks on the shared buffer until the page
+ * writes the host's answer there; a failure becomes an exception in the program.
+ */
+function askHost(question: string, value: string | undefined): string {
+  if (!qaHeader || !qaBytes || currentRunId === null) throw new Error('QA calls are only possible while a program runs.')
+  Atomics.store(qaHeader, 0, QA_STATE_WAITING)
+  post({ type: 'qa', runId: currentRunId, question: String(question), value: value === undefined || value === null ? null : String(value) })
+  Atomics.wait(qaHeader, 0, QA_STATE_WAITING)
+  const length = Atomics.load(qaHeader, 1)
+  const answer = JSON.parse(new TextDecoder().decode(qaBytes.slice(0, length))) as Result<string>
+  const state = Atomics.load(qaHeader, 0)
+  Atomics.store(qaHeader, 0, QA_STATE_WAITING)
+  if (state !== QA_STATE_ANSWERED || !answer.ok) throw new Error(answer.ok ? 'The QA call failed.' : answer.error.message)
+  return answer.value
 }
 
 function notReady(): unknown {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testExecutor } from '../../../../test/support/executor'
 import type { PythonRunResult } from '../../../shared/python'
 import type { PythonExecutor } from './executor'
+import type { QaCall, RunRequest } from './types'
 
 let executor: PythonExecutor
 let canary: Server
@@ -11,8 +12,10 @@ let canaryUrl = ''
 let canaryHits = 0
 let seq = 0
 
-async function run(code: string, options: { tableId?: string | null; timeoutMs?: number } = {}): Promise<PythonRunResult> {
-  const { result } = await executor.run({ runId: `run-${++seq}`, code, tableId: options.tableId ?? null, timeoutMs: options.timeoutMs })
+type RunOptions = Omit<RunRequest, 'runId' | 'code' | 'tableId'> & { tableId?: string | null }
+
+async function run(code: string, options: RunOptions = {}): Promise<PythonRunResult> {
+  const { result } = await executor.run({ ...options, runId: `run-${++seq}`, code, tableId: options.tableId ?? null })
   return result
 }
 
@@ -43,6 +46,46 @@ afterAll(async () => {
 })
 
 describe('Python executor in the sandboxed page', () => {
+  it('answers qa() calls through the host, counts them, and does not count the wait against the deadline', async () => {
+    const calls: QaCall[] = []
+    const qa = async (call: QaCall) => {
+      calls.push(call)
+      await new Promise((resolve) => setTimeout(resolve, 400))
+      return { ok: true as const, value: call.value === 'Oslo' ? 'Norway' : 'unknown' }
+    }
+    const outcome = await executor.run({
+      runId: 'qa-run',
+      code: 'answer = [qa("Which country is this city in?", r["City"]) for r in rows[:2]]',
+      tableId: 'flat',
+      timeoutMs: 600,
+      qa
+    })
+    expect(outcome.result.ok).toBe(true)
+    if (outcome.result.ok) expect(outcome.result.value.value?.json).toEqual(['Norway', 'unknown'])
+    expect(outcome.qaCalls).toBe(2)
+    expect(calls.map((c) => c.value)).toEqual(['Oslo', 'Bergen'])
+  })
+
+  it('turns a failed or missing QA answer into a Python error the program can read', async () => {
+    const failed = await run('qa("capital of Norway?")', { qa: () => Promise.resolve({ ok: false, error: { code: 'model-timeout', message: 'the model did not answer' } }) })
+    expect(failed.ok).toBe(false)
+    if (!failed.ok) expect(failed.error.message).toMatch(/QAError.*the model did not answer/)
+    const missing = await run('qa("capital of Norway?")')
+    expect(missing.ok).toBe(false)
+    if (!missing.ok) expect(missing.error.message).toMatch(/No model is set up/)
+  })
+
+  it('caps the number of QA calls per program', async () => {
+    const result = await run('[qa("q", str(i)) for i in range(10)]', { qa: () => Promise.resolve({ ok: true, value: 'a' }), maxQaCalls: 3 })
+    expect(result.ok).toBe(false)
+  })
+
+  it('binds several tables by name', async () => {
+    await executor.loadTable('second', { name: 'b', columns: [['x']], index: [[]], values: [['7']] })
+    const result = await run('[len(cities), len(other)]', { namedTables: [{ name: 'cities', tableId: 'flat' }, { name: 'other', tableId: 'second' }] })
+    expect(value(result)).toEqual([3, 1])
+  })
+
   it('returns stdout, the last expression and the table as plain rows', async () => {
     const result = await run('print("hello")\n[r["City"] for r in rows]', { tableId: 'flat' })
     expect(result.ok).toBe(true)

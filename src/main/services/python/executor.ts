@@ -1,8 +1,13 @@
-import type { ExecutorConfig, PageToHost } from '../../../shared/executor-protocol'
+import type { ExecutorConfig, PageHostQa, PageToHost } from '../../../shared/executor-protocol'
 import type { ExecutorState, PythonRunResult } from '../../../shared/python'
+import { fail, type Result } from '../../../shared/result'
 import type { ChannelFactory, PageChannel } from './channel'
+import type { Executor, QaHandler, RunOutcome, RunRequest } from './types'
 
-export type RunRequest = { runId: string; code: string; tableId: string | null; timeoutMs?: number }
+export type { RunOutcome, RunRequest } from './types'
+
+const DEFAULT_MAX_QA_CALLS = 20
+const DEFAULT_QA_TIMEOUT_MS = 60_000
 
 export type ExecutorOptions = {
   config: ExecutorConfig
@@ -12,22 +17,27 @@ export type ExecutorOptions = {
   bootTimeoutMs: number
 }
 
-type Pending = { resolve: (result: PythonRunResult) => void; backstop: ReturnType<typeof setTimeout> }
-
-/** What a run's caller also learns: whether the worker had to be killed. */
-export type RunOutcome = { result: PythonRunResult; killed: boolean }
+type Pending = {
+  resolve: (outcome: RunOutcome) => void
+  backstop: ReturnType<typeof setTimeout>
+  qa: QaHandler | undefined
+  qaTimeoutMs: number
+  killed: boolean
+  qaCalls: number
+}
 
 /**
- * Main's handle on the sandboxed executor page. Results are data, never exceptions: a run always
- * resolves, with `timeout`, `interrupted`, `executor-crashed` or `executor-unavailable` when it must.
- * The page enforces time limits; a backstop here restarts the whole page if the page itself stops answering.
+ * Main's handle on an executor: the sandboxed Pyodide page, or the local CPython pool behind the same
+ * channel. Results are data, never exceptions: a run always resolves, with `timeout`, `interrupted`,
+ * `executor-crashed` or `executor-unavailable` when it must. The pool enforces time limits; a backstop
+ * here restarts the whole channel if it stops answering. QA calls are answered here, by the run's handler.
  */
-export class PythonExecutor {
+export class PythonExecutor implements Executor {
   private channel: PageChannel | null = null
   private starting: Promise<PageChannel> | null = null
   private ready: { promise: Promise<void>; resolve: () => void } = deferred()
   private state: ExecutorState = { state: 'starting', detail: 'Starting Python…' }
-  private readonly pending = new Map<string, Pending & { killed?: boolean }>()
+  private readonly pending = new Map<string, Pending>()
   private readonly tables = new Map<string, string>()
   private readonly listeners = new Set<(state: ExecutorState) => void>()
   private closed = false
@@ -37,7 +47,8 @@ export class PythonExecutor {
 
   constructor(
     private readonly factory: ChannelFactory,
-    private readonly options: ExecutorOptions
+    private readonly options: ExecutorOptions,
+    readonly kind: Executor['kind'] = 'pyodide'
   ) {}
 
   status(): ExecutorState {
@@ -88,28 +99,48 @@ export class PythonExecutor {
   }
 
   async run(request: RunRequest): Promise<RunOutcome> {
-    if (this.closed) return { result: unavailable('The Python executor has been shut down.'), killed: false }
-    if (this.pending.has(request.runId)) return { result: failure('bad-input', 'A run with this id is already going.'), killed: false }
+    if (this.closed) return { result: unavailable('The Python executor has been shut down.'), killed: false, qaCalls: 0 }
+    if (this.pending.has(request.runId)) return { result: failure('bad-input', 'A run with this id is already going.'), killed: false, qaCalls: 0 }
     let channel: PageChannel
     try {
       channel = await this.start()
       await withTimeout(this.ready.promise, this.options.bootTimeoutMs)
     } catch {
       const detail = this.state.state === 'error' ? this.state.message : 'Python did not become ready in time.'
-      return { result: unavailable(detail), killed: false }
+      return { result: unavailable(detail), killed: false, qaCalls: 0 }
     }
     const timeoutMs = request.timeoutMs ?? this.options.defaultTimeoutMs
+    const maxQaCalls = request.maxQaCalls ?? DEFAULT_MAX_QA_CALLS
+    const qaTimeoutMs = request.qaTimeoutMs ?? DEFAULT_QA_TIMEOUT_MS
     return new Promise<RunOutcome>((resolve) => {
-      const entry: Pending & { killed?: boolean } = {
-        resolve: (result) => resolve({ result, killed: entry.killed ?? false }),
-        // The page enforces the limit; this only fires if the page itself is wedged.
-        backstop: setTimeout(() => void this.restart('The Python sandbox stopped answering.'), timeoutMs + this.options.config.killGraceMs + 10_000)
+      const entry: Pending = {
+        resolve,
+        // The pool enforces the limit; this only fires if the channel itself is wedged. QA waits do not
+        // count towards the limit, so the backstop allows for all of them.
+        backstop: setTimeout(
+          () => void this.restart('The Python sandbox stopped answering.'),
+          timeoutMs + this.options.config.killGraceMs + 10_000 + maxQaCalls * qaTimeoutMs
+        ),
+        qa: request.qa,
+        qaTimeoutMs,
+        killed: false,
+        qaCalls: 0
       }
       this.pending.set(request.runId, entry)
       this.setState({ state: 'busy', runId: request.runId })
-      channel.post({ type: 'run', runId: request.runId, code: request.code, tableId: request.tableId, timeoutMs }).catch((error: unknown) => {
-        this.settle(request.runId, failure('executor-crashed', `Could not reach the Python sandbox: ${String(error)}`))
-      })
+      channel
+        .post({
+          type: 'run',
+          runId: request.runId,
+          code: request.code,
+          tableId: request.tableId,
+          namedTables: request.namedTables ?? [],
+          timeoutMs,
+          maxQaCalls
+        })
+        .catch((error: unknown) => {
+          this.settle(request.runId, failure('executor-crashed', `Could not reach the Python sandbox: ${String(error)}`))
+        })
     })
   }
 
@@ -138,13 +169,32 @@ export class PythonExecutor {
         return
       case 'result': {
         const entry = this.pending.get(message.runId)
-        if (entry) entry.killed = message.killed
+        if (entry) {
+          entry.killed = message.killed
+          entry.qaCalls = message.qaCalls
+        }
         this.settle(message.runId, message.result)
         return
       }
+      case 'qa':
+        void this.answerQa(message)
+        return
       case 'log':
         return
     }
+  }
+
+  /** Answer a program's sub-question with the run's handler, within the QA time limit. */
+  private async answerQa(message: PageHostQa): Promise<void> {
+    const entry = this.pending.get(message.runId)
+    let answer: Result<string>
+    if (!entry) return
+    if (!entry.qa) {
+      answer = fail('bad-input', 'No model is set up to answer qa() calls for this run.')
+    } else {
+      answer = await withDeadline(entry.qa({ runId: message.runId, question: message.question, value: message.value }), entry.qaTimeoutMs)
+    }
+    await this.channel?.post({ type: 'qa-answer', runId: message.runId, callId: message.callId, answer }).catch(() => {})
   }
 
   private settle(runId: string, result: PythonRunResult): void {
@@ -152,7 +202,7 @@ export class PythonExecutor {
     if (!entry) return
     clearTimeout(entry.backstop)
     this.pending.delete(runId)
-    entry.resolve(result)
+    entry.resolve({ result, killed: entry.killed, qaCalls: entry.qaCalls })
     if (this.pending.size === 0 && this.state.state === 'busy') this.setState(this.lastReady ?? { state: 'starting', detail: 'Starting Python…' })
   }
 
@@ -199,6 +249,22 @@ function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
       (error: unknown) => {
         clearTimeout(timer)
         reject(error instanceof Error ? error : new Error(String(error)))
+      }
+    )
+  })
+}
+
+function withDeadline(promise: Promise<Result<string>>, ms: number): Promise<Result<string>> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(fail('model-timeout', `No answer to the QA call within ${Math.round(ms / 1000)} s.`)), ms)
+    promise.then(
+      (answer) => {
+        clearTimeout(timer)
+        resolve(answer)
+      },
+      (error: unknown) => {
+        clearTimeout(timer)
+        resolve(fail('internal', `The QA call failed: ${String(error)}`))
       }
     )
   })

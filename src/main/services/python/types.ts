@@ -1,0 +1,46 @@
+import type { Result } from '../../../shared/result'
+import type { ExecutorState, PythonRunResult } from '../../../shared/python'
+
+/** A sub-question a running program asks through the QA API: `qa(question, values)`. */
+export type QaCall = { runId: string; question: string; value: string | null }
+
+/** Answers QA API calls, usually by asking the configured model. A failure becomes a Python exception. */
+export type QaHandler = (call: QaCall) => Promise<Result<string>>
+
+/** One program to run. */
+export type RunRequest = {
+  runId: string
+  code: string
+  /** The table bound to `df` (or `rows`); null for none. */
+  tableId: string | null
+  /** More tables bound by variable name (a database's tables for SQL over DataFrames). */
+  namedTables?: { name: string; tableId: string }[]
+  /** Time limit, ms; time spent waiting for QA answers does not count. */
+  timeoutMs?: number
+  /** Where `qa(...)` calls go; without one they raise a clear error in the program. */
+  qa?: QaHandler
+  /** Most QA calls one program may make (default 20). */
+  maxQaCalls?: number
+  /** Time allowed for one QA answer, ms (default 60 s). */
+  qaTimeoutMs?: number
+}
+
+/** What a run's caller learns: the result, whether the interpreter had to be killed, how many QA calls it made. */
+export type RunOutcome = { result: PythonRunResult; killed: boolean; qaCalls: number }
+
+/**
+ * One interface for every place programs run: Pyodide in the sandboxed page (default) and a local
+ * CPython (opt-in, not sandboxed). Results are data; `run` never throws.
+ */
+export type Executor = {
+  readonly kind: 'pyodide' | 'cpython'
+  start(): Promise<unknown>
+  status(): ExecutorState
+  onStatus(listener: (state: ExecutorState) => void): () => void
+  /** Make a ParsedTable available to programs under `tableId`. */
+  loadTable(tableId: string, payload: unknown): Promise<void>
+  dropTable(tableId: string): Promise<void>
+  run(request: RunRequest): Promise<RunOutcome>
+  stop(runId: string): Promise<boolean>
+  close(): Promise<void>
+}

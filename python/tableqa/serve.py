@@ -1,0 +1,103 @@
+"""The local CPython executor's loop: JSON lines in on stdin, JSON lines out on file descriptor 3.
+
+Started by main (``src/main/services/python/cpython-channel.ts``) as ``python -u -m tableqa.serve
+[--memory-mb N]``. Programs run in this process with the runtime library, as in Pyodide, but with the
+user's own interpreter and no sandbox: this executor is opt-in and labelled as such.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import time
+from typing import Any, TextIO
+
+from tableqa import host
+
+
+def _limit_memory(megabytes: int) -> None:
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return
+    limit = megabytes * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+class Link:
+    """The pipe pair to main; the program's own stdin is not this one."""
+
+    def __init__(self, incoming: TextIO, outgoing: TextIO) -> None:
+        self.incoming = incoming
+        self.outgoing = outgoing
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.outgoing.write(json.dumps(message) + "\n")
+        self.outgoing.flush()
+
+    def receive(self) -> dict[str, Any] | None:
+        line = self.incoming.readline()
+        if not line:
+            return None
+        message: dict[str, Any] = json.loads(line)
+        return message
+
+
+def main(argv: list[str]) -> int:
+    """Serve runs until stdin closes."""
+    started = time.perf_counter()
+    if "--memory-mb" in argv:
+        _limit_memory(int(argv[argv.index("--memory-mb") + 1]))
+    link = Link(sys.stdin, os.fdopen(3, "w", encoding="utf-8"))
+    sys.stdin = open(os.devnull)  # noqa: SIM115 - programs must not read the control pipe
+    current: dict[str, str | None] = {"run": None}
+
+    def bridge(question: str, value: str | None) -> str:
+        link.send({"type": "qa", "runId": current["run"], "question": question, "value": value})
+        reply = link.receive()
+        if reply is None or reply.get("type") != "qa-answer":
+            raise RuntimeError("the host went away")
+        answer = reply["answer"]
+        if not answer.get("ok"):
+            raise RuntimeError(answer.get("error", {}).get("message", "no answer"))
+        return str(answer["value"])
+
+    host.install_qa_bridge(bridge)
+    pandas = host.pandas_available()
+    if pandas:
+        import pandas as _warm  # noqa: F401 - pay the import before the first run
+    link.send({"type": "ready", "pythonVersion": sys.version.split()[0], "pandas": pandas,
+               "bootMs": round((time.perf_counter() - started) * 1000)})
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while True:
+        message = link.receive()
+        if message is None:
+            return 0
+        kind = message.get("type")
+        if kind == "table":
+            host.load_table(message["tableId"], message["payloadJson"])
+        elif kind == "drop-table":
+            host.drop_table(message["tableId"])
+        elif kind == "run":
+            current["run"] = message["runId"]
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            try:
+                result = host.run_json(message["code"], message.get("tableId"),
+                                       json.dumps(message.get("namedTables", [])),
+                                       int(message.get("maxQaCalls", 20)))
+            except KeyboardInterrupt:
+                result = json.dumps({"ok": False, "error": {"code": "interrupted", "message": "Interrupted.",
+                                                            "stdout": "", "stderr": ""}})
+            except Exception as error:  # a host failure, not the program's: report it as data
+                result = json.dumps({"ok": False, "error": {"code": "internal", "message": repr(error),
+                                                            "stdout": "", "stderr": ""}})
+            finally:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+                current["run"] = None
+            link.send({"type": "result", "runId": message["runId"], "resultJson": result})
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

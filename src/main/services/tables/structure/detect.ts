@@ -96,13 +96,19 @@ function detectHeaderCols(g: Grid, headerRows: number): number {
   if (headerRows >= 1) {
     let k = 0
     while (k < g.cols - 1 && cornerColumn(g, k, headerRows)) k++
-    // A numeric column under a corner-like header is data (a column named by a vertical merge).
-    while (k > 0 && mostlyNumeric(g, k - 1, headerRows)) k--
+    // A numeric column under a corner-like header is data (a column named by a vertical merge), except that
+    // column 0 of a report with several header rows labels the rows even when the labels are ordinals
+    // ("0", "1", "2" years), and a numeric column after two or more text label columns continues them
+    // ("year | team | games": HiTab's sports tables).
+    const floor = headerRows >= 2 ? 1 : 0
+    while (k > floor && mostlyNumeric(g, k - 1, headerRows) && textColumns(g, k - 1, headerRows) < 2) k--
     if (k > 0) return k
   }
   if (mostlyNumeric(g, 0, headerRows)) return 0
   if (headerRows === 0) return labelColumnLikely(g) ? 1 : 0
   if (hasSectionOrUnitRows(g, headerRows)) return 1
+  // Several header rows make a report rather than a list of records: its first column of text labels the rows.
+  if (headerRows >= 2 && !g.records) return 1
   // A labelled first column: row labels of a matrix when the other columns are numbers,
   // an ordinary column of a relational table otherwise. In a table of records a first column with a
   // header of its own ("name", "city") is always data.
@@ -176,4 +182,11 @@ function hasSectionOrUnitRows(g: Grid, headerRows: number): boolean {
     if (empty) return true
   }
   return false
+}
+
+/** How many of the columns before `before` are not mostly numeric. */
+function textColumns(g: Grid, before: number, headerRows: number): number {
+  let n = 0
+  for (let c = 0; c < before; c++) if (!mostlyNumeric(g, c, headerRows)) n++
+  return n
 }

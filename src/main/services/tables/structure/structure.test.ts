@@ -106,6 +106,62 @@ describe('header detection', () => {
     ])
   })
 
+  it('keeps an ordinal first column under a merged corner as row labels when there are several header rows', () => {
+    const g = grid(
+      [
+        ['years with earnings', 'men', '', 'women', ''],
+        ['', 'percent', 'mean', 'percent', 'mean'],
+        ['0', '28.9', '..', '51.0', '..'],
+        ['1', '10.5', '7,300', '11.5', '4,800'],
+        ['2', '8.1', '9,100', '9.0', '6,000']
+      ],
+      [m(0, 0, 1, 0), m(0, 1, 0, 2), m(0, 3, 0, 4)]
+    )
+    expect(detectStructure(g)).toMatchObject({ headerRows: 2, headerCols: 1 })
+    expect(structureGrid(g).index).toEqual([['0'], ['1'], ['2']])
+  })
+
+  it('still reads a numeric column right of one label column under a merged header as data', () => {
+    const g = grid(
+      [
+        ['impact', '%', 'interval', ''],
+        ['', '', 'from', 'to'],
+        ['none', '14.4', '9.1', '22.1'],
+        ['some', '21.7', '15.8', '29.2']
+      ],
+      [m(0, 0, 1, 0), m(0, 1, 1, 1), m(0, 2, 0, 3)]
+    )
+    expect(detectStructure(g)).toMatchObject({ headerRows: 2, headerCols: 1 })
+  })
+
+  it('continues two text label columns with a numeric one under a merged header', () => {
+    const g = grid(
+      [
+        ['year', 'team', 'games', 'passing', ''],
+        ['', '', '', 'att', 'yds'],
+        ['2000', 'nyj', '1', '5', '67'],
+        ['2001', 'nyj', '2', '20', '92'],
+        ['2002', 'bal', '15', '399', '3,120']
+      ],
+      [m(0, 0, 1, 0), m(0, 1, 1, 1), m(0, 2, 1, 2), m(0, 3, 0, 4)]
+    )
+    expect(detectStructure(g)).toMatchObject({ headerRows: 2, headerCols: 3 })
+  })
+
+  it('gives a report with several header rows and a text first column one label column', () => {
+    const g = grid(
+      [
+        ['england', 'first innings', '', 'second innings', ''],
+        ['batsman', 'dismissal', 'runs', 'dismissal', 'runs'],
+        ['hutton', 'b johnson', '20', 'c johnson', '13'],
+        ['washbrook', 'c tallon', '8', 'c tallon', '37']
+      ],
+      [m(0, 1, 0, 2), m(0, 3, 0, 4)]
+    )
+    expect(detectStructure(g)).toMatchObject({ headerRows: 2, headerCols: 1 })
+    expect(detectStructure({ ...g, hints: { records: true } })).toMatchObject({ headerCols: 0 })
+  })
+
   it('reads a grid without a header row when its first row is numbers', () => {
     expect(detectStructure(grid([['1', '2'], ['3', '4']]))).toMatchObject({ headerRows: 0 })
   })

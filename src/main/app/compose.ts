@@ -6,7 +6,7 @@ import type { ChannelFactory } from '../services/python/channel'
 import { PythonExecutor } from '../services/python/executor'
 import { missingPandasWheels, packageDirs } from '../services/python/package-source'
 import type { KeyValueStore } from '../services/store/store'
-import { Workspace } from '../services/workspace'
+import { DEFAULT_LIMITS, Workspace } from '../services/workspace'
 import { EventBus } from './events'
 import type { AppServices, OpenDialog } from './handlers'
 
@@ -41,7 +41,7 @@ export function composeServices(options: ComposeOptions): AppServices {
   executor.onStatus((state) => events.emit('python:status', state))
   return {
     info: { mode: options.mode, version: appVersion(), dataDir: options.dataDir, nativeFileDialog: options.openDialog !== null },
-    workspace: new Workspace(),
+    workspace: new Workspace(DEFAULT_LIMITS, (id) => void executor.dropTable(id)),
     executor,
     history: new History(options.historyStore),
     events,

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest'
+import { Workspace } from './workspace'
+
+const csv = (rows: number): Uint8Array => new TextEncoder().encode(`a,b\n${Array.from({ length: rows }, (_, i) => `x${i},${i}`).join('\n')}\n`)
+
+describe('workspace', () => {
+  it('closes the least recently used tables past its limits and tells the executor', async () => {
+    const evicted: string[] = []
+    const workspace = new Workspace({ maxTables: 2, maxCells: 1_000_000 }, (id) => evicted.push(id))
+    const first = await workspace.open('1.csv', csv(3))
+    const second = await workspace.open('2.csv', csv(3))
+    if (!first.ok || !second.ok) throw new Error('open failed')
+    const firstId = first.value[0]?.id ?? ''
+    const secondId = second.value[0]?.id ?? ''
+    workspace.get(firstId)
+    await workspace.open('3.csv', csv(3))
+    expect(evicted).toEqual([secondId])
+    expect(workspace.get(firstId)).toBeDefined()
+    expect(workspace.rows(secondId, 0, 1).ok).toBe(false)
+  })
+
+  it('bounds the cells kept, never evicting the tables just opened', async () => {
+    const evicted: string[] = []
+    const workspace = new Workspace({ maxTables: 10, maxCells: 50 }, (id) => evicted.push(id))
+    await workspace.open('small.csv', csv(5))
+    const big = await workspace.open('big.csv', csv(100))
+    expect(big.ok).toBe(true)
+    expect(evicted).toHaveLength(1)
+  })
+
+  it('refuses a file past the size limit with a clear message', async () => {
+    const workspace = new Workspace()
+    const huge = { byteLength: 600 * 1024 * 1024 } as Uint8Array
+    const opened = await workspace.open('huge.csv', huge)
+    expect(opened.ok).toBe(false)
+    if (!opened.ok) expect(opened.error.message).toMatch(/600 MB.*512 MB/)
+  })
+})

@@ -1,0 +1,205 @@
+/**
+ * Builds the prompt for one question: instructions with the API guidelines and documentation, worked
+ * examples for the input's kind, then each table (pandas view + header tuples, cut to the token budget)
+ * and the question. Two forms of the same content: one completion text that ends inside an open code
+ * block (StarCoder-class models continue it), and chat messages where each example is a user/assistant
+ * exchange (chat and responses APIs).
+ */
+
+import type { ChatMessage } from '../../../shared/model'
+import { apiDocFor } from './api-doc'
+import { charsFor, chooseRows, estimateTokens, relevance, terms } from './budget'
+import type { ApiLevel, PromptKind, PromptLibrary, PromptMode, Shot } from './library'
+import { fillTemplate } from './library'
+import type { ViewTable } from './table-view'
+import { cellText, columnWidths, depths, headerListing, omitted, renderFrame, rowChars } from './table-view'
+
+export type PromptForm = 'completion' | 'chat'
+
+/** A table as the program sees it: the variable it is bound to, a title, and its cells. */
+export type PromptTable = { name: string; title: string; table: ViewTable }
+
+export type BuildPromptRequest = {
+  library: PromptLibrary
+  kind: PromptKind
+  mode: PromptMode
+  apis: ApiLevel
+  tables: PromptTable[]
+  question: string
+  form: PromptForm
+  /** Tokens the whole prompt may take (estimated, see budget.ts). */
+  tokenBudget: number
+}
+
+export type TableCut = { name: string; rowsShown: number; rowsTotal: number }
+
+export type BuiltPrompt = {
+  version: number
+  form: PromptForm
+  kind: PromptKind
+  /** The completion prompt (form `completion`), else null. */
+  text: string | null
+  /** The chat messages (form `chat`), else null. */
+  messages: ChatMessage[] | null
+  /** Code the completion prompt ends with inside its open block; the reply continues it. */
+  codePrefix: string | null
+  stop: string[]
+  /** Estimated prompt tokens. */
+  tokens: number
+  /** Ids of the worked examples used, in order. */
+  shots: string[]
+  tables: TableCut[]
+  /** What was cut to fit the budget, in words. */
+  notes: string[]
+}
+
+/** The API functions a program calls (method calls such as `.count(` are not API calls). */
+export function apiCalls(code: string, functions: readonly string[]): string[] {
+  return functions.filter((name) => new RegExp(`(?<![.\\w])${name}\\s*\\(`).test(code))
+}
+
+/** The solution of a shot that fits the mode and API level, or null when none does. */
+export function shotProgram(shot: Shot, mode: PromptMode, apis: ApiLevel, functions: readonly string[]): string | null {
+  const allowed = (code: string): boolean => {
+    const used = apiCalls(code, functions).filter((f) => !(mode === 'sql' && f === 'sqldf'))
+    if (apis === 'full') return true
+    if (apis === 'qa') return used.every((f) => f === 'qa')
+    return used.length === 0
+  }
+  const variants = mode === 'sql' ? [shot.sql] : [shot.python, shot.plain]
+  for (const lines of variants) {
+    if (lines === undefined) continue
+    const code = lines.join('\n')
+    if (allowed(code)) return code
+  }
+  return null
+}
+
+/** Documented functions for a mode and API level; `null` means all of them. */
+export function documentedFunctions(mode: PromptMode, apis: ApiLevel): string[] | null {
+  if (apis === 'full') return null
+  const base = apis === 'qa' ? ['qa'] : []
+  return mode === 'sql' ? [...base, 'sqldf'] : base
+}
+
+export function systemText(library: PromptLibrary, kind: PromptKind, mode: PromptMode, apis: ApiLevel): string {
+  const apiDoc = apiDocFor(library.apiDoc, documentedFunctions(mode, apis))
+  const guidelines = fillTemplate(library.apiGuidelines[apis], { apiDoc: apiDoc === '' ? '' : `API functions:\n\n${apiDoc}` })
+  return fillTemplate(library.modes[mode], { intro: library.kinds[kind].intro, apis: guidelines }).trim()
+}
+
+type RenderedTable = { heading: string; header: string; rowsAll: number[]; costs: number[]; listingCost: number; render: (rows: number[]) => string }
+
+function prepare(t: PromptTable, questionTerms: ReadonlySet<string>): RenderedTable & { scores: number[] } {
+  const rowsAll = t.table.values.map((_, i) => i)
+  const widths = columnWidths(t.table, rowsAll)
+  const perRow = rowChars(widths)
+  const d = depths(t.table)
+  const costs = rowsAll.map((r) => perRow + (d.row > 0 ? (t.table.index[r] ?? []).reduce((s, x) => s + x.length + 4, 2) : 0))
+  const scores = rowsAll.map((r) => relevance(questionTerms, [...(t.table.index[r] ?? []), ...(t.table.values[r] ?? [])].map(cellText).join(' ')))
+  const heading = `Table ${t.name}${t.title !== '' && t.title !== t.name ? `: ${t.title}` : ''}`
+  const render = (rows: number[]): string => `${heading}\n${renderFrame(t.table, rows)}\n${headerListing(t.name, t.table, rows)}`
+  const header = render([])
+  return { heading, header, rowsAll, costs, scores, listingCost: 0, render }
+}
+
+function exampleBlock(library: PromptLibrary, shot: Shot): string {
+  return shot.tables
+    .map((t) => {
+      const rows = t.values.map((_, i) => i)
+      const heading = `Table ${t.name}${t.title !== '' && t.title !== t.name ? `: ${t.title}` : ''}`
+      return `${heading}\n${renderFrame(t, rows)}\n${headerListing(t.name, t, rows)}`
+    })
+    .join('\n\n')
+    .concat(`\n\n${fillTemplate(library.layout.question, { question: shot.question })}`)
+}
+
+function fence(library: PromptLibrary, code: string): string {
+  return `${library.layout.codeOpen}\n${code}\n${library.layout.codeClose}`
+}
+
+export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
+  const { library, kind, mode, apis, form, question } = request
+  const entry = library.kinds[kind]
+  const notes: string[] = []
+  const system = systemText(library, kind, mode, apis)
+  const shots: { shot: Shot; code: string }[] = []
+  for (const shot of entry.shots.shots) {
+    if (shots.length >= entry.count) break
+    const code = shotProgram(shot, mode, apis, library.apiFunctions)
+    if (code !== null) shots.push({ shot, code })
+  }
+  if (shots.length < entry.count) notes.push(`Only ${shots.length} worked examples fit ${mode} mode with API level '${apis}' (the ${kind} set asks for ${entry.count}).`)
+
+  const qTerms = terms(question)
+  const prepared = request.tables.map((t) => prepare(t, qTerms))
+  const questionLine = fillTemplate(library.layout.question, { question })
+  const shotTexts = shots.map(({ shot, code }) => ({ user: exampleBlock(library, shot), code }))
+  const fixedChars = (kept: number): number =>
+    system.length +
+    shotTexts.slice(0, kept).reduce((s, x) => s + x.user.length + x.code.length + 40, 0) +
+    prepared.reduce((s, p) => s + p.header.length + 2, 0) +
+    questionLine.length +
+    200
+  const budgetChars = charsFor(request.tokenBudget)
+  const rowsWanted = prepared.reduce((s, p) => s + p.costs.reduce((a, c) => a + c, 0), 0)
+  let kept = shotTexts.length
+  // Examples go before rows: keep at least one example, and room for the rows (or a fifth of the budget).
+  while (kept > 1 && budgetChars - fixedChars(kept) < Math.min(rowsWanted, budgetChars / 5)) kept -= 1
+  if (kept < shotTexts.length) notes.push(`${shotTexts.length - kept} of ${shotTexts.length} worked examples were left out to fit the prompt budget of ${request.tokenBudget} tokens.`)
+  let rowBudget = Math.max(0, budgetChars - fixedChars(kept))
+
+  const byCost = prepared.map((p, i) => ({ i, total: p.costs.reduce((a, c) => a + c, 0) })).sort((a, b) => a.total - b.total)
+  const shown: number[][] = prepared.map(() => [])
+  byCost.forEach(({ i }, k) => {
+    const p = prepared[i] as (typeof prepared)[number]
+    const share = Math.floor(rowBudget / (byCost.length - k))
+    const rows = chooseRows(p.costs, p.scores, share, omitted(p.rowsAll.length).length + 1)
+    shown[i] = rows
+    rowBudget -= rows.reduce((s, r) => s + (p.costs[r] ?? 0), 0)
+  })
+  const tables: TableCut[] = request.tables.map((t, i) => ({ name: t.name, rowsShown: shown[i]?.length ?? 0, rowsTotal: t.table.values.length }))
+  for (const cut of tables) {
+    if (cut.rowsShown < cut.rowsTotal) notes.push(`Table ${cut.name}: ${cut.rowsShown} of ${cut.rowsTotal} rows shown to fit the prompt budget (headers, rows matching the question, first and last rows).`)
+  }
+  const taskUser = `${prepared.map((p, i) => p.render(shown[i] ?? [])).join('\n\n')}\n\n${questionLine}`
+  const kept_ = shotTexts.slice(0, kept)
+
+  let text: string | null = null
+  let messages: ChatMessage[] | null = null
+  let tokens: number
+  if (form === 'completion') {
+    const parts = [system, ...kept_.map((s, k) => `${fillTemplate(library.layout.example, { number: String(k + 1) })}\n${s.user}\n${fence(library, s.code)}`)]
+    parts.push(`${library.layout.task}\n${taskUser}\n${library.layout.codeOpen}\n`)
+    text = parts.join('\n\n')
+    tokens = estimateTokens(text)
+  } else {
+    messages = [{ role: 'system', content: system }]
+    for (const s of kept_) {
+      messages.push({ role: 'user', content: `${s.user}\n${library.layout.chatAnswerNote}` })
+      messages.push({ role: 'assistant', content: fence(library, s.code) })
+    }
+    messages.push({ role: 'user', content: `${taskUser}\n${library.layout.chatAnswerNote}` })
+    // A few tokens of framing per message, as chat templates add.
+    tokens = messages.reduce((s, m) => s + estimateTokens(m.content) + 4, 0)
+  }
+  if (tokens > request.tokenBudget) notes.push(`The prompt is about ${tokens} tokens, over the budget of ${request.tokenBudget}: the headers and instructions alone do not fit.`)
+  return {
+    version: library.version,
+    form,
+    kind,
+    text,
+    messages,
+    codePrefix: form === 'completion' ? '' : null,
+    stop: form === 'completion' ? [library.layout.codeClose, `\n${library.layout.example.split(' ')[0] ?? '###'} `] : [],
+    tokens,
+    shots: kept_.map((_, k) => shots[k]?.shot.id ?? ''),
+    tables,
+    notes
+  }
+}
+
+/** The short prompt for one `qa(...)` call. */
+export function qaPrompt(library: PromptLibrary, question: string, value: string | null): string {
+  return fillTemplate(library.qa, { question: question.trim(), value: value === null ? '' : cellText(value) })
+}

@@ -1,0 +1,161 @@
+/**
+ * The prompt library: templates and worked examples read from resources/prompts (data files, versioned by
+ * `manifest.json`). Loading validates every file, so a broken template fails at start, not mid-question.
+ */
+
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Result } from '../../../shared/result'
+import { fail, ok } from '../../../shared/result'
+import { appRoot } from '../paths'
+import { parseApiDoc } from './api-doc'
+
+/** Which family of worked examples fits the input. */
+export type PromptKind = 'relational' | 'hierarchical' | 'airline' | 'multi-table'
+export const PROMPT_KINDS: readonly PromptKind[] = ['relational', 'hierarchical', 'airline', 'multi-table']
+
+/** What the model writes: a pandas program, or a SQL query run through `sqldf`. */
+export type PromptMode = 'python' | 'sql'
+/** Which runtime functions the prompt offers: none, only `qa`, or all of them. */
+export type ApiLevel = 'none' | 'qa' | 'full'
+
+/** A small table inside a worked example, in ParsedTable's shape. */
+export type ShotTable = { name: string; title: string; columns: string[][]; index: string[][]; values: string[][] }
+
+/** One worked example; `plain` is a pandas-only solution for prompts without the helper functions. */
+export type Shot = {
+  id: string
+  tables: ShotTable[]
+  question: string
+  /** The answer every solution gives, as normalised answer values. */
+  answer: (string | number | boolean)[]
+  /** Answers the `qa` helper gives in this example, keyed `question | value`. */
+  qaAnswers?: Record<string, string>
+  python: string[]
+  plain?: string[]
+  sql?: string[]
+}
+
+export type ShotSet = { version: number; kind: PromptKind; provenance: string; shots: Shot[] }
+
+export type Layout = { example: string; task: string; question: string; codeOpen: string; codeClose: string; chatAnswerNote: string }
+
+export type PromptLibrary = {
+  version: number
+  kinds: Record<PromptKind, { shots: ShotSet; count: number; intro: string }>
+  modes: Record<PromptMode, string>
+  apiGuidelines: Record<ApiLevel, string>
+  apiDoc: string
+  /** Names of the documented API functions, in documentation order. */
+  apiFunctions: string[]
+  qa: string
+  layout: Layout
+}
+
+export function promptsDir(root: string = appRoot()): string {
+  return join(root, 'resources', 'prompts')
+}
+
+let cached: { dir: string; library: PromptLibrary } | null = null
+
+/** Loads (once per folder) and validates the prompt library. */
+export function loadPromptLibrary(dir: string = promptsDir()): Result<PromptLibrary> {
+  if (cached !== null && cached.dir === dir) return ok(cached.library)
+  try {
+    const library = readLibrary(dir)
+    cached = { dir, library }
+    return ok(library)
+  } catch (error) {
+    return fail('internal', `The prompt templates in ${dir} could not be read.`, error instanceof Error ? error.message : String(error))
+  }
+}
+
+function readLibrary(dir: string): PromptLibrary {
+  const text = (file: string): string => readFileSync(join(dir, file), 'utf8').replace(/\r\n?/g, '\n').trimEnd()
+  const manifest = object(JSON.parse(text('manifest.json')), 'manifest.json')
+  const version = manifest['version']
+  if (typeof version !== 'number') throw new Error('manifest.json: version must be a number')
+  const kindsIn = object(manifest['kinds'], 'manifest.json kinds')
+  const kinds = {} as PromptLibrary['kinds']
+  for (const kind of PROMPT_KINDS) {
+    const entry = object(kindsIn[kind], `manifest.json kinds.${kind}`)
+    const count = entry['count']
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) throw new Error(`manifest.json kinds.${kind}.count must be a positive whole number`)
+    const shots = parseShotSet(JSON.parse(text(string(entry['shots'], `kinds.${kind}.shots`))), kind)
+    kinds[kind] = { shots, count, intro: text(string(entry['intro'], `kinds.${kind}.intro`)) }
+  }
+  const modesIn = object(manifest['modes'], 'manifest.json modes')
+  const guidelinesIn = object(manifest['apiGuidelines'], 'manifest.json apiGuidelines')
+  const layoutIn = object(manifest['layout'], 'manifest.json layout')
+  const layout = {} as Layout
+  for (const key of ['example', 'task', 'question', 'codeOpen', 'codeClose', 'chatAnswerNote'] as const) layout[key] = string(layoutIn[key], `layout.${key}`)
+  const apiDoc = text(string(manifest['apiDoc'], 'apiDoc'))
+  const apiFunctions = parseApiDoc(apiDoc).entries.map((e) => e.name)
+  if (!apiFunctions.includes('qa') || !apiFunctions.includes('sqldf')) throw new Error('api-doc.txt must document qa and sqldf')
+  return {
+    version,
+    kinds,
+    modes: { python: text(string(modesIn['python'], 'modes.python')), sql: text(string(modesIn['sql'], 'modes.sql')) },
+    apiGuidelines: {
+      none: text(string(guidelinesIn['none'], 'apiGuidelines.none')),
+      qa: text(string(guidelinesIn['qa'], 'apiGuidelines.qa')),
+      full: text(string(guidelinesIn['full'], 'apiGuidelines.full'))
+    },
+    apiDoc,
+    apiFunctions,
+    qa: text(string(manifest['qa'], 'qa')),
+    layout
+  }
+}
+
+function parseShotSet(value: unknown, kind: PromptKind): ShotSet {
+  const set = object(value, `shots of ${kind}`)
+  if (set['kind'] !== kind) throw new Error(`shots of ${kind}: the file says kind ${String(set['kind'])}`)
+  const provenance = string(set['provenance'], `shots of ${kind}: provenance`)
+  const shots = array(set['shots'], `shots of ${kind}`).map((s, i) => parseShot(s, `${kind} shot ${i + 1}`))
+  return { version: typeof set['version'] === 'number' ? set['version'] : 0, kind, provenance, shots }
+}
+
+function parseShot(value: unknown, where: string): Shot {
+  const s = object(value, where)
+  const lines = (key: string): string[] | undefined => (s[key] === undefined ? undefined : array(s[key], `${where}.${key}`).map((l) => string(l, `${where}.${key}`)))
+  const tables = array(s['tables'], `${where}.tables`).map((t, i) => {
+    const o = object(t, `${where}.tables[${i}]`)
+    const grid = (key: string): string[][] => array(o[key], `${where}.tables[${i}].${key}`).map((r) => array(r, key).map((c) => string(c, key)))
+    return { name: string(o['name'], 'name'), title: string(o['title'], 'title'), columns: grid('columns'), index: grid('index'), values: grid('values') }
+  })
+  const answer = array(s['answer'], `${where}.answer`).map((a) => {
+    if (typeof a === 'string' || typeof a === 'number' || typeof a === 'boolean') return a
+    throw new Error(`${where}.answer: values must be text, numbers or booleans`)
+  })
+  const python = lines('python')
+  if (python === undefined) throw new Error(`${where}: a python solution is required`)
+  const shot: Shot = { id: string(s['id'], `${where}.id`), tables, question: string(s['question'], `${where}.question`), answer, python }
+  const plain = lines('plain')
+  const sql = lines('sql')
+  if (plain !== undefined) shot.plain = plain
+  if (sql !== undefined) shot.sql = sql
+  if (s['qaAnswers'] !== undefined) shot.qaAnswers = Object.fromEntries(Object.entries(object(s['qaAnswers'], `${where}.qaAnswers`)).map(([k, v]) => [k, string(v, k)]))
+  return shot
+}
+
+function object(value: unknown, where: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${where} must be an object`)
+  return value as Record<string, unknown>
+}
+
+function array(value: unknown, where: string): unknown[] {
+  if (!Array.isArray(value)) throw new Error(`${where} must be a list`)
+  return value
+}
+
+function string(value: unknown, where: string): string {
+  if (typeof value !== 'string') throw new Error(`${where} must be text`)
+  return value
+}
+
+/** `{{name}}` substitution plus `{{#name}}…{{/name}}` sections kept only when the value is non-empty. */
+export function fillTemplate(template: string, values: Record<string, string>): string {
+  const sections = template.replace(/\{\{#(\w+)\}\}\n?([\s\S]*?)\{\{\/\1\}\}\n?/g, (_all, name: string, body: string) => ((values[name] ?? '') === '' ? '' : body))
+  return sections.replace(/\{\{(\w+)\}\}/g, (_all, name: string) => values[name] ?? '')
+}

@@ -1,0 +1,200 @@
+import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { appRoot } from '../paths'
+import { apiDocPath, generateApiDoc, parseApiDoc } from './api-doc'
+import { estimateTokens } from './budget'
+import { apiCalls, buildPrompt, qaPrompt, shotProgram } from './build'
+import type { ApiLevel, PromptKind, PromptLibrary, PromptMode } from './library'
+import { PROMPT_KINDS, loadPromptLibrary } from './library'
+import { renderFrame } from './table-view'
+
+function library(): PromptLibrary {
+  const loaded = loadPromptLibrary()
+  if (!loaded.ok) throw new Error(`${loaded.error.message} ${loaded.error.detail ?? ''}`)
+  return loaded.value
+}
+
+const python3 = spawnSync('python3', ['--version']).status === 0
+const pandas = python3 && spawnSync('python3', ['-c', 'import pandas']).status === 0
+
+describe('prompt library', () => {
+  it('states the provenance of every example file: invented tables, no dataset questions', () => {
+    for (const kind of PROMPT_KINDS) {
+      const { provenance } = library().kinds[kind].shots
+      expect(provenance).toMatch(/invented/)
+      expect(provenance).toMatch(/none is taken from/)
+    }
+  })
+
+  it('renders every kind, mode, API level and form with the right examples and documentation', () => {
+    const lib = library()
+    const levels: ApiLevel[] = ['none', 'qa', 'full']
+    const modes: PromptMode[] = ['python', 'sql']
+    for (const kind of PROMPT_KINDS) {
+      const first = lib.kinds[kind].shots.shots[0]
+      if (first === undefined) throw new Error(`no shots for ${kind}`)
+      for (const mode of modes) {
+        for (const apis of levels) {
+          for (const form of ['completion', 'chat'] as const) {
+            const question = `what is the value for ${kind} ${mode} ${apis}?`
+            const built = buildPrompt({ library: lib, kind, mode, apis, form, question, tables: first.tables.map((t) => ({ name: t.name, title: t.title, table: t })), tokenBudget: 12_000 })
+            const where = `${kind}/${mode}/${apis}/${form}`
+            expect(built.shots.length, where).toBe(lib.kinds[kind].count)
+            const all = form === 'completion' ? (built.text ?? '') : (built.messages ?? []).map((m) => m.content).join('\n')
+            expect(all, where).toContain(`Question: ${question}`)
+            // Shown programs use only what this level offers.
+            const codes = built.shots.map((id) => shotProgram(lib.kinds[kind].shots.shots.find((s) => s.id === id) ?? first, mode, apis, lib.apiFunctions) ?? '')
+            const used = new Set(codes.flatMap((c) => apiCalls(c, lib.apiFunctions)))
+            if (mode === 'sql') {
+              expect(codes.every((c) => c.includes('sqldf(')), where).toBe(true)
+              used.delete('sqldf')
+            }
+            if (apis === 'none') expect([...used], where).toEqual([])
+            if (apis === 'qa') expect([...used].filter((f) => f !== 'qa'), where).toEqual([])
+            // Documentation follows the level: lookup only in full, qa in qa and full.
+            expect(all.includes('lookup(df, row, col)'), where).toBe(apis === 'full')
+            expect(all.includes('qa(question, values=None)'), where).toBe(apis !== 'none')
+            if (form === 'completion') {
+              expect(built.text?.endsWith('### Your question\n' + all.split('### Your question\n')[1]), where).toBe(true)
+              expect(built.text?.endsWith('```python\n'), where).toBe(true)
+              expect(built.codePrefix).toBe('')
+            } else {
+              const messages = built.messages ?? []
+              expect(messages[0]?.role).toBe('system')
+              expect(messages.length, where).toBe(2 + 2 * built.shots.length)
+              expect(messages.at(-1)?.role).toBe('user')
+              expect(messages.filter((m) => m.role === 'assistant').every((m) => m.content.startsWith('```python\n') && m.content.endsWith('\n```'))).toBe(true)
+            }
+          }
+        }
+      }
+    }
+  })
+
+  it('mixes examples that call the helper functions with plain pandas ones in the full prompt', () => {
+    const lib = library()
+    for (const kind of PROMPT_KINDS) {
+      const built = buildPrompt({ library: lib, kind, mode: 'python', apis: 'full', form: 'chat', question: 'q?', tables: [], tokenBudget: 12_000 })
+      const codes = built.shots.map((id) => shotProgram(lib.kinds[kind].shots.shots.find((s) => s.id === id)!, 'python', 'full', lib.apiFunctions) ?? '')
+      const withApi = codes.filter((c) => apiCalls(c, lib.apiFunctions).length > 0).length
+      expect(withApi, kind).toBeGreaterThanOrEqual(2)
+      expect(codes.length - withApi, kind).toBeGreaterThanOrEqual(1)
+      expect(codes.some((c) => apiCalls(c, lib.apiFunctions).includes('qa')), kind).toBe(true)
+    }
+  })
+
+  it('uses five examples, and eight for airline report tables', () => {
+    const lib = library()
+    const counts = Object.fromEntries(PROMPT_KINDS.map((k) => [k, lib.kinds[k].count]))
+    expect(counts).toEqual({ relational: 5, hierarchical: 5, airline: 8, 'multi-table': 5 })
+  })
+
+  it('fills the QA prompt with and without a value', () => {
+    const lib = library()
+    const withValue = qaPrompt(lib, 'Which country is this city in?', 'Lyon')
+    expect(withValue).toContain('Value: Lyon\nQuestion: Which country is this city in?\nAnswer:')
+    expect(qaPrompt(lib, 'What year did the war end?', null)).not.toContain('Value:')
+  })
+})
+
+describe('table view', () => {
+  it('prints hierarchical headers sparsified, as pandas does', () => {
+    const text = renderFrame(
+      {
+        columns: [['2019', 'men'], ['2019', 'women'], ['2020', 'men']],
+        index: [['employed', ''], ['employed', 'farm'], ['unemployed', '']],
+        values: [['1,200', '900', '1,150'], ['30', '12', '28'], ['85', '70', '96']]
+      },
+      [0, 1, 2]
+    )
+    expect(text.split('\n')).toEqual([
+      '                  2019          2020',
+      '                    men  women    men',
+      'employed          1,200    900  1,150',
+      '            farm     30     12     28',
+      'unemployed           85     70     96',
+      '',
+      '[3 rows x 3 columns]'
+    ])
+  })
+
+  it('numbers rows of a flat table and marks omitted rows', () => {
+    const table = { columns: [['Name'], ['Score']], index: [], values: [['Ann', '3'], ['Bo', '10'], ['Cy', '7'], ['Di', '1']] }
+    expect(renderFrame(table, [0, 3]).split('\n')).toEqual(['   Name  Score', '0   Ann      3', '... (2 rows omitted) ...', '3    Di      1', '', '[4 rows x 2 columns]'])
+  })
+})
+
+describe('token budget', () => {
+  const big = {
+    columns: [['Station'], ['Line'], ['Opened'], ['Riders per day']],
+    index: [] as string[][],
+    values: Array.from({ length: 800 }, (_, i) => [`Station ${i}`, `Line ${i % 7}`, String(1900 + (i % 120)), String(1000 + i * 13)])
+  }
+  big.values[417] = ['Quillmoor Junction', 'Line 3', '1931', '55,120']
+
+  it('keeps the headers, the rows the question names, and the first and last rows', () => {
+    const lib = library()
+    const budget = 6_000
+    const built = buildPrompt({ library: lib, kind: 'relational', mode: 'python', apis: 'full', form: 'completion', question: 'When did Quillmoor Junction open?', tables: [{ name: 'df', title: 'Stations', table: big }], tokenBudget: budget })
+    const text = built.text ?? ''
+    expect(built.tokens).toBeLessThanOrEqual(budget)
+    expect(estimateTokens(text)).toBe(built.tokens)
+    const task = text.split('### Your question\n')[1] ?? ''
+    expect(task).toContain('Riders per day')
+    expect(task).toMatch(/^417 +Quillmoor Junction +Line 3 +1931 +55,120$/m)
+    expect(task).toMatch(/^0 +Station 0 /m)
+    expect(task).toMatch(/^799 +Station 799 /m)
+    expect(task).toMatch(/\.\.\. \(\d+ rows omitted\) \.\.\./)
+    expect(task).toContain('[800 rows x 4 columns]')
+    const cut = built.tables[0]
+    expect(cut?.rowsTotal).toBe(800)
+    expect(cut?.rowsShown).toBeGreaterThan(3)
+    expect(cut?.rowsShown).toBeLessThan(800)
+    expect(built.notes.join(' ')).toMatch(/rows shown to fit the prompt budget/)
+  })
+
+  it('drops worked examples before it drops every row when the budget is tight', () => {
+    const lib = library()
+    const built = buildPrompt({ library: lib, kind: 'relational', mode: 'python', apis: 'full', form: 'chat', question: 'Which line serves Quillmoor Junction?', tables: [{ name: 'df', title: 'Stations', table: big }], tokenBudget: 3_500 })
+    expect(built.shots.length).toBeGreaterThanOrEqual(1)
+    expect(built.shots.length).toBeLessThan(5)
+    expect(built.notes.join(' ')).toMatch(/worked examples were left out/)
+    expect(built.messages?.at(-1)?.content).toContain('Quillmoor Junction')
+  })
+
+  it('shows a small table whole', () => {
+    const lib = library()
+    const small = { columns: [['a'], ['b']], index: [], values: [['1', '2'], ['3', '4']] }
+    const built = buildPrompt({ library: lib, kind: 'relational', mode: 'sql', apis: 'none', form: 'completion', question: 'sum of a?', tables: [{ name: 'df', title: '', table: small }], tokenBudget: 8_000 })
+    expect(built.tables).toEqual([{ name: 'df', rowsShown: 2, rowsTotal: 2 }])
+    expect(built.text).not.toContain('omitted')
+  })
+})
+
+describe('API documentation', () => {
+  it.skipIf(!python3)('matches a fresh generation from the runtime library (needs python3)', () => {
+    const fresh = generateApiDoc()
+    if (!fresh.ok) throw new Error(fresh.error.message)
+    expect(readFileSync(apiDocPath(), 'utf8')).toBe(fresh.value)
+  })
+
+  it('splits into one entry per function', () => {
+    const { entries, preamble } = parseApiDoc(readFileSync(apiDocPath(), 'utf8'))
+    expect(preamble).toMatch(/Header paths/)
+    expect(entries.map((e) => e.name)).toEqual(expect.arrayContaining(['lookup', 'aggregate', 'qa', 'sqldf', 'to_number']))
+  })
+})
+
+describe('worked examples', () => {
+  it.skipIf(!pandas)('every solution runs on its table and gives its stated answer (python3 + pandas + tableqa)', () => {
+    const files = ['relational', 'hierarchical', 'airline', 'multi-table'].map((k) => join(appRoot(), 'resources', 'prompts', 'shots', `${k}.json`))
+    const run = spawnSync('python3', [join(appRoot(), 'test', 'e2e-pipeline', 'verify_shots.py'), ...files], { encoding: 'utf8', timeout: 120_000 })
+    expect(run.stderr).toBe('')
+    const results = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { shot: string; variant: string; ok: boolean })
+    const expected = PROMPT_KINDS.flatMap((k: PromptKind) => library().kinds[k].shots.shots.flatMap((s) => (['python', 'plain', 'sql'] as const).filter((v) => s[v] !== undefined)))
+    expect(results.length).toBe(expected.length)
+    expect(results.filter((r) => !r.ok)).toEqual([])
+  })
+})

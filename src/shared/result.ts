@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'model-unreachable'
   | 'model-not-found'
   | 'model-no-code'
+  | 'no-answer'
 
 /** An error as data: what every boundary returns instead of throwing. */
 export type AppError = {

@@ -1,0 +1,207 @@
+import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Choice, Rule, ScriptedServer } from '../../../../test/support/scripted-openai-server'
+import { startScriptedServer } from '../../../../test/support/scripted-openai-server'
+import type { AskProgress } from '../../../shared/ask'
+import type { EndpointConfig } from '../../../shared/model'
+import type { ParsedTable } from '../../../shared/table'
+import { MemorySecretStore, ModelClient } from '../model'
+import { datasetsDir } from '../paths'
+import { createCPythonExecutor } from '../python/cpython-executor'
+import { probePython } from '../python/cpython-channel'
+import type { PythonExecutor } from '../python/executor'
+import { importFile } from '../tables/import'
+import { structureGrid } from '../tables/structure'
+import type { AskRequest } from './ask'
+import { MAX_QUESTION_CHARS, ask } from './ask'
+
+const QUESTION = 'how many percent of black male workers were employed in the transportation and warehousing sector?'
+const QA_PROMPT = /^Answer the question in as few words as possible/
+
+const fenced = (code: string): string => `Here is the program.\n\n\`\`\`python\n${code}\n\`\`\`\n`
+const hitabCandidates: Choice[] = [
+  { text: fenced('answer = lookup(df, "transportation and warehousing", ("black male workers", "total"))'), logprobs: [-1, -1, -1, -1] },
+  { text: fenced('answer = df.loc["transport", "black"]'), logprobs: [-1.5, -1.5] },
+  { text: fenced('sector = qa("Which industry sector includes airlines and trucking?")\nanswer = lookup(df, sector, ("black male workers", "total"))'), logprobs: [-2, -2, -2] },
+  { text: fenced('answer = df.loc[("percent", "transportation and warehousing"), ("black male workers", "total")]'), logprobs: [-2.5, -2.5] },
+  { text: 'I cannot answer this from the table.', logprobs: [-4, -4] }
+]
+
+let server: ScriptedServer
+let executor: PythonExecutor
+let hitab: ParsedTable
+let spider: { name: string; table: ParsedTable }[]
+let spiderSingers = 0
+
+function endpoint(overrides: Partial<EndpointConfig> = {}): EndpointConfig {
+  return { id: 'e1', name: 'scripted', baseUrl: server.url, model: 'test-model', api: 'chat', timeoutMs: 10_000, maxRetries: 0, promptTokenBudget: 8_000, ...overrides }
+}
+
+function client(overrides: Partial<EndpointConfig> = {}): ModelClient {
+  return new ModelClient(endpoint(overrides), { secrets: new MemorySecretStore() })
+}
+
+function askHitab(extra: Partial<AskRequest> = {}, cfg: Partial<EndpointConfig> = {}): ReturnType<typeof ask> {
+  return ask({ tables: [{ name: 'HiTab 1008', table: hitab }], question: QUESTION, ...extra }, { client: client(cfg), executor })
+}
+
+const rules: Rule[] = [
+  { match: QA_PROMPT, reply: { choices: [{ text: 'transportation and warehousing' }] } },
+  { match: /Question: how many singers do we have\?\nReply/, reply: { choices: [{ text: fenced('answer = sqldf("SELECT COUNT(*) FROM singer")'), logprobs: [-1, -1] }] } },
+  { match: /Question: silent program\?/, reply: { choices: [{ text: fenced('x = 1'), logprobs: [-1] }] } },
+  { match: /Question: no code at all\?/, reply: { choices: [{ text: 'Sorry, I only chat.', logprobs: [-1] }] } },
+  { match: /Question: whole table\?/, reply: { choices: [{ text: fenced('import pandas as pd\nanswer = pd.DataFrame({"a": range(1_000_000), "b": range(1_000_000)})'), logprobs: [-1] }] } },
+  { match: /Question: slow\?/, reply: { delayMs: 5_000, choices: [{ text: fenced('answer = 1') }] } },
+  { match: /without log-probs/, reply: { choices: hitabCandidates.map((c) => ({ text: c.text })) } },
+  { match: (r) => r.prompt.includes(`Question: ${QUESTION}`), reply: { choices: hitabCandidates } }
+]
+
+beforeAll(async () => {
+  const probe = probePython('python3')
+  if (!probe.ok || probe.pandas === null) throw new Error('The pipeline tests need python3 with pandas (pip install -r python/requirements-test.txt).')
+  server = await startScriptedServer({ rules })
+  executor = createCPythonExecutor({ python: 'python3', defaultTimeoutMs: 20_000 })
+  const file = join(datasetsDir(), 'hitab', 'data', 'tables', 'raw', '1008.json')
+  const grids = await importFile('1008.json', new Uint8Array(readFileSync(file)))
+  if (!grids.ok || grids.value[0] === undefined) throw new Error('HiTab table 1008 did not import')
+  hitab = structureGrid(grids.value[0])
+  const db = join(datasetsDir(), 'spider', 'database', 'concert_singer', 'concert_singer.sqlite')
+  const tables = await importFile('concert_singer.sqlite', new Uint8Array(readFileSync(db)))
+  if (!tables.ok) throw new Error('Spider concert_singer did not import')
+  spider = tables.value.map((g) => ({ name: g.name, table: structureGrid(g) }))
+  const count = spawnSync('python3', ['-c', `import sqlite3; print(sqlite3.connect(${JSON.stringify(db)}).execute("select count(*) from singer").fetchone()[0])`], { encoding: 'utf8' })
+  spiderSingers = Number(count.stdout.trim())
+})
+
+afterAll(async () => {
+  await executor?.close()
+  await server?.close()
+})
+
+describe('ask on a HiTab table', () => {
+  it('samples five programs, runs them, answers a qa() call and picks by log-probability', async () => {
+    const events: AskProgress[] = []
+    const before = server.requests.length
+    const result = await askHitab({ onProgress: (e) => events.push(e) })
+    if (!result.ok) throw new Error(result.error.message)
+    const s = result.value
+    expect(s.kind).toBe('hierarchical')
+    expect(s.executor).toBe('cpython')
+    expect(s.candidates).toHaveLength(5)
+    expect(s.candidates.map((c) => c.logprobSum)).toEqual([-4, -3, -6, -5, -8])
+    // Candidate 2 fails (KeyError), candidate 5 has no code; the other three agree.
+    expect(s.candidates.map((c) => c.result.ok)).toEqual([true, false, true, true, false])
+    expect(s.candidates[1]?.result.ok === false && s.candidates[1].result.error.code).toBe('python-error')
+    expect(s.candidates[4]?.result.ok === false && s.candidates[4].result.error.code).toBe('model-no-code')
+    expect(s.candidates.map((c) => c.answerKey)).toEqual(['11.1', null, '11.1', '11.1', null])
+    expect(s.candidates[2]?.qaCalls).toBe(1)
+    expect(s.qaCalls).toBe(1)
+    // The most probable program failed, so the most probable one that ran answers.
+    expect(s.selection?.mode).toBe('logprob')
+    expect(s.selection?.ranking[0]).toBe(1)
+    expect(s.chosen).toBe(0)
+    expect(s.answer?.items).toEqual([{ value: 11.1, type: 'number' }])
+    expect(s.program).toContain('lookup(df, "transportation and warehousing"')
+    expect(s.notes.join(' ')).toMatch(/most probable program \(candidate 2\) failed/)
+    expect(s.promptTokens).toBeGreaterThan(1000)
+    expect(s.promptTokens).toBeLessThanOrEqual(8_000)
+    const messages = events.map((e) => e.message)
+    expect(messages).toContain('generating 5/5')
+    for (let k = 1; k <= 5; k += 1) expect(messages).toContain(`executing ${k}/5`)
+    expect(messages).toContain('qa call 1')
+    // One generation request (n honoured) plus one QA request; the QA prompt carries the sub-question.
+    const mine = server.requests.slice(before)
+    expect(mine.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(2)
+    expect(mine.some((r) => QA_PROMPT.test(r.prompt) && r.prompt.includes('Which industry sector includes airlines and trucking?'))).toBe(true)
+    const generation = mine.find((r) => r.prompt.includes(`Question: ${QUESTION}`))
+    expect(generation?.body?.['n']).toBe(5)
+    expect(generation?.body?.['temperature']).toBe(0.7)
+    expect(generation?.prompt).toContain("('black male workers', 'total')")
+  })
+
+  it('votes on answers when asked to', async () => {
+    const result = await askHitab({ options: { selection: 'vote' } })
+    if (!result.ok) throw new Error(result.error.message)
+    expect(result.value.selection?.mode).toBe('vote')
+    expect(result.value.selection?.votes?.[0]).toMatchObject({ key: '11.1', count: 3 })
+    expect(result.value.chosen).toBe(0)
+  })
+
+  it('falls back to a vote, and says so, when the endpoint gives no log-probabilities', async () => {
+    const result = await ask({ tables: [{ name: 'HiTab 1008', table: hitab }], question: `${QUESTION} (without log-probs)` }, { client: client(), executor })
+    if (!result.ok) throw new Error(result.error.message)
+    expect(result.value.candidates.every((c) => c.logprobSum === null)).toBe(true)
+    expect(result.value.selection?.mode).toBe('vote')
+    expect(result.value.selection?.fallbackReason).toMatch(/no log-probabilities/)
+    expect(result.value.answer?.items[0]?.value).toBe(11.1)
+  })
+
+  it('shows the flattened table in the ablation mode', async () => {
+    const before = server.requests.length
+    await askHitab({ options: { tableRepr: 'flatten', n: 1 } })
+    const sent = server.requests.slice(before).find((r) => r.prompt.includes(`Question: ${QUESTION}`))
+    expect(sent?.prompt).toContain("'black male workers - total'")
+    expect(sent?.prompt).not.toContain("('black male workers', 'total')")
+  })
+})
+
+describe('ask in SQL mode on a Spider database', () => {
+  it('binds each table to its name and runs the query through sqldf', async () => {
+    const before = server.requests.length
+    const result = await ask({ tables: spider, question: 'how many singers do we have?', options: { mode: 'sql', n: 1 } }, { client: client(), executor })
+    if (!result.ok) throw new Error(result.error.message)
+    expect(result.value.kind).toBe('multi-table')
+    expect(result.value.answer?.items).toEqual([{ value: spiderSingers, type: 'number' }])
+    const sent = server.requests.slice(before)[0]?.prompt ?? ''
+    expect(sent).toContain('SQLite queries')
+    for (const name of ['stadium', 'singer', 'concert', 'singer_in_concert']) expect(sent).toContain(`Table ${name}: concert_singer.sqlite › ${name}`)
+  })
+})
+
+describe('ask with bad input', () => {
+  it('refuses an empty question and one of 10,000 characters', async () => {
+    const empty = await askHitab({ question: '   ' })
+    expect(empty.ok || empty.error).toMatchObject({ code: 'bad-input', message: expect.stringMatching(/question is empty/) as unknown })
+    const long = await askHitab({ question: 'why '.repeat(2_500) })
+    expect(long.ok || long.error).toMatchObject({ code: 'bad-input', message: expect.stringContaining(`limit is ${MAX_QUESTION_CHARS.toLocaleString('en-US')}`) as unknown })
+  })
+
+  it('says when the URL is not an OpenAI-compatible API, and when the model is unknown', async () => {
+    const notApi = await askHitab({ options: { n: 1 } }, { baseUrl: `${server.origin}/not-an-api` })
+    expect(notApi.ok).toBe(false)
+    if (!notApi.ok) expect(notApi.error.message).toMatch(/OpenAI-compatible/)
+    const unknown = await askHitab({ options: { n: 1 } }, { model: 'no-such-model' })
+    expect(unknown.ok).toBe(false)
+    if (!unknown.ok) expect(unknown.error.message).toMatch(/no-such-model/)
+  })
+
+  it('says when no reply holds code', async () => {
+    const result = await askHitab({ question: 'no code at all?', options: { n: 2 } })
+    expect(result.ok || result.error).toMatchObject({ code: 'model-no-code', message: expect.stringMatching(/None of the 2 replies held a Python program/) as unknown })
+  })
+
+  it('says when a program gives no answer', async () => {
+    const result = await askHitab({ question: 'silent program?', options: { n: 1 } })
+    if (!result.ok) throw new Error(result.error.message)
+    expect(result.value.answer).toBeNull()
+    expect(result.value.problem?.code).toBe('no-answer')
+    expect(result.value.problem?.message).toMatch(/neither assigned `answer`/)
+  })
+
+  it('caps an answer of a million rows with a note', async () => {
+    const result = await askHitab({ question: 'whole table?', options: { n: 1 } })
+    if (!result.ok) throw new Error(result.error.message)
+    expect(result.value.answer?.items).toHaveLength(1_000)
+    expect(result.value.answer?.note).toMatch(/1,000,000 rows × 2 columns; only the first 1,000 values are kept/)
+  })
+
+  it('stops when cancelled', async () => {
+    const controller = new AbortController()
+    const pending = askHitab({ question: 'slow?', options: { n: 1 }, signal: controller.signal })
+    setTimeout(() => controller.abort(), 200)
+    const result = await pending
+    expect(result.ok || result.error.code).toBe('cancelled')
+  })
+})

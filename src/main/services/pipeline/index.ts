@@ -1,0 +1,5 @@
+export type { AskDeps, AskRequest } from './ask'
+export { MAX_N, MAX_QUESTION_CHARS, ask } from './ask'
+export { MAX_ANSWER_ITEMS, answerKey, itemKey, readAnswer } from './answer'
+export type { NamedTable } from './tables'
+export { chooseKind, represent, variableNames } from './tables'

@@ -1,0 +1,103 @@
+/** Types of asking a question about tables: what the UI sends, what it sees while waiting and what comes back. */
+
+import type { SelectionMode } from './model'
+import type { AppError } from './result'
+import type { CellRef } from './table'
+
+/** Which family of worked examples the prompt uses; `auto` decides from the tables. */
+export type AskKind = 'auto' | 'relational' | 'hierarchical' | 'airline' | 'multi-table'
+
+/** How a question is answered. Every field has a default (the seed paper's settings). */
+export type AskOptions = {
+  /** Programs sampled. Default 5. */
+  n?: number
+  /** Sampling temperature. Default 0.7. */
+  temperature?: number
+  /** How one program is chosen. Default `logprob`. */
+  selection?: SelectionMode
+  /** Which log-probability ranks candidates. Default `sum`. */
+  score?: 'sum' | 'mean'
+  /** A pandas program, or SQL through `sqldf`. Default `python`. */
+  mode?: 'python' | 'sql'
+  /** Helper functions offered: none, only `qa`, or all. Default `full`. */
+  apis?: 'none' | 'qa' | 'full'
+  /** Hierarchical headers as a MultiIndex (default) or flattened into single names (ablation). */
+  tableRepr?: 'multiindex' | 'flatten'
+  kind?: AskKind
+  /** Most tokens one program may take. Default 600. */
+  maxTokens?: number
+  /** Time limit of one program, ms. Default 30 s. */
+  timeoutMs?: number
+}
+
+/** One value of an answer, typed as the runtime normalised it. */
+export type AnswerItem = { value: string | number | boolean; type: 'number' | 'string' | 'date' | 'boolean' }
+
+export type AskAnswer = {
+  items: AnswerItem[]
+  /** The items as one line of text. */
+  text: string
+  /** Source cells the answer was read from, where known. */
+  cells: CellRef[]
+  /** Something the user should know about the answer (cut to a size, read from printed output, ...). */
+  note?: string
+}
+
+/** One sampled program and how it ran. */
+export type CandidateSummary = {
+  index: number
+  /** The program found in the reply; null when the reply held none. */
+  program: string | null
+  logprobSum: number | null
+  logprobMean: number | null
+  result: { ok: true; answer: AskAnswer } | { ok: false; error: AppError }
+  /** Comparable text of the answer, used for voting; null when the program failed. */
+  answerKey: string | null
+  /** Sub-questions the program asked through `qa(...)`. */
+  qaCalls: number
+  durationMs: number
+}
+
+export type SelectionSummary = {
+  mode: SelectionMode
+  requested: SelectionMode
+  score: 'sum' | 'mean'
+  fallbackReason?: string
+  /** Candidate indices, best first. */
+  ranking: number[]
+  votes?: { key: string; count: number; indices: number[] }[]
+}
+
+/** What answering one question produced. */
+export type AskSummary = {
+  askId: string
+  question: string
+  /** Null when no candidate produced an answer; `problem` then says why. */
+  answer: AskAnswer | null
+  problem?: AppError
+  program: string | null
+  /** Index of the chosen candidate. */
+  chosen: number | null
+  candidates: CandidateSummary[]
+  selection: SelectionSummary | null
+  /** QA sub-questions asked in all, across candidates. */
+  qaCalls: number
+  /** Estimated prompt tokens (characters / 3.5). */
+  promptTokens: number
+  promptVersion: number
+  kind: Exclude<AskKind, 'auto'>
+  executor: 'pyodide' | 'cpython'
+  endpoint: { name: string; model: string; api: string }
+  /** Things cut or changed on the way (rows left out of the prompt, fallbacks). */
+  notes: string[]
+  timings: { promptMs: number; generateMs: number; executeMs: number; totalMs: number }
+}
+
+/** Progress while a question is being answered: `generating 3/5`, `executing 2/5`, `qa call 4`. */
+export type AskProgress = {
+  askId: string
+  stage: 'prompt' | 'generating' | 'executing' | 'qa' | 'selecting'
+  done: number
+  total: number | null
+  message: string
+}

@@ -1,6 +1,7 @@
 import type { HeaderNode } from '../../../../shared/table'
 import { rawText, regionAt, type Grid } from './grid'
-import { classifyRow, type RowRole } from './rows'
+import { aggregateBlocks } from './aggregates'
+import { classifyRow, isTotalLabel, type RowRole } from './rows'
 import { newRoot } from './top-tree'
 
 export type LeftTree = {
@@ -12,9 +13,12 @@ export type LeftTree = {
   roles: RowRole[]
 }
 
-type Open = { node: HeaderNode; level: number }
+/** An open parent; `until` is the last row of an aggregate's block. */
+type Open = { node: HeaderNode; level: number; until?: number }
 
-const TOTAL = /^(?:total|all\b|overall|sum\b)/i
+// Between a section (-0.5) and a data row (0): data rows stay inside an aggregate, a section closes it.
+const AGGREGATE_LEVEL = -0.25
+
 
 /**
  * The left tree over body rows and header columns 0..headerCols-1.
@@ -47,10 +51,12 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   const stack: Open[] = []
   const indented = hierarchy && hasIndentation(g, headerRows, headerCols)
   let previousRole: RowRole | null = null
+  for (let r = headerRows; r < g.rows; r++) roles.push(hierarchy ? classifyRow(g, r, headerCols) : dataOrEmpty(g, r))
+  const sectionsBelow = indented ? null : sectionRuns(roles)
+  const blocks = hierarchy && !indented && headerCols === 1 ? aggregateBlocks(g, headerRows, headerCols, roles) : null
 
   for (let r = headerRows; r < g.rows; r++) {
-    const role: RowRole = hierarchy ? classifyRow(g, r, headerCols) : dataOrEmpty(g, r)
-    roles.push(role)
+    const role: RowRole = roles[r - headerRows] ?? 'empty'
     if (role === 'empty') continue
     if (role === 'unit') {
       stack.length = 0
@@ -64,10 +70,15 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     }
     const level = indented ? rowIndent(g, r, headerCols) : 0
     let effective = role === 'section' ? level - 0.5 : level
-    if (role === 'section' && previousRole === 'section') {
+    if (role === 'section' && sectionsBelow !== null) {
+      // Without indentation, a run of section rows nests: each is the parent of the next, and the last one's
+      // depth is that of a lone section. A later lone section closes only the innermost open one.
+      effective = -0.5 * (1 + (sectionsBelow[r - headerRows] ?? 0))
+    } else if (role === 'section' && previousRole === 'section') {
       const last = stack[stack.length - 1]
       if (last !== undefined && last.level >= effective) effective = last.level + 0.25
     }
+    while (stack.length > 0 && (stack[stack.length - 1]?.until ?? r) < r) stack.pop()
     while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) >= effective) stack.pop()
     const contextParent = stack[stack.length - 1]?.node ?? root
     if (stack.length !== 0 || role === 'section') above.fill(null)
@@ -116,12 +127,27 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
       dataRows.push(r)
       paths.push(path)
       const own = path[path.length - 1]
+      const blockEnd = blocks?.[r - headerRows] ?? -1
       if (indented && own !== undefined && own.text.length > 0) stack.push({ node: own, level })
-      else if (!indented && TOTAL.test(rowLabelText(g, r, headerCols))) closeInnermostSection(stack)
+      else if (blockEnd >= 0 && own !== undefined && own.text.length > 0) stack.push({ node: own, level: AGGREGATE_LEVEL, until: blockEnd + headerRows })
+      else if (!indented && isTotalLabel(rowLabelText(g, r, headerCols)) && previousRole !== 'section') closeInnermostSection(stack)
     }
     previousRole = role
   }
   return { root, dataRows, paths, roles }
+}
+
+/** For each body row, how many section rows directly follow it (empty rows skipped). */
+function sectionRuns(roles: RowRole[]): number[] {
+  const out = new Array<number>(roles.length).fill(0)
+  let run = 0
+  for (let i = roles.length - 1; i >= 0; i--) {
+    const role = roles[i]
+    if (role === 'empty') continue
+    out[i] = run
+    run = role === 'section' ? run + 1 : 0
+  }
+  return out
 }
 
 function closeInnermostSection(stack: Open[]): void {

@@ -86,3 +86,10 @@ export function classifyRow(g: Grid, row: number, headerCols: number): RowRole {
   if (isUnitRow(g, row, headerCols)) return 'unit'
   return 'data'
 }
+
+const TOTAL = /^(?:total|all\b(?!\s+other)|overall|sum\b)/i
+
+/** A label that names a total ("total", "all ages", "overall"), not "all other industries". */
+export function isTotalLabel(label: string): boolean {
+  return TOTAL.test(label)
+}

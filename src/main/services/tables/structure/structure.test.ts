@@ -237,6 +237,109 @@ describe('left hierarchy', () => {
     ])
   })
 
+  it('nests a run of section rows, and a later lone section closes only the inner one', () => {
+    const g = grid([
+      ['', 'n'],
+      ['functional', ''],
+      ['pain', ''],
+      ['none', '1'],
+      ['some', '2'],
+      ['sleep', ''],
+      ['well', '3'],
+      ['social', ''],
+      ['work', ''],
+      ['no', '4']
+    ])
+    expect(structureGrid(g).index).toEqual([
+      ['functional', 'pain', 'none'],
+      ['functional', 'pain', 'some'],
+      ['functional', 'sleep', 'well'],
+      ['social', 'work', 'no']
+    ])
+  })
+
+  it('keeps a total that opens a section inside it, and does not read "all other" as a total', () => {
+    const g = grid([
+      ['', 'beta'],
+      ['sedentary', ''],
+      ['total', '0.12'],
+      ['weekday', '0.07'],
+      ['light', ''],
+      ['retail', '0.5'],
+      ['all other industries', '0.4'],
+      ['total', '0.9'],
+      ['overall', '1.0']
+    ])
+    expect(structureGrid(g).index).toEqual([
+      ['sedentary', 'total'],
+      ['sedentary', 'weekday'],
+      ['light', 'retail'],
+      ['light', 'all other industries'],
+      ['light', 'total'],
+      ['overall', '']
+    ])
+  })
+
+  it('makes a row that adds up the rows below it their parent', () => {
+    const g = grid([
+      ['', '2018', '2019', 'share'],
+      ['canada', '1,500', '1,800', '100.0'],
+      ['ontario', '700', '900', '50.0'],
+      ['quebec', '500', '600', '33.3'],
+      ['alberta', '300', '300', '16.7'],
+      ['abroad', '42', '57', '']
+    ])
+    expect(structureGrid(g).index).toEqual([
+      ['canada', ''],
+      ['canada', 'ontario'],
+      ['canada', 'quebec'],
+      ['canada', 'alberta'],
+      ['abroad', '']
+    ])
+  })
+
+  it('nests aggregates inside aggregates and takes a pair only when a total or another aggregate follows', () => {
+    const g = grid([
+      ['', 'a', 'b'],
+      ['positive', '790', '800'],
+      ['excellent', '150', '140'],
+      ['very good', '300', '310'],
+      ['good', '340', '350'],
+      ['negative', '210', '200'],
+      ['fair', '155', '150'],
+      ['poor', '55', '50'],
+      ['total', '1,000', '1,000']
+    ])
+    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+      'positive',
+      'positive > excellent',
+      'positive > very good',
+      'positive > good',
+      'negative',
+      'negative > fair',
+      'negative > poor',
+      'total'
+    ])
+    const statement = grid([
+      ['', '2018', '2017'],
+      ['revenue', '$44,438', '$41,138'],
+      ['expense', '39,174', '35,172'],
+      ['income', '5,264', '5,966'],
+      ['tax', '(1,216)', '(2,295)']
+    ])
+    expect(structureGrid(statement).index).toEqual([['revenue'], ['expense'], ['income'], ['tax']])
+  })
+
+  it('does not count small values that add up by chance', () => {
+    const g = grid([
+      ['', 'a', 'b'],
+      ['x', '0.2', '2'],
+      ['y', '0.1', '1'],
+      ['z', '0.1', '1']
+    ])
+    expect(structureGrid(g).index).toEqual([['x'], ['y'], ['z']])
+  })
+
   it("keeps every row flat when the hierarchy is overridden with 'none', recomputed from the same grid", () => {
     const g = grid([
       ['', '2018'],

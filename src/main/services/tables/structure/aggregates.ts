@@ -1,0 +1,93 @@
+import { rawText, type Grid } from './grid'
+import { parseNumber } from './number'
+import { isTotalLabel, rowLabel, type RowRole } from './rows'
+
+// Aggregates are looked for in report-sized tables only, and a parent's children within this many rows.
+const MAX_BODY_ROWS = 5000
+const MAX_BLOCK = 400
+const MAX_COLUMNS = 12
+// A parent value must have this many rounding units to count as adding up.
+const SIGNIFICANT = 20
+
+/**
+ * Rows that add up the rows right below them: "canada" over its provinces, "total, all industries" over the
+ * industries. Such a row is the parent of that block when the source lost the indentation that showed it.
+ *
+ * Returns, per body row (index 0 = row headerRows), the last body row of its block, or -1. A block is a run
+ * of data rows whose top-level members (a member that is itself an aggregate counts once, for its whole
+ * block) sum to the parent in the numeric columns: at least one column with a non-zero parent must add up,
+ * and columns that add up must outnumber those that do not (shares and rates never add up). A block has two
+ * members or more and stops at the first row that is not a data row.
+ */
+export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): Int32Array {
+  const n = roles.length
+  const ends = new Int32Array(n).fill(-1)
+  if (n < 3 || n > MAX_BODY_ROWS || headerCols < 1) return ends
+  const width = Math.min(g.cols - headerCols, MAX_COLUMNS)
+  if (width < 1) return ends
+  const values = new Float64Array(n * width).fill(NaN)
+  const units = new Float64Array(n * width).fill(1)
+  for (let i = 0; i < n; i++) {
+    if (roles[i] !== 'data') continue
+    for (let j = 0; j < width; j++) {
+      const text = rawText(g, headerRows + i, headerCols + j)
+      const v = parseNumber(text)
+      if (v === null) continue
+      values[i * width + j] = v
+      units[i * width + j] = unitOf(text)
+    }
+  }
+  const sums = new Float64Array(width)
+  for (let i = n - 2; i >= 0; i--) {
+    if (roles[i] !== 'data') continue
+    sums.fill(0)
+    let members = 0
+    let k = i + 1
+    while (k < n && k - i <= MAX_BLOCK && roles[k] === 'data') {
+      for (let j = 0; j < width; j++) sums[j] = (sums[j] ?? 0) + (values[k * width + j] ?? NaN)
+      members++
+      k = Math.max(k, ends[k] ?? -1) + 1
+      if (members >= 2 && addsUp(values, units, sums, i, width, members) && (members >= 3 || closed(g, headerRows, headerCols, roles, ends, k))) {
+        ends[i] = k - 1
+        break
+      }
+    }
+  }
+  return ends
+}
+
+/**
+ * A block of two is taken only when nothing plain follows it: the body or section ends, another aggregate
+ * starts, or a total row. Otherwise "revenue, expenses, income" (revenue = expenses + income) would nest.
+ */
+function closed(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], ends: Int32Array, next: number): boolean {
+  let k = next
+  while (k < roles.length && roles[k] === 'empty') k++
+  if (k >= roles.length || roles[k] !== 'data' || (ends[k] ?? -1) >= 0) return true
+  return isTotalLabel(rowLabel(g, headerRows + k, headerCols))
+}
+
+function addsUp(values: Float64Array, units: Float64Array, sums: Float64Array, row: number, width: number, members: number): boolean {
+  let match = 0
+  let mismatch = 0
+  let nonZero = false
+  for (let j = 0; j < width; j++) {
+    const v = values[row * width + j] ?? NaN
+    const s = sums[j] ?? NaN
+    if (Number.isNaN(v) || Number.isNaN(s)) continue
+    const unit = units[row * width + j] ?? 1
+    if (Math.abs(v - s) > 0.5 * unit * (members + 1)) mismatch++
+    else if (Math.abs(v) >= SIGNIFICANT * unit) {
+      // Small values (0.2 = 0.1 + 0.1, 12 = 5 + 7) add up by chance too often to count.
+      match++
+      nonZero = true
+    }
+  }
+  return nonZero && match > mismatch && match >= 2
+}
+
+/** The rounding unit of a printed number: 1 for "1,234", 0.1 for "12.5%". */
+function unitOf(text: string): number {
+  const m = /\.(\d+)/.exec(text)
+  return m === null ? 1 : Math.pow(10, -(m[1]?.length ?? 0))
+}

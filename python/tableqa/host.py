@@ -12,6 +12,7 @@ from typing import Any
 
 from tableqa import runner
 from tableqa.apidoc import api_namespace
+from tableqa.guard import fingerprint
 from tableqa.qa import set_qa_bridge, set_qa_limit
 from tableqa.rows import rows_view
 
@@ -96,8 +97,23 @@ def _namespace(table_id: str | None, named: list[dict[str, str]]) -> dict[str, A
     return namespace
 
 
+_last_run_tampered = False
+
+
 def run_json(code: str, table_id: str | None, named_tables_json: str = "[]", max_qa_calls: int = 20) -> str:
-    """Run ``code`` with its tables bound and return the runner's result as JSON text."""
+    """Run ``code`` with its tables bound and return the runner's result as JSON text.
+
+    Afterwards :func:`tampered` tells whether the program changed state the next program would see.
+    """
+    global _last_run_tampered
     set_qa_limit(max_qa_calls)
     namespace = _namespace(table_id, json.loads(named_tables_json))
-    return json.dumps(runner.run(code, namespace), default=repr)
+    before = fingerprint(_tables)
+    result = json.dumps(runner.run(code, namespace), default=repr)
+    _last_run_tampered = fingerprint(_tables) != before
+    return result
+
+
+def tampered() -> bool:
+    """Whether the last program changed shared interpreter state (the executor then replaces it)."""
+    return _last_run_tampered

@@ -83,11 +83,13 @@ def main(argv: list[str]) -> int:
         elif kind == "run":
             current["run"] = message["runId"]
             signal.signal(signal.SIGINT, signal.default_int_handler)
+            recycle = True
             try:
                 result = host.run_json(message["code"], message.get("tableId"),
                                        json.dumps(message.get("namedTables", [])),
                                        int(message.get("maxQaCalls", 20)))
-            except KeyboardInterrupt:
+                recycle = host.tampered()
+            except KeyboardInterrupt:  # between the program's end and the runner's return
                 result = json.dumps({"ok": False, "error": {"code": "interrupted", "message": "Interrupted.",
                                                             "stdout": "", "stderr": ""}})
             except Exception as error:  # a host failure, not the program's: report it as data
@@ -96,7 +98,7 @@ def main(argv: list[str]) -> int:
             finally:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
                 current["run"] = None
-            link.send({"type": "result", "runId": message["runId"], "resultJson": result})
+            link.send({"type": "result", "runId": message["runId"], "resultJson": result, "recycle": recycle})
 
 
 if __name__ == "__main__":

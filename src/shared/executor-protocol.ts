@@ -64,7 +64,8 @@ export type PageToWorker = PageWorkerInit | PageWorkerTable | PageWorkerDropTabl
 
 export type WorkerPageReady = { type: 'ready'; pythonVersion: string; pandas: boolean; bootMs: number }
 export type WorkerPageBootError = { type: 'boot-error'; message: string }
-export type WorkerPageResult = { type: 'result'; runId: string; resultJson: string }
+/** `recycle`: the program changed shared interpreter state, so this worker must not run another program. */
+export type WorkerPageResult = { type: 'result'; runId: string; resultJson: string; recycle: boolean }
 export type WorkerPageQa = { type: 'qa'; runId: string; question: string; value: string | null }
 export type WorkerToPage = WorkerPageReady | WorkerPageBootError | WorkerPageResult | WorkerPageQa
 

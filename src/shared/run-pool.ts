@@ -25,7 +25,8 @@ export type Interpreter = {
 export type InterpreterEvents = {
   ready(info: { pythonVersion: string; pandas: boolean; bootMs: number }): void
   bootError(message: string): void
-  result(runId: string, resultJson: string): void
+  /** `recycle`: the program tampered with the interpreter; it is replaced after this result. */
+  result(runId: string, resultJson: string, recycle: boolean): void
   qa(runId: string, question: string, value: string | null): void
   crash(message: string): void
 }
@@ -121,8 +122,10 @@ export class RunPool {
           this.bootFailures += 1
           this.retire(slot, this.bootFailures < MAX_BOOT_FAILURES)
         },
-        result: (runId, resultJson) => {
-          if (slot.run?.request.runId === runId) this.finish(slot, parseResult(resultJson), false)
+        result: (runId, resultJson, recycle) => {
+          if (slot.run?.request.runId !== runId) return
+          this.finish(slot, parseResult(resultJson), false)
+          if (recycle) this.retire(slot)
         },
         qa: (runId, question, value) => this.ask(slot, runId, question, value),
         crash: (message) => {

@@ -35,7 +35,7 @@ export function pyodideInterpreters(urls: Urls): SpawnInterpreter {
           events.bootError(message.message)
           return
         case 'result':
-          events.result(message.runId, message.resultJson)
+          events.result(message.runId, message.resultJson, message.recycle)
           return
         case 'qa':
           events.qa(message.runId, message.question, message.value)

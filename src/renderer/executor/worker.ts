@@ -27,6 +27,7 @@ type LoadPyodide = (options: { indexURL: string; env?: Record<string, string>; s
 const scope = self as unknown as DedicatedWorkerGlobalScope
 let pyodide: Pyodide | null = null
 let runProgram: ((code: string, tableId: string | null, namedTables: NamedTable[], maxQaCalls: number) => string) | null = null
+let wasTampered: () => boolean = () => true
 let currentRunId: string | null = null
 let qaHeader: Int32Array | null = null
 let qaBytes: Uint8Array | null = null
@@ -66,13 +67,16 @@ async function boot(init: Extract<PageToWorker, { type: 'init' }>): Promise<void
     load_table(tableId: string, payloadJson: string): void
     drop_table(tableId: string): void
     install_qa_bridge(bridge: (question: string, value: string | undefined) => string): void
+    tampered(): boolean
   }
   // JS null would arrive as Python's `jsnull`; undefined arrives as None.
   runProgram = (code, tableId, namedTables, maxQaCalls) => host.run_json(code, tableId ?? undefined, JSON.stringify(namedTables), maxQaCalls)
+  wasTampered = () => host.tampered()
   host.install_qa_bridge(askHost)
   loadTable = (tableId, payloadJson) => host.load_table(tableId, payloadJson)
   dropTable = (tableId) => host.drop_table(tableId)
   pyodide = py
+  lockDown()
   const pythonVersion = py.runPython('import sys; sys.version.split()[0]') as string
   post({ type: 'ready', pythonVersion, pandas, bootMs: Math.round(performance.now() - started) })
 }
@@ -91,19 +95,21 @@ scope.onmessage = (event: MessageEvent<PageToWorker>) => {
       return
     case 'run': {
       if (!pyodide || !runProgram) {
-        post({ type: 'result', runId: message.runId, resultJson: JSON.stringify(notReady()) })
+        post({ type: 'result', runId: message.runId, resultJson: JSON.stringify(notReady()), recycle: false })
         return
       }
       let resultJson: string
+      let recycle = true
       currentRunId = message.runId
       try {
         resultJson = runProgram(message.code, message.tableId, message.namedTables, message.maxQaCalls)
+        recycle = wasTampered()
       } catch (error) {
         resultJson = JSON.stringify({ ok: false, error: { code: 'internal', message: String(error), stdout: '', stderr: '' } })
       } finally {
         currentRunId = null
       }
-      post({ type: 'result', runId: message.runId, resultJson })
+      post({ type: 'result', runId: message.runId, resultJson, recycle })
       return
     }
   }
@@ -124,6 +130,21 @@ function askHost(question: string, value: string | undefined): string {
   Atomics.store(qaHeader, 0, QA_STATE_WAITING)
   if (state !== QA_STATE_ANSWERED || !answer.ok) throw new Error(answer.ok ? 'The QA call failed.' : answer.error.message)
   return answer.value
+}
+
+/**
+ * After boot the worker needs no network and no workers, so programs get none: the page's policy
+ * already refuses other origins; this also removes the APIs themselves, from the global and from the
+ * prototypes a program could borrow them from.
+ */
+function lockDown(): void {
+  const names = ['fetch', 'XMLHttpRequest', 'WebSocket', 'WebSocketStream', 'EventSource', 'Worker', 'SharedWorker', 'importScripts', 'BroadcastChannel', 'WebTransport', 'indexedDB', 'caches']
+  for (let target: object | null = scope; target !== null && target !== Object.prototype; target = Object.getPrototypeOf(target) as object | null) {
+    for (const name of names) {
+      if (Object.prototype.hasOwnProperty.call(target, name)) delete (target as Record<string, unknown>)[name]
+    }
+  }
+  for (const name of names) Object.defineProperty(scope, name, { value: undefined, writable: false, configurable: false })
 }
 
 function notReady(): unknown {

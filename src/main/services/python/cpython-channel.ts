@@ -65,7 +65,7 @@ function cpythonInterpreters(options: CPythonOptions): SpawnInterpreter {
         ready = true
         events.ready({ pythonVersion: String(message.pythonVersion), pandas: message.pandas === true, bootMs: Number(message.bootMs) })
       } else if (message.type === 'result') {
-        events.result(String(message.runId), String(message.resultJson))
+        events.result(String(message.runId), String(message.resultJson), message.recycle !== false)
       } else if (message.type === 'qa') {
         events.qa(String(message.runId), String(message.question), typeof message.value === 'string' ? message.value : null)
       }

@@ -8,6 +8,14 @@
 
 import type { ExecutorState, PythonRunResult } from './python'
 import type { Result } from './result'
+import type { HeaderNode, StructureOptions } from './table'
+
+/**
+ * How a table is shown and handed to Python: 'multiindex' keeps both header trees (column MultiIndex and
+ * row MultiIndex); 'flatten' joins each column path into one name and turns the left header into ordinary
+ * leading columns ("level 1", "level 2", ...).
+ */
+export type IndexView = 'multiindex' | 'flatten'
 
 /** A table open in the workspace, without its cells. */
 export type TableSummary = {
@@ -15,13 +23,57 @@ export type TableSummary = {
   name: string
   /** Column header tuples, one per data column (length-1 tuples for a flat table). */
   columns: string[][]
+  /**
+   * Names of the left-header (row index) levels, one per level of the index tuples: the text of the corner
+   * cell above each header column, or "" when the corner is blank. Empty when the table has no row index.
+   */
+  indexColumns: string[]
   rowCount: number
+  /** The header layout in use (detected when the table was opened, or as the user set it since). */
+  structure: StructureOptions
+  /** Whether the table is shown with its header trees or flattened. */
+  view: IndexView
   /** Things the user should know about the import. */
   warnings: string[]
 }
 
 /** A block of data rows, raw cell text. */
-export type RowBlock = { start: number; rows: string[][] }
+export type RowBlock = {
+  start: number
+  rows: string[][]
+  /** The left tuple (row index) of each row of the block; empty arrays when the table has no row index. */
+  index: string[][]
+  /**
+   * Numeric reading of the block's cells in the table's numeric columns (columns whose non-blank cells read
+   * as numbers): `values[k][i]` is row i of column `columns[k]`, null where that cell is not a number.
+   */
+  numbers: { columns: number[]; values: (number | null)[][] }
+}
+
+/** The header layout of an open table, for the header-tree inspector. */
+export type TableStructure = {
+  /** The layout in use. */
+  options: StructureOptions
+  /** What header detection guessed when the table was opened. */
+  detected: StructureOptions
+  /** The view in use. */
+  view: IndexView
+  /** The top tree over the header rows and the left tree over the header columns (roots have text ''). */
+  topTree: HeaderNode
+  leftTree: HeaderNode
+  /** Column tuples, one per data column. */
+  columns: string[][]
+  /** Row tuples, the first `index.length` of `indexCount` (long tables are cut to keep the answer small). */
+  index: string[][]
+  indexCount: number
+  /** Whether the left tree was cut short (past a few thousand nodes) to keep the answer small. */
+  treeTruncated: boolean
+  /** What the structure pass noticed (clipped merges, a header size that did not fit, ...). */
+  warnings: string[]
+}
+
+/** The sample tables shipped in resources/samples, opened from the welcome screen. */
+export type SampleName = 'orders-csv' | 'regional-report-xlsx' | 'bookshop-sqlite'
 
 /** One Python run kept in history. */
 export type RunRecord = {
@@ -55,6 +107,20 @@ export type ApiSpec = {
   'table:openBytes': { request: { name: string; bytes: Uint8Array }; response: Result<TableSummary[]> }
   'table:rows': { request: { tableId: string; start: number; count: number }; response: Result<RowBlock> }
   'table:close': { request: { tableId: string }; response: Result<null> }
+  /** Every table still open in main, in the order they were opened (a reloaded page restores its tabs). */
+  'table:list': { request: void; response: Result<TableSummary[]> }
+  /** The header trees, tuples and layout of a table, with what detection guessed. */
+  'table:structure': { request: { tableId: string }; response: Result<TableStructure> }
+  /**
+   * Structure a table again from its imported cells with the given header layout (and view), and give the
+   * new table to Python under the same id. No re-import: this takes as long as the structure pass.
+   */
+  'table:restructure': {
+    request: { tableId: string; options: StructureOptions; view?: IndexView }
+    response: Result<TableSummary>
+  }
+  /** Open one of the sample tables (one table per sheet/database table, as `table:openBytes`). */
+  'table:openSample': { request: { name: SampleName }; response: Result<TableSummary[]> }
   /** Run a snippet against a table (or none). Resolves when the run ends, however it ends. */
   'python:run': {
     request: { runId: string; code: string; tableId: string | null; timeoutMs?: number }
@@ -85,6 +151,10 @@ export const apiMethods = {
   openBytes: 'table:openBytes',
   tableRows: 'table:rows',
   closeTable: 'table:close',
+  listTables: 'table:list',
+  tableStructure: 'table:structure',
+  restructureTable: 'table:restructure',
+  openSample: 'table:openSample',
   runPython: 'python:run',
   stopPython: 'python:stop',
   pythonStatus: 'python:status',

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto'
-import type { AppInfo, Handlers, RunRecord, TableSummary } from '../../shared/api'
+import type { AppInfo, Handlers, RunRecord } from '../../shared/api'
 import type { EventBus } from './events'
-import { fail, ok, type Result } from '../../shared/result'
+import { fail, ok } from '../../shared/result'
 import type { History } from '../services/history'
 import type { PythonExecutor } from '../services/python/executor'
 import type { Workspace } from '../services/workspace'
+import { createTableHandlers, samplesDir, type OpenDialog } from './table-handlers'
 
-/** Reads a file the user picked in a native dialog; null when cancelled. Only Electron has one. */
-export type OpenDialog = () => Promise<Result<{ name: string; bytes: Uint8Array } | null>>
+export type { OpenDialog } from './table-handlers'
 
 export type AppServices = {
   info: AppInfo
@@ -27,30 +27,9 @@ const MAX_TIMEOUT_MS = 10 * 60_000
 export function createHandlers(services: AppServices): Handlers {
   const { workspace, executor, history, events } = services
 
-  async function openBytes(name: string, bytes: Uint8Array): Promise<Result<TableSummary[]>> {
-    if (typeof name !== 'string' || !(bytes instanceof Uint8Array)) return fail('bad-input', 'Expected a file name and its bytes.')
-    const opened = await workspace.open(name, bytes)
-    if (!opened.ok) return opened
-    for (const table of opened.value) await executor.loadTable(table.id, table.parsed)
-    return ok(opened.value.map((t) => t.summary))
-  }
-
   return {
     'app:info': () => Promise.resolve(services.info),
-    'table:openDialog': async () => {
-      if (!services.openDialog) return fail('bad-input', 'There is no native file dialog in browser mode; use the file picker.')
-      const picked = await services.openDialog()
-      if (!picked.ok) return picked
-      if (picked.value === null) return ok([])
-      return openBytes(picked.value.name, picked.value.bytes)
-    },
-    'table:openBytes': (request) => openBytes(request.name, request.bytes),
-    'table:rows': (request) => Promise.resolve(workspace.rows(request.tableId, request.start, request.count)),
-    'table:close': async (request) => {
-      workspace.close(request.tableId)
-      await executor.dropTable(request.tableId)
-      return ok(null)
-    },
+    ...createTableHandlers({ workspace, executor, openDialog: services.openDialog, samplesDir: samplesDir() }),
     'python:run': async (request) => {
       if (typeof request.code !== 'string' || request.code.trim() === '') return fail('bad-input', 'There is no code to run.')
       if (request.code.length > MAX_CODE_CHARS) return fail('bad-input', `The program is longer than ${MAX_CODE_CHARS.toLocaleString('en-US')} characters.`)

@@ -36,3 +36,16 @@ describe('workspace', () => {
     if (!opened.ok) expect(opened.error.message).toMatch(/600 MB.*512 MB/)
   })
 })
+
+describe('capTree', () => {
+  it('keeps at most the given number of nodes, in preorder, and says when it cut', async () => {
+    const { capTree } = await import('./workspace')
+    const leaf = (text: string) => ({ text, cell: null, children: [] })
+    const root = { text: '', cell: null, children: [{ text: 'a', cell: null, children: [leaf('a1'), leaf('a2')] }, leaf('b'), leaf('c')] }
+    const cut = capTree(root, 3)
+    expect(cut.truncated).toBe(true)
+    expect(cut.root.children.map((n) => n.text)).toEqual(['a'])
+    expect(cut.root.children[0]?.children.map((n) => n.text)).toEqual(['a1', 'a2'])
+    expect(capTree(root, 5)).toEqual({ root, truncated: false })
+  })
+})

@@ -1,19 +1,41 @@
 import { randomUUID } from 'node:crypto'
-import type { RowBlock, TableSummary } from '../../shared/api'
+import type { IndexView, RowBlock, TableStructure, TableSummary } from '../../shared/api'
 import { fail, ok, type Result } from '../../shared/result'
-import type { ParsedTable } from '../../shared/table'
+import type { HeaderNode, ParsedTable, RawGrid, StructureOptions } from '../../shared/table'
 import { importFile } from './tables/import'
-import { structureGrid } from './tables/structure'
+import { flattenTable, parseNumber, structureGrid } from './tables/structure'
 
 /** Largest file the app reads into memory; bigger ones get a clear message instead of an out-of-memory crash. */
 export const MAX_FILE_BYTES = 512 * 1024 * 1024
 
-export type OpenTable = { id: string; parsed: ParsedTable; summary: TableSummary }
+/**
+ * One open table. The imported grid is kept so the header layout can change without reading the file
+ * again; `parsed` is what the grid and Python see.
+ */
+export type OpenTable = {
+  id: string
+  grid: RawGrid
+  parsed: ParsedTable
+  summary: TableSummary
+  /** The layout header detection chose when the table was opened. */
+  detected: StructureOptions
+  /** Opening order, so a reloaded page gets its tabs back in the same order. */
+  seq: number
+  /** Columns whose cells read as numbers, found on the first row request. */
+  numeric: number[] | null
+}
 
 /** How much the workspace keeps before closing the least recently used tables. */
 export type WorkspaceLimits = { maxTables: number; maxCells: number }
 
 export const DEFAULT_LIMITS: WorkspaceLimits = { maxTables: 64, maxCells: 40_000_000 }
+
+/** Row tuples and left-tree nodes past these counts are left out of `table:structure` answers. */
+export const STRUCTURE_LIMITS = { indexTuples: 2_000, treeNodes: 5_000 }
+
+const MAX_HEADER = 1_000
+// Rows read to decide which columns are numeric; one stray cell in fifty (footnote marks, dashes) is allowed.
+const NUMERIC_SAMPLE = 2_000
 
 /**
  * The tables open in this process, parsed and structured. A browser tab that goes away never closes
@@ -22,6 +44,7 @@ export const DEFAULT_LIMITS: WorkspaceLimits = { maxTables: 64, maxCells: 40_000
  */
 export class Workspace {
   private readonly tables = new Map<string, OpenTable>()
+  private seq = 0
 
   constructor(
     private readonly limits: WorkspaceLimits = DEFAULT_LIMITS,
@@ -44,11 +67,7 @@ export class Workspace {
     const opened = grids.value.map((grid) => {
       const parsed = structureGrid(grid)
       const id = randomUUID()
-      const table: OpenTable = {
-        id,
-        parsed,
-        summary: { id, name: grid.name, columns: parsed.columns, rowCount: parsed.values.length, warnings: grid.warnings }
-      }
+      const table: OpenTable = { id, grid, parsed, summary: summarize(id, grid, parsed, 'multiindex'), detected: parsed.options, seq: this.seq++, numeric: null }
       this.tables.set(id, table)
       return table
     })
@@ -64,6 +83,47 @@ export class Workspace {
       this.tables.set(id, table)
     }
     return table
+  }
+
+  /** Every open table in opening order. */
+  list(): OpenTable[] {
+    return [...this.tables.values()].sort((a, b) => a.seq - b.seq)
+  }
+
+  /** Structure a table again from its kept grid; the id stays, the cells and tuples change. */
+  restructure(id: string, options: StructureOptions, view: IndexView = 'multiindex'): Result<OpenTable> {
+    const table = this.get(id)
+    if (!table) return fail('not-found', 'That table is no longer open.')
+    const checked = checkOptions(options)
+    if (!checked.ok) return checked
+    if (view !== 'multiindex' && view !== 'flatten') return fail('bad-input', 'The view is either "multiindex" or "flatten".')
+    const structured = structureGrid(table.grid, checked.value)
+    const parsed = view === 'flatten' ? flattenTable(structured) : structured
+    const summary = summarize(id, table.grid, parsed, view)
+    // The layout the user asked for, as the structure pass fitted it, even when the flat view replaces it.
+    summary.structure = structured.options
+    const next: OpenTable = { ...table, parsed, summary, numeric: null }
+    this.tables.set(id, next)
+    return ok(next)
+  }
+
+  structure(id: string): Result<TableStructure> {
+    const table = this.get(id)
+    if (!table) return fail('not-found', 'That table is no longer open.')
+    const { parsed, summary } = table
+    const left = capTree(parsed.leftTree, STRUCTURE_LIMITS.treeNodes)
+    return ok({
+      options: summary.structure,
+      detected: table.detected,
+      view: summary.view,
+      topTree: parsed.topTree,
+      leftTree: left.root,
+      columns: parsed.columns,
+      index: parsed.index.slice(0, STRUCTURE_LIMITS.indexTuples),
+      indexCount: parsed.index.length,
+      treeTruncated: left.truncated,
+      warnings: parsed.warnings ?? []
+    })
   }
 
   private evict(keep: Set<string>): void {
@@ -82,10 +142,96 @@ export class Workspace {
     const table = this.get(id)
     if (!table) return fail('not-found', 'That table is no longer open.')
     if (!Number.isInteger(start) || !Number.isInteger(count) || start < 0 || count < 0) return fail('bad-input', 'Row range must be non-negative integers.')
-    return ok({ start, rows: table.parsed.values.slice(start, start + Math.min(count, 100_000)) })
+    const end = start + Math.min(count, 100_000)
+    const rows = table.parsed.values.slice(start, end)
+    table.numeric ??= numericColumns(table.parsed.values, table.parsed.columns.length)
+    const numbers = table.numeric.map((c) => rows.map((row) => parseNumber(row[c] ?? '')))
+    return ok({ start, rows, index: table.parsed.index.slice(start, end), numbers: { columns: table.numeric, values: numbers } })
   }
 
   close(id: string): boolean {
     return this.tables.delete(id)
   }
+}
+
+function summarize(id: string, grid: RawGrid, parsed: ParsedTable, view: IndexView): TableSummary {
+  return {
+    id,
+    name: grid.name,
+    columns: parsed.columns,
+    indexColumns: indexColumnNames(grid, parsed),
+    rowCount: parsed.values.length,
+    structure: parsed.options,
+    view,
+    warnings: grid.warnings
+  }
+}
+
+/**
+ * A name per index level: the corner text above each header column. Section and unit rows add outer
+ * levels, so the corner names the innermost levels and the outer ones stay "".
+ */
+export function indexColumnNames(grid: RawGrid, parsed: ParsedTable): string[] {
+  const depth = parsed.index.reduce((d, t) => Math.max(d, t.length), 0)
+  const { headerRows, headerCols } = parsed.options
+  const names = new Array<string>(depth).fill('')
+  const offset = Math.max(0, depth - headerCols)
+  for (let c = 0; c < headerCols && offset + c < depth; c++) {
+    let text = ''
+    for (let r = headerRows - 1; r >= 0 && text === ''; r--) text = (grid.cells[r]?.[c] ?? '').trim()
+    names[offset + c] = text
+  }
+  return names
+}
+
+/** Columns whose non-blank cells in the first rows are numbers, allowing one stray cell in fifty. */
+function numericColumns(values: string[][], width: number): number[] {
+  const filled = new Array<number>(width).fill(0)
+  const numbers = new Array<number>(width).fill(0)
+  const limit = Math.min(values.length, NUMERIC_SAMPLE)
+  for (let r = 0; r < limit; r++) {
+    const row = values[r] ?? []
+    for (let c = 0; c < width; c++) {
+      const text = row[c] ?? ''
+      if (text.trim() === '') continue
+      filled[c] = (filled[c] ?? 0) + 1
+      if (parseNumber(text) !== null) numbers[c] = (numbers[c] ?? 0) + 1
+    }
+  }
+  const out: number[] = []
+  for (let c = 0; c < width; c++) if ((filled[c] ?? 0) > 0 && (numbers[c] ?? 0) >= (filled[c] ?? 0) * 0.98) out.push(c)
+  return out
+}
+
+function checkOptions(options: StructureOptions): Result<StructureOptions> {
+  const count = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= MAX_HEADER
+  if (typeof options !== 'object' || options === null || !count(options.headerRows) || !count(options.headerCols))
+    return fail('bad-input', `Header rows and header columns must be whole numbers from 0 to ${MAX_HEADER}.`)
+  const hierarchy = options.leftHierarchy ?? 'auto'
+  if (hierarchy !== 'auto' && hierarchy !== 'none') return fail('bad-input', 'Left hierarchy is either "auto" or "none".')
+  return ok({ headerRows: options.headerRows, headerCols: options.headerCols, leftHierarchy: hierarchy })
+}
+
+/** A copy of a tree holding at most `maxNodes` nodes, taken in preorder. Iterative: left trees can be deep. */
+export function capTree(root: HeaderNode, maxNodes: number): { root: HeaderNode; truncated: boolean } {
+  const out: HeaderNode = { text: root.text, cell: root.cell, children: [] }
+  const stack: { node: HeaderNode; into: HeaderNode }[] = []
+  for (let i = root.children.length - 1; i >= 0; i--) {
+    const child = root.children[i]
+    if (child) stack.push({ node: child, into: out })
+  }
+  let count = 0
+  while (stack.length > 0) {
+    const item = stack.pop()
+    if (!item) break
+    if (count >= maxNodes) return { root: out, truncated: true }
+    const copy: HeaderNode = { text: item.node.text, cell: item.node.cell, children: [] }
+    item.into.children.push(copy)
+    count++
+    for (let i = item.node.children.length - 1; i >= 0; i--) {
+      const child = item.node.children[i]
+      if (child) stack.push({ node: child, into: copy })
+    }
+  }
+  return { root: out, truncated: false }
 }

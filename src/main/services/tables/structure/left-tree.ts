@@ -130,11 +130,18 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
       const blockEnd = blocks?.[r - headerRows] ?? -1
       if (indented && own !== undefined && own.text.length > 0) stack.push({ node: own, level })
       else if (blockEnd >= 0 && own !== undefined && own.text.length > 0) stack.push({ node: own, level: AGGREGATE_LEVEL, until: blockEnd + headerRows })
+      else if (!indented && headerCols === 1 && hierarchy && opensBody(previousRole) && isTotalLabel(rowLabelText(g, r, headerCols)) && own !== undefined && own.text.length > 0)
+        // A total heading the body (or a unit's rows), like "all industries", is the parent of the rows below.
+        stack.push({ node: own, level: AGGREGATE_LEVEL })
       else if (!indented && isTotalLabel(rowLabelText(g, r, headerCols)) && previousRole !== 'section') closeInnermostSection(stack)
     }
     previousRole = role
   }
   return { root, dataRows, paths, roles }
+}
+
+function opensBody(previous: RowRole | null): boolean {
+  return previous === null || previous === 'unit'
 }
 
 /** For each body row, how many section rows directly follow it (empty rows skipped). */

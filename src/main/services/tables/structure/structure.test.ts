@@ -330,6 +330,25 @@ describe('left hierarchy', () => {
     expect(structureGrid(statement).index).toEqual([['revenue'], ['expense'], ['income'], ['tax']])
   })
 
+  it('makes a total heading the body the parent of the rows below, even when its values are rates', () => {
+    const g = grid([
+      ['', 'rate'],
+      ['all industries', '4.1'],
+      ['mining', '6.0'],
+      ['retail', '3.2'],
+      ['', 'percent'],
+      ['total', '100.0'],
+      ['men', '48.0']
+    ])
+    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+      'all industries',
+      'all industries > mining',
+      'all industries > retail',
+      'percent > total',
+      'percent > total > men'
+    ])
+  })
+
   it('does not count small values that add up by chance', () => {
     const g = grid([
       ['', 'a', 'b'],

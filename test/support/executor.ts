@@ -7,10 +7,10 @@ import type { ExecutorConfig } from '../../src/shared/executor-protocol'
  * A real executor for tests: the built executor page in headless Chromium. Tests need `npm run build`
  * first (npm test does it) and Debian's chromium; without them this throws with the reason, never skips.
  */
-export function testExecutor(config: Partial<ExecutorConfig> = {}, defaultTimeoutMs = 10_000): PythonExecutor {
+export function testExecutor(config: Partial<ExecutorConfig> = {}, defaultTimeoutMs = 10_000, packageDirs: string[] = []): PythonExecutor {
   const chromium = findChromium()
   if (!chromium) throw new Error('Executor tests need Chromium: apt-get install chromium (or set TABLEQA_CHROMIUM).')
-  const assets = new ExecutorAssets({ packageDirs: [] })
+  const assets = new ExecutorAssets({ packageDirs })
   if (!assets.built()) throw new Error('Executor tests need the built executor page: run `npm run build` first.')
   return new PythonExecutor(chromiumChannelFactory(assets, chromium), {
     config: { poolSize: 2, loadPandas: false, killGraceMs: 40, ...config },

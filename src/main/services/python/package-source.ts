@@ -25,3 +25,22 @@ export function missingPandasWheels(dirs: string[]): string[] {
     return !entry || !dirs.some((dir) => existsSync(join(dir, entry.file_name)))
   }).map((name) => lock.packages[name]?.file_name ?? name)
 }
+
+/** Where `setup:python` takes wheels from: a folder, a base URL (a Pyodide distribution), or PyPI. */
+export type PackageOrigin = { kind: 'dir'; path: string } | { kind: 'url'; base: string } | { kind: 'pypi'; index: string }
+
+export type FetchReport = { file: string; status: 'present' | 'fetched' | 'missing' | 'bad-hash'; detail: string }
+
+/** The lock entries pandas needs, dependencies included, in dependency order. */
+export function pandasClosure(): LockPackage[] {
+  const lock = readPyodideLock()
+  const seen = new Map<string, LockPackage>()
+  const visit = (name: string): void => {
+    const entry = lock.packages[name]
+    if (!entry || seen.has(name)) return
+    for (const dep of entry.depends) visit(dep)
+    seen.set(name, entry)
+  }
+  for (const name of PANDAS_PACKAGES) visit(name)
+  return [...seen.values()]
+}

@@ -70,7 +70,7 @@ describe('endpoint registry', () => {
       [{ promptTokenBudget: 10 }, /at least 500/]
     ]
     for (const [change, message] of cases) {
-      const result = await registry.save({ ...draft, ...change } as unknown as typeof draft)
+      const result = await registry.save({ ...draft, ...change })
       expect(result.ok || result.error.message, JSON.stringify(change)).toMatch(message)
     }
     await registry.save(draft)

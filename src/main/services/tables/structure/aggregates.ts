@@ -38,6 +38,8 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
     }
   }
   const sums = new Float64Array(width)
+  // Pairs that add up but are followed by a plain row: taken below only next to another block.
+  const pairs = new Int32Array(n).fill(-1)
   for (let i = n - 2; i >= 0; i--) {
     if (roles[i] !== 'data') continue
     sums.fill(0)
@@ -47,13 +49,40 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
       for (let j = 0; j < width; j++) sums[j] = (sums[j] ?? 0) + (values[k * width + j] ?? NaN)
       members++
       k = Math.max(k, ends[k] ?? -1) + 1
-      if (members >= 2 && addsUp(values, units, sums, i, width, members) && (members >= 3 || closed(g, headerRows, headerCols, roles, ends, k))) {
+      if (members < 2 || !addsUp(values, units, sums, i, width, members)) continue
+      if (members >= 3 || closed(g, headerRows, headerCols, roles, ends, k)) {
         ends[i] = k - 1
+        pairs[i] = -1
         break
       }
+      pairs[i] = k - 1
     }
   }
+  acceptNeighbouringPairs(roles, ends, pairs)
   return ends
+}
+
+/**
+ * A pair right after another block, or right before one, is a sibling group ("married: with children,
+ * without children" then "lone parent: female, male"); a lone pair followed by a plain row is not.
+ */
+function acceptNeighbouringPairs(roles: RowRole[], ends: Int32Array, pairs: Int32Array): void {
+  const n = roles.length
+  const blockStart = (k: number): boolean => k < n && ((ends[k] ?? -1) >= 0 || (pairs[k] ?? -1) >= 0)
+  let lastEnd = -1
+  let previous = -1
+  for (let i = 0; i < n; i++) {
+    if (roles[i] === 'empty') continue
+    const pair = pairs[i] ?? -1
+    if (pair >= 0 && (ends[i] ?? -1) < 0) {
+      let next = pair + 1
+      while (next < n && roles[next] === 'empty') next++
+      if ((previous >= 0 && previous === lastEnd) || blockStart(next)) ends[i] = pair
+    }
+    const end = ends[i] ?? -1
+    if (end >= 0) lastEnd = Math.max(lastEnd, end)
+    previous = i
+  }
 }
 
 /**

@@ -330,6 +330,28 @@ describe('left hierarchy', () => {
     expect(structureGrid(statement).index).toEqual([['revenue'], ['expense'], ['income'], ['tax']])
   })
 
+  it('takes neighbouring pairs that add up as sibling groups', () => {
+    const g = grid([
+      ['', 'count', 'share'],
+      ['couple', '13,812', '69.2'],
+      ['with children', '9,151', '45.9'],
+      ['without children', '4,661', '23.4'],
+      ['lone parent', '1,995', '10.0'],
+      ['female', '1,208', '6.1'],
+      ['male', '787', '3.9'],
+      ['other household', '876', '4.4']
+    ])
+    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+      'couple',
+      'couple > with children',
+      'couple > without children',
+      'lone parent',
+      'lone parent > female',
+      'lone parent > male',
+      'other household'
+    ])
+  })
+
   it('makes a total heading the body the parent of the rows below, even when its values are rates', () => {
     const g = grid([
       ['', 'rate'],

@@ -6,6 +6,8 @@ import Store from 'electron-store'
 import { composeServices } from './app/compose'
 import { createHandlers, type OpenDialog } from './app/handlers'
 import { electronChannelFactory, registerExecutorScheme } from './electron/executor-window'
+import { allowNavigation, allowPermission, mainWindowPreferences, openExternally, trustedSender } from './electron/security'
+import { pathToFileURL } from 'node:url'
 import { registerIpc, trustedContents } from './ipc'
 import { ExecutorAssets } from './services/python/assets'
 import { packageDirs } from './services/python/package-source'
@@ -58,22 +60,21 @@ async function createWindow(): Promise<void> {
     height: 900,
     show: false,
     title: 'TableQA Studio',
-    webPreferences: {
-      preload: join(preloadDir, 'index.cjs'),
-      sandbox: true,
-      contextIsolation: true,
-      nodeIntegration: false,
-      webSecurity: true
-    }
+    webPreferences: mainWindowPreferences(join(preloadDir, 'index.cjs'))
   })
   trustedContents.add(window.webContents)
-  const appOrigin = rendererUrl ? new URL(rendererUrl).origin : 'file://'
-  registerIpc(createHandlers(services), services.events, (sender, frameUrl) => sender === window.webContents && frameUrl.startsWith(appOrigin))
+  const appUrl = rendererUrl ?? pathToFileURL(join(rendererDir, 'index.html')).href
+  registerIpc(createHandlers(services), services.events, (sender, frameUrl) => trustedSender(sender.id, window.webContents.id, frameUrl, appUrl))
   window.webContents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url)
+    if (openExternally(url)) void shell.openExternal(url)
     return { action: 'deny' }
   })
-  window.webContents.on('will-navigate', (event) => event.preventDefault())
+  window.webContents.on('will-navigate', (event, url) => {
+    if (!allowNavigation(url, appUrl)) event.preventDefault()
+  })
+  window.webContents.on('will-redirect', (event, url) => {
+    if (!allowNavigation(url, appUrl)) event.preventDefault()
+  })
   window.once('ready-to-show', () => window.show())
   window.on('closed', () => {
     trustedContents.delete(window.webContents)
@@ -89,7 +90,8 @@ app.on('web-contents-created', (_event, contents) => {
 })
 
 void app.whenReady().then(async () => {
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(allowPermission(permission)))
+  session.defaultSession.setPermissionCheckHandler((_contents, permission) => allowPermission(permission))
   await createWindow()
 })
 

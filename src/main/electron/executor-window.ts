@@ -4,6 +4,7 @@ import { Readable } from 'node:stream'
 import type { PageToHost } from '../../shared/executor-protocol'
 import { EXECUTOR_HEADERS, type ExecutorAssets } from '../services/python/assets'
 import type { ChannelFactory, PageChannel } from '../services/python/channel'
+import { allowPermission, executorRequestAllowed, executorWindowPreferences } from './security'
 
 export const EXECUTOR_SCHEME = 'tableqa-exec'
 const PARTITION = 'tableqa-executor'
@@ -34,26 +35,18 @@ export function electronChannelFactory(assets: ExecutorAssets, preloadDir: strin
         return new Response(stream, { status: 200, headers: { ...EXECUTOR_HEADERS, 'content-type': asset.contentType } })
       })
       executorSession.webRequest.onBeforeRequest((details, callback) => {
-        callback({ cancel: !details.url.startsWith(`${EXECUTOR_SCHEME}://`) })
+        callback({ cancel: !executorRequestAllowed(details.url, EXECUTOR_SCHEME) })
       })
-      executorSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
-      executorSession.setPermissionCheckHandler(() => false)
+      executorSession.setPermissionRequestHandler((_contents, permission, callback) => callback(allowPermission(permission)))
+      executorSession.setPermissionCheckHandler((_contents, permission) => allowPermission(permission))
     }
     const window = new BrowserWindow({
       show: false,
-      webPreferences: {
-        session: executorSession,
-        sandbox: true,
-        contextIsolation: true,
-        nodeIntegration: false,
-        nodeIntegrationInWorker: false,
-        webSecurity: true,
-        preload: join(preloadDir, 'executor.cjs'),
-        backgroundThrottling: false
-      }
+      webPreferences: { ...executorWindowPreferences(join(preloadDir, 'executor.cjs')), session: executorSession }
     })
     window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }))
     window.webContents.on('will-navigate', (event) => event.preventDefault())
+    window.webContents.on('will-redirect', (event) => event.preventDefault())
 
     const messageListeners: ((m: PageToHost) => void)[] = []
     const exitListeners: ((reason: string) => void)[] = []

@@ -1,2 +1,5 @@
 export type { EndpointDraft, EndpointView } from './endpoints'
 export { ENDPOINT_DEFAULTS, EndpointRegistry, validateEndpoint } from './endpoints'
+
+/** Name of the settings store file (`<dataDir>/settings.json`) that holds the endpoint registry. */
+export const SETTINGS_STORE = 'settings'

@@ -1,0 +1,201 @@
+/**
+ * Ask a question about a table from the command line:
+ *   npm run ask -- --table FILE --question "..." (--endpoint NAME | --base-url URL --model NAME
+ *     [--api-key-env VAR] [--api chat|completions|responses]) [--n 5] [--select logprob|vote|greedy]
+ *     [--lang python|sql] [--apis none|qa|full] [--repr multiindex|flatten] [--executor pyodide|cpython] [--json]
+ * Named endpoints come from the settings in the data folder; their key from --api-key-env VAR (or
+ * TABLEQA_API_KEY), since the command line has no access to the desktop app's key store.
+ */
+
+import { readFileSync } from 'node:fs'
+import { basename } from 'node:path'
+import { parseArgs } from 'node:util'
+import type { AskKind, AskOptions, AskSummary } from '../src/shared/ask'
+import type { ApiKind, EndpointConfig, SelectionMode } from '../src/shared/model'
+import { MemorySecretStore, ModelClient } from '../src/main/services/model'
+import { defaultDataDir } from '../src/main/services/paths'
+import { ask } from '../src/main/services/pipeline'
+import { ExecutorAssets } from '../src/main/services/python/assets'
+import { chromiumChannelFactory, findChromium } from '../src/main/services/python/chromium-channel'
+import { probePython } from '../src/main/services/python/cpython-channel'
+import { createCPythonExecutor } from '../src/main/services/python/cpython-executor'
+import { PythonExecutor } from '../src/main/services/python/executor'
+import type { Executor } from '../src/main/services/python/types'
+import { ENDPOINT_DEFAULTS, EndpointRegistry, SETTINGS_STORE } from '../src/main/services/settings'
+import { openFileStore } from '../src/main/services/store/store'
+import { importFile } from '../src/main/services/tables/import'
+import { structureGrid } from '../src/main/services/tables/structure'
+
+const USAGE = `usage: npm run ask -- --table FILE --question "..." (--endpoint NAME | --base-url URL --model NAME [--api-key-env VAR] [--api chat|completions|responses])
+       [--n 5] [--select logprob|vote|greedy] [--score sum|mean] [--lang python|sql] [--apis none|qa|full] [--repr multiindex|flatten]
+       [--kind auto|relational|hierarchical|airline|multi-table] [--budget TOKENS] [--executor pyodide|cpython] [--python python3] [--json]`
+
+function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T | undefined {
+  if (value === undefined) return undefined
+  if ((allowed as readonly string[]).includes(value)) return value as T
+  throw new UsageError(`--${flag} must be one of ${allowed.join(', ')}.`)
+}
+
+class UsageError extends Error {}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      table: { type: 'string' },
+      question: { type: 'string' },
+      endpoint: { type: 'string' },
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      'api-key-env': { type: 'string' },
+      api: { type: 'string' },
+      n: { type: 'string' },
+      select: { type: 'string' },
+      score: { type: 'string' },
+      lang: { type: 'string' },
+      apis: { type: 'string' },
+      repr: { type: 'string' },
+      kind: { type: 'string' },
+      budget: { type: 'string' },
+      executor: { type: 'string' },
+      python: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false }
+    },
+    strict: true
+  })
+  if (values.help === true) {
+    console.log(USAGE)
+    return 0
+  }
+  if (values.table === undefined || values.question === undefined) throw new UsageError('--table and --question are required.')
+
+  const secrets = new MemorySecretStore()
+  const keyVar = values['api-key-env'] ?? 'TABLEQA_API_KEY'
+  const key = process.env[keyVar]
+  if (values['api-key-env'] !== undefined && (key === undefined || key === '')) throw new UsageError(`The environment variable ${keyVar} is not set.`)
+  let config: EndpointConfig
+  if (values.endpoint !== undefined) {
+    const dataDir = defaultDataDir()
+    const registry = new EndpointRegistry(openFileStore(dataDir, SETTINGS_STORE).store, secrets)
+    const found = registry.find(values.endpoint)
+    if (found === undefined) {
+      const names = registry.list().map((e) => e.name)
+      throw new UsageError(`No endpoint named '${values.endpoint}' in ${dataDir}${names.length > 0 ? ` (there are: ${names.join(', ')})` : ' (none are configured)'}.`)
+    }
+    config = { ...found, apiKeyRef: 'cli' }
+    if (key === undefined || key === '') delete config.apiKeyRef
+  } else {
+    if (values['base-url'] === undefined || values.model === undefined) throw new UsageError('Give --endpoint NAME, or --base-url URL and --model NAME.')
+    config = {
+      id: 'cli',
+      name: new URL(values['base-url']).host,
+      baseUrl: values['base-url'],
+      model: values.model,
+      api: oneOf<ApiKind>(values.api, ['chat', 'completions', 'responses'], 'api') ?? 'chat',
+      ...ENDPOINT_DEFAULTS
+    }
+    if (key !== undefined && key !== '') config.apiKeyRef = 'cli'
+  }
+  if (key !== undefined && key !== '') await secrets.set('cli', key)
+  if (values.budget !== undefined) config.promptTokenBudget = Number(values.budget)
+
+  const options: AskOptions = {}
+  if (values.n !== undefined) options.n = Number(values.n)
+  const selection = oneOf<SelectionMode>(values.select, ['logprob', 'vote', 'greedy'], 'select')
+  if (selection !== undefined) options.selection = selection
+  const score = oneOf(values.score, ['sum', 'mean'] as const, 'score')
+  if (score !== undefined) options.score = score
+  const mode = oneOf(values.lang, ['python', 'sql'] as const, 'lang')
+  if (mode !== undefined) options.mode = mode
+  const apis = oneOf(values.apis, ['none', 'qa', 'full'] as const, 'apis')
+  if (apis !== undefined) options.apis = apis
+  const repr = oneOf(values.repr, ['multiindex', 'flatten'] as const, 'repr')
+  if (repr !== undefined) options.tableRepr = repr
+  const kind = oneOf<AskKind>(values.kind, ['auto', 'relational', 'hierarchical', 'airline', 'multi-table'], 'kind')
+  if (kind !== undefined) options.kind = kind
+
+  const bytes = new Uint8Array(readFileSync(values.table))
+  const grids = await importFile(basename(values.table), bytes)
+  if (!grids.ok) throw new UsageError(`${values.table}: ${grids.error.message}`)
+  const tables = grids.value.map((g) => ({ name: g.name, table: structureGrid(g) }))
+
+  const python = values.python ?? 'python3'
+  const probe = probePython(python)
+  const pandas = probe.ok && probe.pandas !== null
+  const wanted = oneOf(values.executor, ['pyodide', 'cpython'] as const, 'executor')
+  const kindOfExecutor = wanted ?? (pandas ? 'cpython' : 'pyodide')
+  const why = wanted !== undefined ? 'as asked' : pandas ? `${python} has pandas; local CPython, not sandboxed` : `${python} has no pandas; sandboxed Pyodide, programs get plain rows`
+  let executor: Executor
+  if (kindOfExecutor === 'cpython') {
+    executor = createCPythonExecutor({ python })
+  } else {
+    const chromium = findChromium()
+    if (chromium === null) throw new UsageError('The Pyodide executor needs Chromium (apt-get install chromium, or set TABLEQA_CHROMIUM).')
+    const assets = new ExecutorAssets({ packageDirs: [] })
+    if (!assets.built()) throw new UsageError('The Pyodide executor needs the built executor page: run `npm run build` first.')
+    executor = new PythonExecutor(chromiumChannelFactory(assets, chromium), { config: { poolSize: 1, loadPandas: false, killGraceMs: 40 }, defaultTimeoutMs: 30_000, bootTimeoutMs: 120_000 })
+  }
+  const controller = new AbortController()
+  process.once('SIGINT', () => controller.abort())
+  try {
+    const result = await ask(
+      {
+        tables,
+        question: values.question,
+        options,
+        signal: controller.signal,
+        onProgress: (e) => {
+          if (values.json !== true) process.stderr.write(`  ${e.message}\n`)
+        }
+      },
+      { client: new ModelClient(config, { secrets }), executor }
+    )
+    if (!result.ok) {
+      if (values.json === true) console.log(JSON.stringify({ ok: false, error: result.error, executorChoice: { kind: kindOfExecutor, why } }, null, 2))
+      else console.error(`error (${result.error.code}): ${result.error.message}${result.error.detail === undefined ? '' : `\n${result.error.detail}`}`)
+      return 1
+    }
+    if (values.json === true) console.log(JSON.stringify({ ok: true, ...result.value, executorChoice: { kind: kindOfExecutor, why } }, null, 2))
+    else printSummary(result.value, `${kindOfExecutor} (${why})`)
+    return result.value.answer === null ? 1 : 0
+  } finally {
+    await executor.close()
+  }
+}
+
+function printSummary(s: AskSummary, executor: string): void {
+  const out: string[] = []
+  out.push(`Executor: ${executor}`)
+  out.push(`Endpoint: ${s.endpoint.name} (${s.endpoint.model}, ${s.endpoint.api}); prompt: ${s.kind}, about ${s.promptTokens} tokens`)
+  out.push('')
+  out.push(s.answer === null ? `No answer: ${s.problem?.message ?? 'unknown reason'}` : `Answer: ${s.answer.text}`)
+  if (s.answer?.note !== undefined) out.push(`Note: ${s.answer.note}`)
+  if (s.selection !== null) out.push(`Chosen: candidate ${(s.chosen ?? 0) + 1} by ${s.selection.mode}${s.selection.fallbackReason === undefined ? '' : ` (${s.selection.fallbackReason})`}`)
+  for (const note of s.notes) out.push(`- ${note}`)
+  if (s.program !== null) out.push('', 'Program:', indent(s.program))
+  out.push('', 'Candidates:')
+  for (const c of s.candidates) {
+    const lp = c.logprobSum === null ? 'no log-prob' : `log-prob ${c.logprobSum.toFixed(2)}`
+    const result = c.result.ok ? c.result.answer.text : `${c.result.error.code}: ${c.result.error.message}`
+    out.push(`  ${c.index + 1}. [${lp}${c.qaCalls > 0 ? `, ${c.qaCalls} qa call(s)` : ''}] ${result}`)
+    if (c.program !== null) out.push(indent(c.program, '       '))
+  }
+  out.push('', `Timings: prompt ${s.timings.promptMs} ms, generation ${s.timings.generateMs} ms, execution ${s.timings.executeMs} ms, total ${s.timings.totalMs} ms; qa calls ${s.qaCalls}`)
+  console.log(out.join('\n'))
+}
+
+function indent(text: string, by = '    '): string {
+  return text.split('\n').map((l) => by + l).join('\n')
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+      console.error(`${error.message}\n${USAGE}`)
+      process.exit(2)
+    }
+    console.error(error)
+    process.exit(1)
+  }
+)

@@ -25,7 +25,7 @@ function pyFloat(text: string): number | null {
 export function processScalar(value: unknown): HmtValue {
   if (typeof value === 'number') return { kind: 'float', value }
   if (typeof value === 'boolean') return { kind: 'float', value: value ? 1 : 0 }
-  const base = pyStrip(String(value ?? '')).toLowerCase()
+  const base = pyStrip(typeof value === 'string' ? value : value === null || value === undefined ? '' : JSON.stringify(value)).toLowerCase()
   let s = base
   if (s.startsWith('(')) s = s.slice(1)
   if (s.endsWith('%') || s.endsWith(')')) s = s.slice(0, -1)

@@ -8,9 +8,14 @@ const CITATIONS = /((?<!^)\[[^\]]*\]|\[\d+\]|[•♦†‡*#+])*$/u
 const DETAILS = /(?<!^)( \([^)]*\))*$/u
 const QUOTED = /^"([^"]*)"$/u
 
+// Python also strips the information separators U+001C..U+001F and U+0085.
+const PY_SPACE = '\\s\\u001c-\\u001f\\u0085'
+const PY_SPACE_START = new RegExp(`^[${PY_SPACE}]+`, 'u')
+const PY_SPACE_END = new RegExp(`[${PY_SPACE}]+$`, 'u')
+
 /** Python's `str.strip()` with no argument: Unicode whitespace on both ends. */
 export function pyStrip(text: string): string {
-  return text.replace(/^[\s\u001c-\u001f\u0085]+|[\s\u001c-\u001f\u0085]+$/gu, '')
+  return text.replace(PY_SPACE_START, '').replace(PY_SPACE_END, '')
 }
 
 export function normalizeString(input: string): string {

@@ -1,0 +1,89 @@
+/**
+ * `npm run eval -- --dataset wikitq|hitab|aitqa|spider --split dev|test (--endpoint NAME|oracle |
+ * --base-url URL --model NAME) [--limit N] [--apis none|qa|full] [--table-repr multiindex|flatten]
+ * [--lang python|sql] [--select logprob|vote|greedy] [--concurrency K] [--out DIR] [--data DIR]`
+ */
+import { parseArgs } from 'node:util'
+import { evaluate, summaryMarkdown, type EvalOptions } from '../src/main/services/eval'
+import { DATASETS, type DatasetId, type Split } from '../src/main/services/eval/types'
+
+const USAGE = `Usage: npm run eval -- --dataset wikitq|hitab|aitqa|spider --split dev|test
+  (--endpoint NAME|oracle | --base-url URL --model NAME)
+  [--limit N] [--apis none|qa|full] [--table-repr multiindex|flatten] [--lang python|sql]
+  [--select logprob|vote|greedy] [--concurrency K] [--out DIR] [--data DIR] [--timeout SECONDS]`
+
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback?: T): T {
+  if (value === undefined && fallback !== undefined) return fallback
+  if (value !== undefined && (allowed as readonly string[]).includes(value)) return value as T
+  throw new Error(`--${name} must be one of ${allowed.join(', ')}${value === undefined ? '' : `, not ${value}`}`)
+}
+
+function positiveInt(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, not ${value}`)
+  return n
+}
+
+export function parseEvalArgs(argv: string[]): EvalOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      dataset: { type: 'string' },
+      split: { type: 'string' },
+      endpoint: { type: 'string' },
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      limit: { type: 'string' },
+      apis: { type: 'string' },
+      'table-repr': { type: 'string' },
+      lang: { type: 'string' },
+      select: { type: 'string' },
+      concurrency: { type: 'string' },
+      out: { type: 'string' },
+      data: { type: 'string' },
+      timeout: { type: 'string' }
+    }
+  })
+  const endpoint = values.endpoint
+  if (endpoint === undefined && (values['base-url'] === undefined || values.model === undefined)) {
+    throw new Error('give --endpoint NAME (or oracle), or both --base-url URL and --model NAME')
+  }
+  const timeout = positiveInt('timeout', values.timeout)
+  return {
+    dataset: oneOf<DatasetId>('dataset', values.dataset, DATASETS),
+    split: oneOf<Split>('split', values.split, ['dev', 'test']),
+    endpoint,
+    baseUrl: values['base-url'],
+    model: values.model,
+    limit: positiveInt('limit', values.limit),
+    apis: oneOf('apis', values.apis, ['none', 'qa', 'full'] as const, 'full'),
+    tableRepr: oneOf('table-repr', values['table-repr'], ['multiindex', 'flatten'] as const, 'multiindex'),
+    lang: oneOf('lang', values.lang, ['python', 'sql'] as const, 'python'),
+    select: oneOf('select', values.select, ['logprob', 'vote', 'greedy'] as const, 'logprob'),
+    concurrency: positiveInt('concurrency', values.concurrency) ?? 2,
+    out: values.out,
+    data: values.data,
+    timeoutMs: timeout === undefined ? undefined : timeout * 1000
+  }
+}
+
+async function main(): Promise<void> {
+  let options: EvalOptions
+  try {
+    options = parseEvalArgs(process.argv.slice(2))
+  } catch (e) {
+    console.error(`${e instanceof Error ? e.message : String(e)}\n\n${USAGE}`)
+    process.exit(2)
+  }
+  const summary = await evaluate(options)
+  console.log(summaryMarkdown(summary))
+}
+
+if (process.argv[1] !== undefined && /scripts[\\/]eval\.ts$/.test(process.argv[1])) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error)
+    process.exit(1)
+  })
+}

@@ -1,0 +1,83 @@
+/**
+ * Headless evaluation: `evaluate(options)` loads a dataset, starts one CPython executor for the whole run,
+ * takes candidates from the oracle (gold annotations) or a model, and writes the log and summaries.
+ */
+import { join } from 'node:path'
+import type { SelectionMode } from '../../../shared/model'
+import { createCPythonExecutor } from '../python/cpython-executor'
+import type { Executor } from '../python/types'
+import { loadDataset, resolveDataDir } from './datasets'
+import { modelSource, type ModelOptions } from './model-source'
+import { oracleSource } from './oracle/sources'
+import { runEval } from './runner'
+import { SqliteFiles } from './spider-db'
+import { goldQuery } from './spider-gold'
+import type { RunSummary } from './summary'
+import type { DatasetId, Split } from './types'
+
+export type EvalOptions = {
+  dataset: DatasetId
+  split: Split
+  /** 'oracle', or the name of a configured endpoint. */
+  endpoint?: string
+  baseUrl?: string
+  model?: string
+  limit?: number
+  apis: ModelOptions['apis']
+  tableRepr: ModelOptions['tableRepr']
+  lang: ModelOptions['lang']
+  select: SelectionMode
+  concurrency: number
+  out?: string
+  data?: string
+  timeoutMs?: number
+  progress?: boolean
+  /** An executor to use instead of starting a CPython one (tests). */
+  executor?: Executor
+}
+
+export function defaultOutDir(o: EvalOptions): string {
+  const who = o.endpoint ?? o.model ?? 'model'
+  return join('eval-runs', `${o.dataset}-${o.split}-${who.replace(/[^A-Za-z0-9._-]+/g, '_')}-${o.tableRepr}-${o.apis}-${o.lang}-${o.select}`)
+}
+
+export async function evaluate(o: EvalOptions): Promise<RunSummary> {
+  const files = new SqliteFiles()
+  const dataset = loadDataset(o.dataset, o.split, resolveDataDir(o.data), files)
+  const oracle = o.endpoint === 'oracle'
+  const executor = o.executor ?? createCPythonExecutor({ python: process.env.TABLEQA_PYTHON ?? 'python3', config: { poolSize: Math.max(1, o.concurrency) }, defaultTimeoutMs: o.timeoutMs ?? 60_000 })
+  const gold = goldQuery(executor)
+  const source = oracle ? oracleSource(dataset, gold) : await modelSource({ ...o })
+  try {
+    await executor.start()
+    return await runEval({
+      dataset,
+      source,
+      executor,
+      gold,
+      out: o.out ?? defaultOutDir(o),
+      config: {
+        dataset: o.dataset,
+        split: o.split,
+        endpoint: oracle ? 'oracle' : (o.endpoint ?? `${o.model ?? ''}@${o.baseUrl ?? ''}`),
+        apis: o.apis,
+        tableRepr: o.tableRepr,
+        lang: oracle ? 'gold' : o.lang,
+        select: o.select
+      },
+      limit: o.limit,
+      concurrency: o.concurrency,
+      select: o.select,
+      tableRepr: o.tableRepr,
+      timeoutMs: o.timeoutMs ?? 60_000,
+      progress: o.progress
+    })
+  } finally {
+    if (o.executor === undefined) await executor.close()
+    await source.close?.()
+    files.close()
+  }
+}
+
+export type { RunSummary } from './summary'
+export { summaryMarkdown } from './summary'

@@ -1,0 +1,127 @@
+/**
+ * The wrapper every evaluated program runs in: the program runs with the runner's own rules (its last
+ * expression, else its `answer` variable, is the answer) and the answer comes back shaped as plain data,
+ * serialised to one JSON string so that large results (a Spider table of thousands of rows) are not cut.
+ */
+import type { AnswerCell, ShapedAnswer } from './types'
+
+const WRAPPER = String.raw`
+def __eval_run(__src):
+    import ast
+    g = globals()
+    tree = ast.parse(__src, "<program>", "exec")
+    last = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        last = ast.Expression(tree.body.pop().value)
+    g.pop("answer", None)
+    exec(compile(tree, "<program>", "exec"), g)
+    value = eval(compile(last, "<program>", "eval"), g) if last is not None else None
+    return g.get("answer") if value is None else value
+
+
+def __eval_shape(v):
+    import json
+    import math
+
+    def cell(x):
+        if type(x).__module__.split(".")[0] == "numpy" and callable(getattr(x, "item", None)):
+            x = x.item()
+        if x is None or type(x).__name__ in ("NAType", "NaTType"):
+            return None
+        if isinstance(x, bool) or isinstance(x, str):
+            return x
+        if isinstance(x, int):
+            return x if abs(x) < 2**53 else float(x)
+        if isinstance(x, float):
+            return None if math.isnan(x) else (x if math.isfinite(x) else str(x))
+        if isinstance(x, bytes):
+            return x.decode("utf-8", "ignore")
+        if type(x).__name__ == "Timestamp":
+            return x.isoformat()
+        return str(x)
+
+    def line(x):
+        return [cell(c) for c in (x.tolist() if hasattr(x, "tolist") else list(x))]
+
+    mod, name = type(v).__module__.split(".")[0], type(v).__name__
+    if v is None:
+        shaped = {"kind": "none"}
+    elif mod == "pandas" and name == "DataFrame":
+        shaped = {"kind": "table", "rows": [[cell(c) for c in r] for r in v.itertuples(index=False, name=None)]}
+    elif mod == "numpy" and name == "ndarray" and v.ndim == 2:
+        shaped = {"kind": "table", "rows": [line(r) for r in v]}
+    elif mod in ("pandas", "numpy") and (name in ("Series", "ndarray") or name.endswith(("Index", "Array"))):
+        shaped = {"kind": "list", "items": line(v)}
+    elif isinstance(v, dict):
+        shaped = {"kind": "list", "items": [cell(c) for c in v.values()]}
+    elif isinstance(v, (list, tuple, set, frozenset)):
+        items = sorted(v, key=lambda x: (str(type(x)), str(x))) if isinstance(v, (set, frozenset)) else list(v)
+        nested = bool(items) and all(isinstance(r, (list, tuple)) or type(r).__name__ in ("Series", "ndarray") for r in items)
+        if nested:
+            shaped = {"kind": "table", "rows": [line(r) for r in items]}
+        else:
+            shaped = {"kind": "list", "items": [cell(c) for c in items]}
+    else:
+        shaped = {"kind": "scalar", "value": cell(v)}
+    return json.dumps(shaped, ensure_ascii=False)
+`
+
+/** The program wrapped so its answer comes back as a JSON string of a ShapedAnswer. */
+export function wrapProgram(program: string): string {
+  return `${WRAPPER}\n__eval_shape(__eval_run(${JSON.stringify(program)}))\n`
+}
+
+/** A SQL candidate as a program: the query run by `sqldf` over the question's DataFrames. */
+export function sqlProgram(sql: string): string {
+  return `sqldf(${JSON.stringify(sql)})\n`
+}
+
+function isCell(v: unknown): v is AnswerCell {
+  return v === null || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean'
+}
+
+/** Read the wrapper's JSON string back; null when the value is not one. */
+export function readShaped(json: unknown): ShapedAnswer | null {
+  if (typeof json !== 'string') return null
+  let v: unknown
+  try {
+    v = JSON.parse(json)
+  } catch {
+    return null
+  }
+  if (typeof v !== 'object' || v === null) return null
+  const o = v as Record<string, unknown>
+  switch (o.kind) {
+    case 'none':
+      return { kind: 'none' }
+    case 'scalar':
+      return isCell(o.value) ? { kind: 'scalar', value: o.value } : null
+    case 'list':
+      return Array.isArray(o.items) && o.items.every(isCell) ? { kind: 'list', items: o.items } : null
+    case 'table':
+      return Array.isArray(o.rows) && o.rows.every((r) => Array.isArray(r) && r.every(isCell)) ? { kind: 'table', rows: o.rows } : null
+    default:
+      return null
+  }
+}
+
+/** Python's `str()` of a cell, as a prediction string for the WikiTQ matcher. */
+export function pyStr(v: AnswerCell): string {
+  if (v === null) return 'None'
+  if (typeof v === 'boolean') return v ? 'True' : 'False'
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(v)
+  return v
+}
+
+export function answerStrings(a: ShapedAnswer): string[] {
+  switch (a.kind) {
+    case 'none':
+      return []
+    case 'scalar':
+      return a.value === null ? [] : [pyStr(a.value)]
+    case 'list':
+      return a.items.filter((x) => x !== null).map(pyStr)
+    case 'table':
+      return a.rows.flat().filter((x) => x !== null).map(pyStr)
+  }
+}

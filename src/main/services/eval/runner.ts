@@ -1,0 +1,232 @@
+/**
+ * The evaluation loop: questions grouped by table (each table loaded into the executor once and dropped
+ * after its last question), candidates from a pluggable source, every candidate run through the same
+ * wrapper and executor, one selected, scored with the dataset's official rules, logged as JSONL. A run
+ * resumes: questions already in the log of the same output folder are not asked again.
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import type { SelectionMode } from '../../../shared/model'
+import { selectCandidate } from '../model/select'
+import type { Executor } from '../python/types'
+import { flattenTable } from '../tables/structure'
+import { postprocessPrediction, removeDistinct, replaceCurrentYear } from './score/spider'
+import { scoreAnswer } from './score/index'
+import { readShaped, sqlProgram, wrapProgram } from './program'
+import { progressBar } from './progress'
+import type { GoldQuery } from './spider-gold'
+import { summarize, summaryMarkdown, type RunSummary } from './summary'
+import type { CandidateProgram, CandidateSource, EvalDataset, EvalQuestion, MissCategory, NamedTable, QuestionRecord, ShapedAnswer, TableSet } from './types'
+import type { MissExplanation } from './oracle/sources'
+
+export type RunOptions = {
+  dataset: EvalDataset
+  source: CandidateSource & { explainMiss?(q: EvalQuestion, a: ShapedAnswer): Promise<MissExplanation> }
+  executor: Executor
+  gold: GoldQuery
+  out: string
+  /** Written to run.json; a resumed run must have the same. */
+  config: Record<string, string | number>
+  limit?: number
+  concurrency: number
+  select: SelectionMode
+  tableRepr: 'multiindex' | 'flatten'
+  /** Per program, ms (the test-suite evaluator allows 60 s per query). */
+  timeoutMs: number
+  progress?: boolean
+}
+
+type Executed = { candidate: CandidateProgram; ok: boolean; answer?: ShapedAnswer; error?: string; code: string; sqlChanged: boolean }
+
+function tablePayload(t: NamedTable['table'], numbers: (number | null)[][] | undefined, repr: RunOptions['tableRepr']): Record<string, unknown> {
+  const table = repr === 'flatten' && t.index.some((x) => x.length > 0) ? flattenTable(t) : t
+  const rest: Record<string, unknown> = { ...table }
+  delete rest.numbers
+  return numbers === undefined ? rest : { ...rest, numbers }
+}
+
+/** Tables in the executor, loaded on first use and dropped after the last question that needs them. */
+class TableCache {
+  private readonly loaded = new Map<string, Promise<{ set: TableSet | null; error?: string; ids: { main: string | null; named: { name: string; tableId: string }[] } }>>()
+  private readonly remaining = new Map<string, number>()
+
+  constructor(private readonly o: RunOptions, questions: EvalQuestion[]) {
+    for (const q of questions) this.remaining.set(q.tableKey, (this.remaining.get(q.tableKey) ?? 0) + 1)
+  }
+
+  get(key: string): ReturnType<TableCache['load']> {
+    let p = this.loaded.get(key)
+    if (p === undefined) {
+      p = this.load(key)
+      this.loaded.set(key, p)
+    }
+    return p
+  }
+
+  private async load(key: string): Promise<{ set: TableSet | null; error?: string; ids: { main: string | null; named: { name: string; tableId: string }[] } }> {
+    const set = await this.o.dataset.loadTables(key)
+    if (!set.ok) return { set: null, error: set.error.message, ids: { main: null, named: [] } }
+    const prefix = `${this.o.dataset.id}:${key}`
+    const main = set.value.main === null ? null : prefix
+    if (set.value.main !== null) await this.o.executor.loadTable(prefix, tablePayload(set.value.main, undefined, this.o.tableRepr))
+    const named: { name: string; tableId: string }[] = []
+    for (const t of set.value.named) {
+      const tableId = `${prefix}:${t.name}`
+      await this.o.executor.loadTable(tableId, tablePayload(t.table, t.numbers, this.o.tableRepr))
+      named.push({ name: t.name, tableId })
+    }
+    return { set: set.value, ids: { main, named } }
+  }
+
+  async release(key: string): Promise<void> {
+    const n = (this.remaining.get(key) ?? 1) - 1
+    this.remaining.set(key, n)
+    if (n > 0) return
+    const entry = await this.loaded.get(key)
+    this.loaded.delete(key)
+    if (entry === undefined) return
+    if (entry.ids.main !== null) await this.o.executor.dropTable(entry.ids.main)
+    for (const t of entry.ids.named) await this.o.executor.dropTable(t.tableId)
+  }
+}
+
+function readLog(path: string): QuestionRecord[] {
+  if (!existsSync(path)) return []
+  const out: QuestionRecord[] = []
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (line.trim() === '') continue
+    try {
+      out.push(JSON.parse(line) as QuestionRecord)
+    } catch {
+      // A line cut off by an interrupted run: that question is asked again.
+    }
+  }
+  return out
+}
+
+function checkConfig(out: string, config: Record<string, string | number>): void {
+  const path = join(out, 'run.json')
+  const want = JSON.stringify(config)
+  if (existsSync(path)) {
+    const have = readFileSync(path, 'utf8').trim()
+    if (have !== want) throw new Error(`${out} holds a run with a different configuration (${have}); use another --out to start a new run.`)
+    return
+  }
+  writeFileSync(path, `${want}\n`)
+}
+
+function errorCategory(message: string): MissCategory {
+  if (/HeaderNotFound|AmbiguousHeader|No row has/.test(message)) return 'api'
+  return 'execution'
+}
+
+async function execute(o: RunOptions, q: EvalQuestion, c: CandidateProgram, ids: { main: string | null; named: { name: string; tableId: string }[] }, runId: string): Promise<Executed> {
+  let code = c.program
+  let sqlChanged = false
+  if (c.lang === 'sql') {
+    let sql = c.program
+    if (q.gold.kind === 'spider') {
+      sql = replaceCurrentYear(removeDistinct(postprocessPrediction(sql)))
+      sqlChanged = sql !== c.program
+    }
+    code = sqlProgram(sql)
+  }
+  const { result } = await o.executor.run({ runId, code: wrapProgram(code), tableId: ids.main, namedTables: ids.named, timeoutMs: o.timeoutMs })
+  if (!result.ok) return { candidate: c, ok: false, error: result.error.message, code, sqlChanged }
+  const answer = readShaped(result.value.value?.json)
+  if (answer === null) return { candidate: c, ok: false, error: 'the program gave no readable answer', code, sqlChanged }
+  return { candidate: c, ok: true, answer, code, sqlChanged }
+}
+
+async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promise<QuestionRecord> {
+  const t0 = performance.now()
+  const base = { id: q.id, question: q.question, tableKey: q.tableKey, types: q.types, gold: q.gold.kind === 'spider' ? q.gold.sql : q.gold.kind === 'hitab' ? q.gold.answer : q.gold.values }
+  const record = (rest: Partial<QuestionRecord>): QuestionRecord => ({
+    ...base,
+    program: null,
+    candidates: [],
+    answer: null,
+    correct: false,
+    error: null,
+    tokens: null,
+    ...rest,
+    timeMs: Math.round(performance.now() - t0)
+  })
+  if (q.unscorable !== undefined) return record({ unscorable: q.unscorable })
+  const loaded = await tables.get(q.tableKey)
+  if (loaded.set === null) return record({ error: loaded.error ?? 'table not loaded', miss: { category: 'parse', evidence: `the table could not be imported: ${loaded.error ?? ''}` } })
+  const set = await o.source.candidates(q, loaded.set)
+  if (set.error !== undefined || set.candidates.length === 0) {
+    const message = set.error?.message ?? 'no candidates'
+    return record({ error: message, tokens: set.tokens ?? null, miss: { category: set.error?.category ?? 'model', evidence: message } })
+  }
+  const runs: Executed[] = []
+  for (const [k, c] of set.candidates.entries()) runs.push(await execute(o, q, c, loaded.ids, `${q.id}#${k}`))
+  const chosen = selectCandidate(
+    runs.map((r) => ({ program: r.candidate.program, logprobSum: r.candidate.logprobSum ?? null, logprobMean: r.candidate.logprobMean ?? null, exec: r.ok ? { ok: true, answerKey: JSON.stringify(r.answer) } : { ok: false } })),
+    { mode: o.select }
+  )
+  const pick = runs[chosen.ok ? chosen.value.index : 0] as Executed
+  const candidates = runs.map((r) => ({ program: r.candidate.program, ok: r.ok, answer: r.answer, error: r.error, logprobSum: r.candidate.logprobSum ?? null }))
+  const common = { program: pick.candidate.program, candidates, tokens: set.tokens ?? null }
+  if (!pick.ok || pick.answer === undefined) {
+    const message = pick.error ?? 'failed'
+    return record({ ...common, error: message, miss: { category: errorCategory(message), evidence: message } })
+  }
+  const score = await scoreAnswer(q, pick.answer, { gold: o.gold, sqlPrediction: pick.candidate.lang === 'sql' })
+  if (!score.ok) return record({ ...common, answer: pick.answer, error: score.error.message, miss: { category: 'gold-error', evidence: score.error.message } })
+  if (score.value.correct) return record({ ...common, answer: pick.answer, correct: true })
+  const miss = o.source.explainMiss ? await o.source.explainMiss(q, pick.answer) : { category: 'model' as const, evidence: `answer ${JSON.stringify(pick.answer).slice(0, 300)}` }
+  return record({ ...common, answer: pick.answer, miss })
+}
+
+export async function runEval(o: RunOptions): Promise<RunSummary> {
+  mkdirSync(o.out, { recursive: true })
+  checkConfig(o.out, o.config)
+  const logPath = join(o.out, 'questions.jsonl')
+  const questions = o.limit === undefined ? o.dataset.questions : o.dataset.questions.slice(0, o.limit)
+  const wanted = new Set(questions.map((q) => q.id))
+  const previous = new Map(readLog(logPath).filter((r) => wanted.has(r.id)).map((r) => [r.id, r]))
+  // Grouped by table, in order of first appearance, so each table is loaded once and then dropped.
+  const order = new Map<string, number>()
+  for (const q of questions) if (!order.has(q.tableKey)) order.set(q.tableKey, order.size)
+  const todo = questions.filter((q) => !previous.has(q.id)).sort((a, b) => (order.get(a.tableKey) ?? 0) - (order.get(b.tableKey) ?? 0))
+  const tables = new TableCache(o, todo)
+  const bar = o.progress === false ? null : progressBar(todo.length, `${o.dataset.id} ${o.dataset.split}`)
+  const started = performance.now()
+  let next = 0
+  const fresh: QuestionRecord[] = []
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < todo.length; i = next++) {
+      const q = todo[i] as EvalQuestion
+      let rec: QuestionRecord
+      try {
+        rec = await askOne(o, q, tables)
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e)
+        rec = { id: q.id, question: q.question, tableKey: q.tableKey, types: q.types, program: null, candidates: [], answer: null, gold: null, correct: false, error: message, miss: { category: 'execution', evidence: message }, timeMs: 0, tokens: null }
+      }
+      await tables.release(q.tableKey)
+      appendFileSync(logPath, `${JSON.stringify(rec)}\n`)
+      fresh.push(rec)
+      bar?.tick(rec.correct)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker))
+  bar?.done()
+  const seconds = (performance.now() - started) / 1000
+  const byId = new Map([...previous, ...fresh.map((r) => [r.id, r] as const)])
+  const records = questions.map((q) => byId.get(q.id)).filter((r): r is QuestionRecord => r !== undefined)
+  const summary = summarize(records, {
+    dataset: o.dataset.id,
+    split: o.dataset.split,
+    endpoint: o.source.name,
+    config: o.config,
+    seconds: todo.length > 0 ? seconds : 0,
+    notes: [...o.dataset.notes, ...(previous.size > 0 ? [`${previous.size} questions were taken from an earlier run in the same folder.`] : [])]
+  })
+  writeFileSync(join(o.out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`)
+  writeFileSync(join(o.out, 'summary.md'), `${summaryMarkdown(summary)}\n`)
+  return summary
+}

@@ -1,0 +1,94 @@
+/** Types of the evaluation runner: datasets, questions, gold answers, candidates and per-question records. */
+import type { ParsedTable } from '../../../shared/table'
+import type { Result } from '../../../shared/result'
+
+export type DatasetId = 'wikitq' | 'hitab' | 'aitqa' | 'spider'
+export type Split = 'dev' | 'test'
+export const DATASETS: readonly DatasetId[] = ['wikitq', 'hitab', 'aitqa', 'spider']
+
+/** What a question is scored against. AIT-QA uses the WikiTQ kind (its answers have no canonical forms). */
+export type Gold =
+  | { kind: 'wikitq'; values: string[]; canon: string[] | null }
+  | { kind: 'hitab'; answer: unknown[]; formulas: unknown[]; referenceCells: Record<string, string> }
+  | { kind: 'spider'; sql: string; dbId: string; dbPath: string | null }
+
+export type EvalQuestion = {
+  id: string
+  question: string
+  /** The table (or database) the question is about; questions sharing it share one loaded table set. */
+  tableKey: string
+  gold: Gold
+  /** Breakdown labels for the summary, e.g. `{ aggregation: 'div' }`. */
+  types: Record<string, string>
+  /** Set when the question cannot be scored here (e.g. its database is missing); it is counted, not scored. */
+  unscorable?: string
+}
+
+/** The tables a question's program sees: `df` and, for databases, one DataFrame per table by name. */
+export type TableSet = { main: ParsedTable | null; named: NamedTable[] }
+
+/** A table bound by name; `numbers` replaces the Python runtime's own reading of numbers when given. */
+export type NamedTable = { name: string; table: ParsedTable; numbers?: (number | null)[][] }
+
+export type EvalDataset = {
+  id: DatasetId
+  split: Split
+  dir: string
+  questions: EvalQuestion[]
+  /** Read, import and structure the tables behind a table key. */
+  loadTables(tableKey: string): Promise<Result<TableSet>>
+  notes: string[]
+}
+
+/** A program's answer as plain data, shaped by the evaluation wrapper so every scorer can read it. */
+export type AnswerCell = number | string | boolean | null
+export type ShapedAnswer =
+  | { kind: 'none' }
+  | { kind: 'scalar'; value: AnswerCell }
+  | { kind: 'list'; items: AnswerCell[] }
+  | { kind: 'table'; rows: AnswerCell[][] }
+
+/** One candidate program from a candidate source. */
+export type CandidateProgram = {
+  program: string
+  /** `python` programs run as they are; `sql` is run through `sqldf` over the question's tables. */
+  lang: 'python' | 'sql'
+  logprobSum?: number | null
+  logprobMean?: number | null
+}
+
+export type CandidateSet = {
+  candidates: CandidateProgram[]
+  tokens?: { prompt?: number; completion?: number }
+  /** Set when the source could not produce candidates for this question (the question scores 0). */
+  error?: { category: MissCategory; message: string }
+}
+
+/** Where candidate programs come from: gold annotations (oracle) or a model. */
+export type CandidateSource = {
+  name: string
+  candidates(question: EvalQuestion, tables: TableSet, signal?: AbortSignal): Promise<CandidateSet>
+  close?(): Promise<void>
+}
+
+/** Why a question was missed. */
+export type MissCategory = 'parse' | 'api' | 'execution' | 'formatting' | 'scorer' | 'gold-error' | 'model'
+
+/** The JSONL log line of one finished question. */
+export type QuestionRecord = {
+  id: string
+  question: string
+  tableKey: string
+  types: Record<string, string>
+  program: string | null
+  candidates: { program: string; ok: boolean; answer?: ShapedAnswer; error?: string; logprobSum?: number | null }[]
+  answer: ShapedAnswer | null
+  gold: unknown
+  correct: boolean
+  /** Counted but not scored (missing database). */
+  unscorable?: string
+  error: string | null
+  miss?: { category: MissCategory; evidence: string }
+  timeMs: number
+  tokens: { prompt?: number; completion?: number } | null
+}

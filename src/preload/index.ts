@@ -17,6 +17,13 @@ const api = {
   pythonStatus: () => ipcRenderer.invoke(apiMethods.pythonStatus),
   listHistory: () => ipcRenderer.invoke(apiMethods.listHistory),
   clearHistory: () => ipcRenderer.invoke(apiMethods.clearHistory),
+  askQuestion: (request) => ipcRenderer.invoke(apiMethods.askQuestion, request),
+  cancelQuestion: (request) => ipcRenderer.invoke(apiMethods.cancelQuestion, request),
+  listEndpoints: () => ipcRenderer.invoke(apiMethods.listEndpoints),
+  saveEndpoint: (request) => ipcRenderer.invoke(apiMethods.saveEndpoint, request),
+  deleteEndpoint: (request) => ipcRenderer.invoke(apiMethods.deleteEndpoint, request),
+  testEndpoint: (request) => ipcRenderer.invoke(apiMethods.testEndpoint, request),
+  endpointModels: (request) => ipcRenderer.invoke(apiMethods.endpointModels, request),
   on<E extends EventName>(event: E, listener: (payload: EventSpec[E]) => void) {
     const wrapped = (_event: unknown, payload: EventSpec[E]): void => listener(payload)
     ipcRenderer.on(`event:${event}`, wrapped)

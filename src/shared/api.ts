@@ -6,6 +6,7 @@
  * Handlers live in src/main/app; only src/main/ipc.ts and the web server register them.
  */
 
+import type { AskProgress, AskQuestionRequest, AskSummary, EndpointDraft, EndpointTestReport, EndpointView } from './ask'
 import type { ExecutorState, PythonRunResult } from './python'
 import type { Result } from './result'
 import type { HeaderNode, StructureOptions } from './table'
@@ -131,6 +132,22 @@ export type ApiSpec = {
   'python:status': { request: void; response: ExecutorState }
   'history:list': { request: void; response: Result<RunRecord[]> }
   'history:clear': { request: void; response: Result<null> }
+  /**
+   * Answer a question about open tables: sample programs from the endpoint, run them, choose one.
+   * Progress arrives as `question:progress` events with the same askId; resolves when done or cancelled.
+   */
+  'question:ask': { request: AskQuestionRequest; response: Result<AskSummary> }
+  /** Cancel a question being answered; it resolves with code `cancelled`. */
+  'question:cancel': { request: { askId: string }; response: Result<null> }
+  /** Configured model endpoints (never their keys). */
+  'endpoints:list': { request: void; response: Result<EndpointView[]> }
+  /** Add or update an endpoint. `apiKey`: a string stores it, null removes it, absent keeps it. */
+  'endpoints:save': { request: { endpoint: EndpointDraft; apiKey?: string | null; makeDefault?: boolean }; response: Result<EndpointView> }
+  'endpoints:delete': { request: { id: string }; response: Result<null> }
+  /** Check that the endpoint is an OpenAI-compatible API and lists its model. */
+  'endpoints:test': { request: { id: string }; response: Result<EndpointTestReport> }
+  /** Models the endpoint's server lists. */
+  'endpoints:models': { request: { id: string }; response: Result<string[]> }
 }
 
 export type Channel = keyof ApiSpec
@@ -141,6 +158,7 @@ export type ResponseOf<C extends Channel> = ApiSpec[C]['response']
 export type EventSpec = {
   'python:status': ExecutorState
   'history:changed': { count: number }
+  'question:progress': AskProgress
 }
 export type EventName = keyof EventSpec
 
@@ -159,7 +177,14 @@ export const apiMethods = {
   stopPython: 'python:stop',
   pythonStatus: 'python:status',
   listHistory: 'history:list',
-  clearHistory: 'history:clear'
+  clearHistory: 'history:clear',
+  askQuestion: 'question:ask',
+  cancelQuestion: 'question:cancel',
+  listEndpoints: 'endpoints:list',
+  saveEndpoint: 'endpoints:save',
+  deleteEndpoint: 'endpoints:delete',
+  testEndpoint: 'endpoints:test',
+  endpointModels: 'endpoints:models'
 } as const satisfies Record<string, Channel>
 
 export type ApiMethods = typeof apiMethods

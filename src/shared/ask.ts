@@ -1,6 +1,6 @@
 /** Types of asking a question about tables: what the UI sends, what it sees while waiting and what comes back. */
 
-import type { SelectionMode } from './model'
+import type { EndpointConfig, SelectionMode } from './model'
 import type { AppError } from './result'
 import type { CellRef } from './table'
 
@@ -100,4 +100,26 @@ export type AskProgress = {
   done: number
   total: number | null
   message: string
+}
+
+/** An endpoint as the settings screen edits it; the registry assigns the id and the key reference. */
+export type EndpointDraft = Partial<Omit<EndpointConfig, 'apiKeyRef'>> & Pick<EndpointConfig, 'name' | 'baseUrl' | 'model' | 'api'>
+
+/** An endpoint as the UI sees it: whether a key is stored, never the key. */
+export type EndpointView = EndpointConfig & { hasKey: boolean; isDefault: boolean }
+
+/** What testing an endpoint found. */
+export type EndpointTestReport = { models: string[]; modelListed: boolean; message: string }
+
+/** Request of `question:ask`: tables open in the workspace by id (several for a database), the question, and how. */
+export type AskQuestionRequest = {
+  /** Lets the UI cancel the question and match progress events; one is made up when absent. */
+  askId?: string
+  tableIds: string[]
+  question: string
+  /** The configured endpoint to use; the default endpoint when absent. */
+  endpointId?: string
+  /** Another endpoint to answer `qa(...)` calls; the generating one when absent. */
+  qaEndpointId?: string
+  options?: AskOptions
 }

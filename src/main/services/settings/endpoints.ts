@@ -4,6 +4,7 @@
  */
 
 import { randomUUID } from 'node:crypto'
+import type { EndpointDraft, EndpointView } from '../../../shared/ask'
 import type { ApiKind, EndpointConfig } from '../../../shared/model'
 import type { Result } from '../../../shared/result'
 import { fail, ok } from '../../../shared/result'
@@ -16,11 +17,7 @@ const API_KINDS: readonly ApiKind[] = ['completions', 'chat', 'responses']
 
 export const ENDPOINT_DEFAULTS = { timeoutMs: 60_000, maxRetries: 2, promptTokenBudget: 6_000 } as const
 
-/** What the user edits: an endpoint without its key reference (the registry owns that). */
-export type EndpointDraft = Partial<Omit<EndpointConfig, 'apiKeyRef'>> & Pick<EndpointConfig, 'name' | 'baseUrl' | 'model' | 'api'>
-
-/** An endpoint as the UI sees it: whether a key is stored, never the key. */
-export type EndpointView = EndpointConfig & { hasKey: boolean; isDefault: boolean }
+export type { EndpointDraft, EndpointView } from '../../../shared/ask'
 
 export function validateEndpoint(draft: EndpointDraft): string | null {
   if (typeof draft.name !== 'string' || draft.name.trim() === '') return 'Give the endpoint a name.'

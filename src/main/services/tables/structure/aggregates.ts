@@ -99,20 +99,23 @@ function closed(g: Grid, headerRows: number, headerCols: number, roles: RowRole[
 function addsUp(values: Float64Array, units: Float64Array, sums: Float64Array, row: number, width: number, members: number): boolean {
   let match = 0
   let mismatch = 0
-  let nonZero = false
+  // Rounded parts may miss the printed total by a few units, but one column at least must add up to the
+  // unit (21 against 8 + 10 + 4 in every column is a coincidence, not a total).
+  let exact = false
   for (let j = 0; j < width; j++) {
     const v = values[row * width + j] ?? NaN
     const s = sums[j] ?? NaN
     if (Number.isNaN(v) || Number.isNaN(s)) continue
     const unit = units[row * width + j] ?? 1
-    if (Math.abs(v - s) > 0.5 * unit * (members + 1)) mismatch++
+    const gap = Math.abs(v - s)
+    if (gap > 0.5 * unit * (members + 1)) mismatch++
     else if (Math.abs(v) >= SIGNIFICANT * unit) {
       // Small values (0.2 = 0.1 + 0.1, 12 = 5 + 7) add up by chance too often to count.
       match++
-      nonZero = true
+      if (gap <= 0.5 * unit + 1e-9) exact = true
     }
   }
-  return nonZero && match > mismatch && match >= 2
+  return exact && match > mismatch && match >= 2
 }
 
 /** The rounding unit of a printed number: 1 for "1,234", 0.1 for "12.5%". */

@@ -44,7 +44,8 @@ function detectHeaderRows(g: Grid, probeCols: number): number {
 }
 
 function isHeaderRow(g: Grid, r: number, probeCols: number): boolean {
-  if (probeCols > 0 && isUnitRow(g, r, probeCols)) return false
+  // A unit-like row ("December 31," over the data) with another header row below it is part of the header.
+  if (probeCols > 0 && isUnitRow(g, r, probeCols) && !(r + 1 < g.rows - 1 && plainHeaderRow(g, r + 1, probeCols))) return false
   const counts = countRow(g, r, probeCols)
   if (counts.filled === 0) return false
   const labelFree = labelCellsFree(g, r, probeCols)
@@ -58,6 +59,13 @@ function isHeaderRow(g: Grid, r: number, probeCols: number): boolean {
   }
   if (!labelFree || counts.numbers > 0 || counts.missing > 0) return false
   return counts.texts + counts.years > 0 && (counts.filled >= 2 || probeCols === 0)
+}
+
+/** No row label and at least two texts or years, no numbers: a header row whatever surrounds it. */
+function plainHeaderRow(g: Grid, r: number, probeCols: number): boolean {
+  if (!labelCellsFree(g, r, probeCols)) return false
+  const counts = countRow(g, r, probeCols)
+  return counts.numbers === 0 && counts.missing === 0 && counts.texts + counts.years >= 2
 }
 
 /** The row's left header cells are empty or covered by a merge anchored in an earlier row. */
@@ -95,7 +103,7 @@ function detectHeaderCols(g: Grid, headerRows: number): number {
   if (g.cols <= 1 || g.rows <= headerRows) return 0
   if (headerRows >= 1) {
     let k = 0
-    while (k < g.cols - 1 && cornerColumn(g, k, headerRows)) k++
+    while (k < g.cols - 1 && cornerColumn(g, k, headerRows) && !flagColumn(g, k, headerRows)) k++
     // A numeric column under a corner-like header is data (a column named by a vertical merge), except that
     // column 0 of a report with several header rows labels the rows even when the labels are ordinals
     // ("0", "1", "2" years), and a numeric column after two or more text label columns continues them
@@ -128,6 +136,22 @@ function cornerColumn(g: Grid, k: number, headerRows: number): boolean {
   }
   for (let r = 1; r < headerRows; r++) if (rawText(g, r, k).length > 0) return false
   return rawText(g, 0, k).length === 0 || headerRows >= 2
+}
+
+const FLAG = /^(?:yes|no|y|n|true|false|[✓✔✗✘])$/i
+
+/** A column of yes/no marks: values, never row labels. */
+function flagColumn(g: Grid, col: number, headerRows: number): boolean {
+  let flags = 0
+  let filled = 0
+  const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
+  for (let r = headerRows; r < end; r++) {
+    const t = rawText(g, r, col)
+    if (t.length === 0) continue
+    filled++
+    if (FLAG.test(t)) flags++
+  }
+  return filled > 0 && flags * 2 > filled
 }
 
 function mostlyNumeric(g: Grid, col: number, headerRows: number): boolean {

@@ -19,6 +19,8 @@ export function detectStructure(grid: RawGrid): StructureOptions {
  *
  * Tuples are root-to-node paths of cell text, padded on the right with '' to the deepest path of their
  * axis, so that pandas sees equal-length tuples and `df['A']` on a column ('A', '') returns a Series.
+ * Column tuples keep each header row at its own level: a column with nothing in the first header row reads
+ * ('', 'per ASM', 'change') beside ('year ended', '2018', ''); header rows empty over every column are left out.
  * Section rows and unit rows are nodes of the left tree but not data rows (their data cells are empty);
  * fully empty body rows are dropped. Duplicate paths are kept as they are: pandas accepts a MultiIndex with
  * repeated entries, and selecting one returns all of them.
@@ -42,7 +44,7 @@ function assemble(name: string, g: Grid, options: StructureOptions, warnings: st
   const colSource: number[] = []
   for (let c = headerCols; c < g.cols; c++) colSource.push(c)
 
-  const columns = toTuples(top.paths)
+  const columns = rowAlignedTuples(top.paths, headerRows)
   const index = headerCols === 0 ? left.paths.map(() => []) : toTuples(left.paths)
   const values: string[][] = new Array<string[]>(left.dataRows.length)
   for (let i = 0; i < left.dataRows.length; i++) {
@@ -92,6 +94,29 @@ function clampCount(n: number, max: number): number {
 
 function leafCell(path: HeaderNode[]): CellRef | null {
   return path[path.length - 1]?.cell ?? null
+}
+
+function rowAlignedTuples(paths: HeaderNode[][], headerRows: number): string[][] {
+  const used = new Array<boolean>(headerRows).fill(false)
+  for (const p of paths) for (const n of p) if (n.cell !== null && n.cell.row < headerRows) used[n.cell.row] = true
+  // Level of each used header row; nodes without a cell (a column with no header) stay at level 0.
+  const level = new Array<number>(headerRows).fill(0)
+  let depth = 0
+  for (let r = 0; r < headerRows; r++) if (used[r]) level[r] = depth++
+  if (depth === 0) return toTuples(paths)
+  const tuples = paths.map((p) => {
+    const t = new Array<string>(depth).fill('')
+    let next = 0
+    for (const n of p) {
+      const at = n.cell === null ? next : Math.max(next, level[n.cell.row] ?? next)
+      t[at] = n.text
+      next = at + 1
+    }
+    return t
+  })
+  const width = tuples.reduce((w, t) => Math.max(w, t.length), 0)
+  for (const t of tuples) while (t.length < width) t.push('')
+  return tuples
 }
 
 function toTuples(paths: HeaderNode[][]): string[][] {

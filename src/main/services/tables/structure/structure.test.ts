@@ -162,6 +162,40 @@ describe('header detection', () => {
     expect(detectStructure({ ...g, hints: { records: true } })).toMatchObject({ headerCols: 0 })
   })
 
+  it('keeps a one-label header row above another header row in the header', () => {
+    const g = grid(
+      [
+        ['', '', 'Year ended', '', ''],
+        ['', '', 'December 31,', '', ''],
+        ['', '', '2019', '2018', 'Percent Change'],
+        ['Operating income', '', '$2,957', '$3,206', '(7.8)'],
+        ['Net income', '', '$2,300', '$2,465', '(6.7)']
+      ],
+      [m(0, 2, 0, 3), m(1, 2, 1, 3), m(3, 0, 3, 1), m(4, 0, 4, 1)]
+    )
+    const p = structureGrid(g)
+    expect(p.options).toMatchObject({ headerRows: 3 })
+    expect(p.columns).toEqual([
+      ['Year ended', 'December 31,', '2019'],
+      ['Year ended', 'December 31,', '2018'],
+      ['', '', 'Percent Change']
+    ])
+  })
+
+  it('does not take a column of yes/no marks under a merged header for row labels', () => {
+    const g = grid(
+      [
+        ['', '', 'Loyalty', 'Codeshare', ''],
+        ['', '', '', 'ours', 'theirs'],
+        ['Major', 'Air France', 'Yes', 'No', 'Yes'],
+        ['', 'KLM', 'Yes', 'No', 'No'],
+        ['Regional', 'PenAir', 'No', 'Yes', 'No']
+      ],
+      [m(0, 2, 1, 2), m(0, 3, 0, 4), m(2, 0, 3, 0)]
+    )
+    expect(detectStructure(g)).toMatchObject({ headerRows: 2, headerCols: 2 })
+  })
+
   it('reads a grid without a header row when its first row is numbers', () => {
     expect(detectStructure(grid([['1', '2'], ['3', '4']]))).toMatchObject({ headerRows: 0 })
   })
@@ -371,6 +405,17 @@ describe('left hierarchy', () => {
     ])
   })
 
+  it('needs one column to add up to the unit, not only within rounding', () => {
+    const g = grid([
+      ['', 'owned', 'total', 'age'],
+      ['B-767', '21', '21', '18.0'],
+      ['B-777', '8', '8', '19.1'],
+      ['B-777LR', '10', '10', '9.8'],
+      ['A220', '4', '4', '0.1']
+    ])
+    expect(structureGrid(g).index).toEqual([['B-767'], ['B-777'], ['B-777LR'], ['A220']])
+  })
+
   it('does not count small values that add up by chance', () => {
     const g = grid([
       ['', 'a', 'b'],
@@ -479,6 +524,24 @@ describe('bad input', () => {
     ])
     expect(p.numbers()).toBe(first)
     expect(Object.keys(JSON.parse(JSON.stringify(p)) as object)).not.toContain('numbers')
+  })
+
+  it('keeps each header row at its own level of the column tuples', () => {
+    const g = grid(
+      [
+        ['', 'year ended', '', '', ''],
+        ['', '2018', '2017', 'per ASM', 'percent'],
+        ['', '', 'recast', 'change', 'change'],
+        ['fuel', '2.89', '2.65', '0.24', '9.1']
+      ],
+      [m(0, 1, 0, 2)]
+    )
+    expect(structureGrid(g, { headerRows: 3, headerCols: 1 }).columns).toEqual([
+      ['year ended', '2018', ''],
+      ['year ended', '2017', 'recast'],
+      ['', 'per ASM', 'change'],
+      ['', 'percent', 'change']
+    ])
   })
 
   it('keeps duplicate header paths and empty header cells', () => {

@@ -88,9 +88,9 @@ export function systemText(library: PromptLibrary, kind: PromptKind, mode: Promp
   return fillTemplate(library.modes[mode], { intro: library.kinds[kind].intro, apis: guidelines }).trim()
 }
 
-type RenderedTable = { heading: string; header: string; rowsAll: number[]; costs: number[]; listingCost: number; render: (rows: number[]) => string }
+type PreparedTable = { header: string; rowsAll: number[]; costs: number[]; scores: number[]; render: (rows: number[]) => string }
 
-function prepare(t: PromptTable, questionTerms: ReadonlySet<string>): RenderedTable & { scores: number[] } {
+function prepare(t: PromptTable, questionTerms: ReadonlySet<string>): PreparedTable {
   const rowsAll = t.table.values.map((_, i) => i)
   const widths = columnWidths(t.table, rowsAll)
   const perRow = rowChars(widths)
@@ -100,7 +100,7 @@ function prepare(t: PromptTable, questionTerms: ReadonlySet<string>): RenderedTa
   const heading = `Table ${t.name}${t.title !== '' && t.title !== t.name ? `: ${t.title}` : ''}`
   const render = (rows: number[]): string => `${heading}\n${renderFrame(t.table, rows)}\n${headerListing(t.name, t.table, rows)}`
   const header = render([])
-  return { heading, header, rowsAll, costs, scores, listingCost: 0, render }
+  return { header, rowsAll, costs, scores, render }
 }
 
 function exampleBlock(library: PromptLibrary, shot: Shot): string {
@@ -163,19 +163,19 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
     if (cut.rowsShown < cut.rowsTotal) notes.push(`Table ${cut.name}: ${cut.rowsShown} of ${cut.rowsTotal} rows shown to fit the prompt budget (headers, rows matching the question, first and last rows).`)
   }
   const taskUser = `${prepared.map((p, i) => p.render(shown[i] ?? [])).join('\n\n')}\n\n${questionLine}`
-  const kept_ = shotTexts.slice(0, kept)
+  const keptShots = shotTexts.slice(0, kept)
 
   let text: string | null = null
   let messages: ChatMessage[] | null = null
   let tokens: number
   if (form === 'completion') {
-    const parts = [system, ...kept_.map((s, k) => `${fillTemplate(library.layout.example, { number: String(k + 1) })}\n${s.user}\n${fence(library, s.code)}`)]
+    const parts = [system, ...keptShots.map((s, k) => `${fillTemplate(library.layout.example, { number: String(k + 1) })}\n${s.user}\n${fence(library, s.code)}`)]
     parts.push(`${library.layout.task}\n${taskUser}\n${library.layout.codeOpen}\n`)
     text = parts.join('\n\n')
     tokens = estimateTokens(text)
   } else {
     messages = [{ role: 'system', content: system }]
-    for (const s of kept_) {
+    for (const s of keptShots) {
       messages.push({ role: 'user', content: `${s.user}\n${library.layout.chatAnswerNote}` })
       messages.push({ role: 'assistant', content: fence(library, s.code) })
     }
@@ -193,7 +193,7 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
     codePrefix: form === 'completion' ? '' : null,
     stop: form === 'completion' ? [library.layout.codeClose, `\n${library.layout.example.split(' ')[0] ?? '###'} `] : [],
     tokens,
-    shots: kept_.map((_, k) => shots[k]?.shot.id ?? ''),
+    shots: keptShots.map((_, k) => shots[k]?.shot.id ?? ''),
     tables,
     notes
   }

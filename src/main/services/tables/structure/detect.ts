@@ -58,7 +58,7 @@ function isHeaderRow(g: Grid, r: number, probeCols: number): boolean {
     return counts.numbers === 0 && counts.missing === 0
   }
   if (!labelFree || counts.numbers > 0 || counts.missing > 0) return false
-  return counts.texts + counts.years > 0 && (counts.filled >= 2 || probeCols === 0)
+  return counts.texts + counts.years > 0
 }
 
 /** No row label and at least two texts or years, no numbers: a header row whatever surrounds it. */
@@ -106,10 +106,10 @@ function detectHeaderCols(g: Grid, headerRows: number): number {
     while (k < g.cols - 1 && cornerColumn(g, k, headerRows) && !flagColumn(g, k, headerRows)) k++
     // A numeric column under a corner-like header is data (a column named by a vertical merge), except that
     // column 0 of a report with several header rows labels the rows even when the labels are ordinals
-    // ("0", "1", "2" years), and a numeric column after two or more text label columns continues them
-    // ("year | team | games": HiTab's sports tables).
+    // ("0", "1", "2" years), and a numeric column named by a vertical merge after two or more text label
+    // columns continues them ("year | team | games": HiTab's sports tables).
     const floor = headerRows >= 2 ? 1 : 0
-    while (k > floor && mostlyNumeric(g, k - 1, headerRows) && textColumns(g, k - 1, headerRows) < 2) k--
+    while (k > floor && mostlyNumeric(g, k - 1, headerRows) && !continuesLabels(g, k - 1, headerRows)) k--
     if (k > 0) return k
   }
   if (mostlyNumeric(g, 0, headerRows)) return 0
@@ -206,6 +206,10 @@ function hasSectionOrUnitRows(g: Grid, headerRows: number): boolean {
     if (empty) return true
   }
   return false
+}
+
+function continuesLabels(g: Grid, col: number, headerRows: number): boolean {
+  return regionAt(g, 0, col) !== null && textColumns(g, col, headerRows) >= 2
 }
 
 /** How many of the columns before `before` are not mostly numeric. */

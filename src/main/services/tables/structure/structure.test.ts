@@ -182,6 +182,25 @@ describe('header detection', () => {
     ])
   })
 
+  it('keeps a header row with one label under one column, and numbers under an unmerged header as data', () => {
+    const g = grid(
+      [
+        ['', '', '', 'December 31, 2018', 'December 31, 2017'],
+        ['', '', '', '', 'As Recast'],
+        ['ASSETS', 'Current assets:', 'Cash', '$1,854', '$1,495'],
+        ['', '', 'Short-term investments', '1,835', '1,778'],
+        ['', 'Goodwill', '', '970', '970']
+      ],
+      [m(2, 0, 4, 0), m(2, 1, 3, 1), m(4, 1, 4, 2)]
+    )
+    const p = structureGrid(g)
+    expect(p.options).toMatchObject({ headerRows: 2, headerCols: 3 })
+    expect(p.columns).toEqual([
+      ['December 31, 2018', ''],
+      ['December 31, 2017', 'As Recast']
+    ])
+  })
+
   it('does not take a column of yes/no marks under a merged header for row labels', () => {
     const g = grid(
       [

@@ -12,6 +12,8 @@ import { registerIpc, trustedContents } from './ipc'
 import { ExecutorAssets } from './services/python/assets'
 import { packageDirs } from './services/python/package-source'
 import { quarantineIfCorrupt, type KeyValueStore } from './services/store/store'
+import { FileSecretStore, localKeyCipher } from './services/store/secret-file'
+import { safeStorageCipher } from './electron/secrets'
 import { fail, ok } from '../shared/result'
 
 registerExecutorScheme()
@@ -20,16 +22,16 @@ const rendererUrl = process.env.ELECTRON_RENDERER_URL
 const rendererDir = join(import.meta.dirname, '../renderer')
 const preloadDir = join(import.meta.dirname, '../preload')
 
-function openHistoryStore(dataDir: string): KeyValueStore {
-  const recovered = quarantineIfCorrupt(join(dataDir, 'history.json'), dataDir, 'history')
+function openStore(dataDir: string, name: 'history' | 'settings'): KeyValueStore {
+  const recovered = quarantineIfCorrupt(join(dataDir, `${name}.json`), dataDir, name)
   if (recovered) {
     void dialog.showMessageBox({
       type: 'warning',
-      message: 'Your history file could not be read.',
-      detail: `It was moved to ${recovered.backup} (${recovered.reason}) and a new history was started.`
+      message: `Your ${name} file could not be read.`,
+      detail: `It was moved to ${recovered.backup} (${recovered.reason}) and a new one was started.`
     })
   }
-  const store = new Store<Record<string, unknown>>({ name: 'history', cwd: dataDir, clearInvalidConfig: false })
+  const store = new Store<Record<string, unknown>>({ name, cwd: dataDir, clearInvalidConfig: false })
   return { path: store.path, get: <T>(key: string) => store.get(key) as T | undefined, set: (key, value) => store.set(key, value) }
 }
 
@@ -51,7 +53,9 @@ async function createWindow(): Promise<void> {
   const services = composeServices({
     mode: 'electron',
     dataDir,
-    historyStore: openHistoryStore(dataDir),
+    historyStore: openStore(dataDir, 'history'),
+    settingsStore: openStore(dataDir, 'settings'),
+    secrets: new FileSecretStore(join(dataDir, 'secrets.json'), safeStorageCipher() ?? localKeyCipher(dataDir)),
     channelFactory: electronChannelFactory(new ExecutorAssets({ packageDirs: packageDirs(dataDir) }), preloadDir),
     openDialog
   })

@@ -12,8 +12,15 @@ import { ExecutorAssets } from './services/python/assets'
 import { chromiumChannelFactory, findChromium } from './services/python/chromium-channel'
 import { packageDirs } from './services/python/package-source'
 import { openFileStore } from './services/store/store'
+import { FileSecretStore, localKeyCipher } from './services/store/secret-file'
 import { MAX_FILE_BYTES } from './services/workspace'
 import { startWebServer } from './web/server'
+
+function openSettings(dataDir: string): ReturnType<typeof openFileStore>['store'] {
+  const settings = openFileStore(dataDir, 'settings')
+  if (settings.recovered) console.warn(`Settings file was unreadable (${settings.recovered.reason}); it was moved to ${settings.recovered.backup}.`)
+  return settings.store
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -38,6 +45,8 @@ async function main(): Promise<void> {
     mode: 'web',
     dataDir,
     historyStore: history.store,
+    settingsStore: openSettings(dataDir),
+    secrets: new FileSecretStore(join(dataDir, 'secrets.json'), localKeyCipher(dataDir)),
     channelFactory: chromiumChannelFactory(assets, chromiumPath),
     openDialog: null
   })

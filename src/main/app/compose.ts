@@ -7,6 +7,9 @@ import { PythonExecutor } from '../services/python/executor'
 import { missingPandasWheels, packageDirs } from '../services/python/package-source'
 import type { KeyValueStore } from '../services/store/store'
 import { DEFAULT_LIMITS, Workspace } from '../services/workspace'
+import { join } from 'node:path'
+import { ResponseCache, type SecretStore } from '../services/model'
+import { EndpointRegistry } from '../services/settings'
 import { EventBus } from './events'
 import type { AppServices, OpenDialog } from './handlers'
 
@@ -14,6 +17,8 @@ export type ComposeOptions = {
   mode: AppInfo['mode']
   dataDir: string
   historyStore: KeyValueStore
+  settingsStore: KeyValueStore
+  secrets: SecretStore
   channelFactory: ChannelFactory
   openDialog: OpenDialog | null
   executor?: Partial<ExecutorConfig>
@@ -46,6 +51,9 @@ export function composeServices(options: ComposeOptions): AppServices {
     history: new History(options.historyStore),
     events,
     openDialog: options.openDialog,
-    defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000
+    defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000,
+    endpoints: new EndpointRegistry(options.settingsStore, options.secrets),
+    secrets: options.secrets,
+    cache: new ResponseCache(join(options.dataDir, 'model-cache'))
   }
 }

@@ -6,6 +6,9 @@ import type { History } from '../services/history'
 import type { PythonExecutor } from '../services/python/executor'
 import type { Workspace } from '../services/workspace'
 import { createTableHandlers, samplesDir, type OpenDialog } from './table-handlers'
+import { createQuestionHandlers } from './question-handlers'
+import type { ResponseCache, SecretStore } from '../services/model'
+import type { EndpointRegistry } from '../services/settings'
 
 export type { OpenDialog } from './table-handlers'
 
@@ -18,6 +21,9 @@ export type AppServices = {
   openDialog: OpenDialog | null
   /** Time limit of a run when the UI gives none. */
   defaultTimeoutMs: number
+  endpoints: EndpointRegistry
+  secrets: SecretStore
+  cache: ResponseCache
 }
 
 const MAX_CODE_CHARS = 200_000
@@ -30,6 +36,21 @@ export function createHandlers(services: AppServices): Handlers {
   return {
     'app:info': () => Promise.resolve(services.info),
     ...createTableHandlers({ workspace, executor, openDialog: services.openDialog, samplesDir: samplesDir() }),
+    ...createQuestionHandlers({
+      table: (id) => {
+        const open = workspace.get(id)
+        return open ? { name: open.summary.name, table: open.parsed } : undefined
+      },
+      registry: services.endpoints,
+      secrets: services.secrets,
+      executor,
+      events,
+      cache: services.cache,
+      onAnswered: (summary) => {
+        history.addQuestion(summary)
+        events.emit('history:changed', { count: history.list().length })
+      }
+    }),
     'python:run': async (request) => {
       if (typeof request.code !== 'string' || request.code.trim() === '') return fail('bad-input', 'There is no code to run.')
       if (request.code.length > MAX_CODE_CHARS) return fail('bad-input', `The program is longer than ${MAX_CODE_CHARS.toLocaleString('en-US')} characters.`)

@@ -1,8 +1,10 @@
 import type { RunRecord } from '../../shared/api'
+import type { AskSummary } from '../../shared/ask'
 import { OUTPUT_CAP_CHARS } from '../../shared/python'
 import type { KeyValueStore } from './store/store'
 
 const KEY = 'runs'
+const QUESTIONS = 'questions'
 /** History keeps the newest runs; older ones drop off. */
 export const HISTORY_LIMIT = 500
 /** Output kept per run in history (the live result shows up to OUTPUT_CAP_CHARS). */
@@ -26,6 +28,20 @@ export class History {
 
   clear(): void {
     this.store.set(KEY, [])
+    this.store.set(QUESTIONS, [])
+  }
+
+  /** Answered questions, newest first (kept whole: answer, program, every candidate, endpoint, model, time). */
+  questions(): AskSummary[] {
+    const asked = this.store.get<AskSummary[]>(QUESTIONS)
+    return Array.isArray(asked) ? [...asked].reverse() : []
+  }
+
+  addQuestion(summary: AskSummary): number {
+    const asked = this.store.get<AskSummary[]>(QUESTIONS) ?? []
+    const next = [...asked, summary].slice(-HISTORY_LIMIT)
+    this.store.set(QUESTIONS, next)
+    return next.length
   }
 }
 

@@ -10,6 +10,7 @@ import { composeServices } from '../app/compose'
 import { createHandlers } from '../app/handlers'
 import { openFileStore } from '../services/store/store'
 import { startWebServer } from './server'
+import { MemorySecretStore } from '../services/model'
 
 const TOKEN = 'test-token-0123456789'
 let server: Server
@@ -20,7 +21,15 @@ const noExecutor = () => Promise.reject(new Error('no executor in this test'))
 
 beforeAll(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tableqa-web-'))
-  const services = composeServices({ mode: 'web', dataDir, historyStore: openFileStore(dataDir, 'history').store, channelFactory: noExecutor, openDialog: null })
+  const services = composeServices({
+    mode: 'web',
+    dataDir,
+    historyStore: openFileStore(dataDir, 'history').store,
+    settingsStore: openFileStore(dataDir, 'settings').store,
+    secrets: new MemorySecretStore(),
+    channelFactory: noExecutor,
+    openDialog: null
+  })
   const started = await startWebServer({
     handlers: createHandlers(services),
     events: services.events,

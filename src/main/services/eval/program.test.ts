@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import { answerStrings, readShaped, sqlProgram, wrapProgram } from './program'
+import { pandasAvailable, runPython } from './testing/python'
+
+function shaped(code: string, table: unknown = null): unknown {
+  const r = runPython(wrapProgram(code), table)
+  if (!r.ok) throw new Error(r.error.message)
+  return readShaped(r.value.value?.json)
+}
+
+const TABLE = { name: 't', columns: [['Nation'], ['Gold']], index: [], values: [['Norway', '16'], ['Germany', '12']] }
+
+describe.runIf(pandasAvailable())('the evaluation wrapper (CPython with pandas)', () => {
+  it('takes the last expression, else the answer variable, as the runner does', () => {
+    expect(shaped('x = 6\nx * 7')).toEqual({ kind: 'scalar', value: 42 })
+    expect(shaped('answer = "Oslo"\nprint("hi")')).toEqual({ kind: 'scalar', value: 'Oslo' })
+    expect(shaped('x = 1')).toEqual({ kind: 'none' })
+  })
+  it('shapes DataFrames as tables, Series and lists as lists, numpy scalars and NaN as plain values', () => {
+    expect(shaped('df', TABLE)).toEqual({ kind: 'table', rows: [['Norway', 16], ['Germany', 12]] })
+    expect(shaped('df["Gold"]', TABLE)).toEqual({ kind: 'list', items: [16, 12] })
+    expect(shaped('df["Gold"].sum()', TABLE)).toEqual({ kind: 'scalar', value: 28 })
+    expect(shaped('float("nan")')).toEqual({ kind: 'scalar', value: null })
+    expect(shaped('[(1, "a"), (2, "b")]')).toEqual({ kind: 'table', rows: [[1, 'a'], [2, 'b']] })
+  })
+  it('runs SQL candidates through sqldf over the bound tables', () => {
+    expect(shaped(sqlProgram('SELECT Nation FROM df WHERE Gold > 13'), TABLE)).toEqual({ kind: 'table', rows: [['Norway']] })
+  })
+  it('reports program errors as errors', () => {
+    const r = runPython(wrapProgram('1 / 0'))
+    expect(r.ok).toBe(false)
+    if (!r.ok) expect(r.error.message).toContain('ZeroDivisionError')
+  })
+})
+
+describe('reading shaped answers', () => {
+  it('accepts only the wrapper JSON shapes', () => {
+    expect(readShaped('{"kind":"list","items":[1,"a",null]}')).toEqual({ kind: 'list', items: [1, 'a', null] })
+    expect(readShaped('{"kind":"list","items":[{}]}')).toBeNull()
+    expect(readShaped({ kind: 'none' })).toBeNull()
+    expect(readShaped('not json')).toBeNull()
+  })
+  it('turns answers into prediction strings as Python str() would', () => {
+    expect(answerStrings({ kind: 'table', rows: [[1, 2.5], [true, null]] })).toEqual(['1', '2.5', 'True'])
+  })
+})

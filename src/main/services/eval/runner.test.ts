@@ -1,0 +1,126 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ok } from '../../../shared/result'
+import type { ParsedTable } from '../../../shared/table'
+import type { Executor, RunRequest } from '../python/types'
+import { runEval, type RunOptions } from './runner'
+import type { EvalDataset, EvalQuestion, QuestionRecord } from './types'
+
+const TABLE: ParsedTable = {
+  name: 't',
+  options: { headerRows: 1, headerCols: 0 },
+  columns: [['a']],
+  index: [[]],
+  values: [['1']],
+  columnCells: [null],
+  indexCells: [null],
+  rowSource: [1],
+  colSource: [0],
+  topTree: { text: '', cell: null, children: [] },
+  leftTree: { text: '', cell: null, children: [] },
+  numbers: () => [[1]]
+}
+
+/** A scripted executor: a program `say X` answers X; `fail M` fails with message M. */
+function fakeExecutor(log: { runs: RunRequest[]; loads: string[]; drops: string[] }): Executor {
+  return {
+    kind: 'cpython',
+    start: () => Promise.resolve(),
+    status: () => ({ state: 'ready', pandas: true, pythonVersion: '3' }),
+    onStatus: () => () => undefined,
+    loadTable: (id) => {
+      log.loads.push(id)
+      return Promise.resolve()
+    },
+    dropTable: (id) => {
+      log.drops.push(id)
+      return Promise.resolve()
+    },
+    stop: () => Promise.resolve(false),
+    close: () => Promise.resolve(),
+    run: (req) => {
+      log.runs.push(req)
+      const said = /__eval_run\("say (.*?)"\)/.exec(req.code)
+      const failed = /__eval_run\("fail (.*?)"\)/.exec(req.code)
+      if (failed) return Promise.resolve({ killed: false, qaCalls: 0, result: { ok: false, error: { code: 'python-error', message: failed[1] ?? '', stdout: '', stderr: '' } } })
+      const json = JSON.stringify({ kind: 'scalar', value: said?.[1] ?? null })
+      return Promise.resolve({ killed: false, qaCalls: 0, result: { ok: true, value: { stdout: '', stderr: '', value: { repr: '', type: 'str', json }, truncated: false, durationMs: 1, tableKind: 'pandas' } } })
+    }
+  }
+}
+
+function question(id: string, tableKey: string, gold: string, unscorable?: string): EvalQuestion {
+  const q: EvalQuestion = { id, question: `q ${id}`, tableKey, gold: { kind: 'wikitq', values: [gold], canon: null }, types: { type: gold === 'x' ? 'X' : 'Y' } }
+  if (unscorable) q.unscorable = unscorable
+  return q
+}
+
+const DATASET: EvalDataset = {
+  id: 'wikitq',
+  split: 'dev',
+  dir: '/nowhere',
+  notes: [],
+  questions: [question('1', 'A', 'x'), question('2', 'B', 'y'), question('3', 'A', 'z'), question('4', 'C', 'w', 'database missing'), question('5', 'B', 'v')],
+  loadTables: () => Promise.resolve(ok({ main: TABLE, named: [] }))
+}
+
+// Programs: right for 1 and 2, wrong for 3, an API error for 5.
+const PROGRAMS: Record<string, string> = { '1': 'say x', '2': 'say Y', '3': 'say q', '5': 'fail HeaderNotFound: No row header matches' }
+
+describe('the evaluation runner', () => {
+  let out: string
+  let log: { runs: RunRequest[]; loads: string[]; drops: string[] }
+  let options: RunOptions
+  beforeEach(() => {
+    out = mkdtempSync(join(tmpdir(), 'eval-runner-'))
+    log = { runs: [], loads: [], drops: [] }
+    options = {
+      dataset: DATASET,
+      source: { name: 'scripted', candidates: (q) => Promise.resolve({ candidates: [{ program: PROGRAMS[q.id] ?? '', lang: 'python' }] }) },
+      executor: fakeExecutor(log),
+      gold: () => Promise.reject(new Error('not used')),
+      out,
+      config: { dataset: 'wikitq', endpoint: 'scripted' },
+      concurrency: 2,
+      select: 'greedy',
+      tableRepr: 'multiindex',
+      timeoutMs: 1000,
+      progress: false
+    }
+  })
+  afterEach(() => rmSync(out, { recursive: true, force: true }))
+
+  it('scores, counts unscorable questions apart, breaks down by type and categorises misses', async () => {
+    const s = await runEval(options)
+    expect(s).toMatchObject({ questions: 5, scored: 4, correct: 2, ea: 50, unscorable: { count: 1, reasons: { 'database missing': 1 } } })
+    expect(s.byType.type).toMatchObject({ X: { questions: 1, correct: 1 }, Y: { questions: 3, correct: 1 } })
+    expect(s.misses).toEqual({ model: 1, api: 1 })
+    const lines = readFileSync(join(out, 'questions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as QuestionRecord)
+    expect(lines).toHaveLength(5)
+    expect(lines.find((r) => r.id === '2')).toMatchObject({ program: 'say Y', correct: true, answer: { kind: 'scalar', value: 'Y' } })
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('**EA 50.0 %**')
+  })
+
+  it('loads each table once and drops it after its last question', async () => {
+    await runEval(options)
+    expect(log.loads.sort()).toEqual(['wikitq:A', 'wikitq:B'])
+    expect(log.drops.sort()).toEqual(['wikitq:A', 'wikitq:B'])
+  })
+
+  it('resumes: questions already in the log are not asked again', async () => {
+    await runEval({ ...options, limit: 2 })
+    const first = log.runs.length
+    expect(first).toBe(2)
+    const s = await runEval(options)
+    expect(log.runs.length - first).toBe(2)
+    expect(s.questions).toBe(5)
+    expect(s.notes.join(' ')).toContain('2 questions were taken from an earlier run')
+  })
+
+  it('refuses to resume a run made with another configuration', async () => {
+    await runEval({ ...options, limit: 1 })
+    await expect(runEval({ ...options, config: { dataset: 'wikitq', endpoint: 'other' } })).rejects.toThrow(/different configuration/)
+  })
+})

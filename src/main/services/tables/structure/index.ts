@@ -58,7 +58,7 @@ function assemble(name: string, g: Grid, options: StructureOptions, warnings: st
     columns,
     index,
     values,
-    columnCells: top.paths.map(leafCell),
+    columnCells: top.paths.map(deepestCell),
     indexCells: headerCols === 0 ? left.paths.map(() => null) : left.paths.map(leafCell),
     rowSource: left.dataRows,
     colSource,
@@ -90,6 +90,15 @@ function lazyNumbers(values: string[][]): () => (number | null)[][] {
 function clampCount(n: number, max: number): number {
   if (!Number.isFinite(n) || n < 0) return 0
   return Math.min(Math.floor(n), max)
+}
+
+/** The cell of a column's deepest named header (a blank leaf under a shared parent has none). */
+function deepestCell(path: HeaderNode[]): CellRef | null {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const cell = path[i]?.cell
+    if (cell !== undefined && cell !== null) return cell
+  }
+  return null
 }
 
 function leafCell(path: HeaderNode[]): CellRef | null {

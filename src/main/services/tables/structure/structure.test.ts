@@ -563,6 +563,30 @@ describe('bad input', () => {
     ])
   })
 
+  it('gives a column that ends at a shared parent a blank leaf under it, in column order', () => {
+    const g = grid(
+      [
+        ['', 'annual change', '', ''],
+        ['', '', 'interval', ''],
+        ['', '', 'from', 'to'],
+        ['men', '1.2', '0.9', '1.5']
+      ],
+      [m(0, 1, 0, 3), m(1, 2, 1, 3)]
+    )
+    const p = structureGrid(g, { headerRows: 3, headerCols: 1 })
+    expect(treePaths(p.topTree)).toEqual([
+      ['annual change', ''],
+      ['annual change', 'interval', 'from'],
+      ['annual change', 'interval', 'to']
+    ])
+    expect(p.columns).toEqual([
+      ['annual change', '', ''],
+      ['annual change', 'interval', 'from'],
+      ['annual change', 'interval', 'to']
+    ])
+    expect(p.columnCells[0]).toEqual({ row: 0, col: 1 })
+  })
+
   it('keeps duplicate header paths and empty header cells', () => {
     const p = structureGrid(grid([
       ['', 'a', 'a', ''],

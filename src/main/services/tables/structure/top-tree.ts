@@ -19,6 +19,7 @@ export function buildTopTree(g: Grid, headerRows: number, headerCols: number): {
   const paths: HeaderNode[][] = []
   // Node per source cell key (row * cols + col), shared between the columns a cell covers.
   const nodes = new Map<number, HeaderNode>()
+  const firstColumn = new Map<HeaderNode, number>()
   // The cell a forward-filled header cell continues, per row: key of the last filled cell.
   const lastFilled: number[] = new Array<number>(headerRows).fill(-1)
   for (let c = headerCols; c < g.cols; c++) {
@@ -58,6 +59,7 @@ export function buildTopTree(g: Grid, headerRows: number, headerCols: number): {
       if (node === undefined) {
         node = { text, cell, children: [] }
         nodes.set(key, node)
+        firstColumn.set(node, c)
         parent.children.push(node)
       }
       path.push(node)
@@ -70,7 +72,27 @@ export function buildTopTree(g: Grid, headerRows: number, headerCols: number): {
     }
     paths.push(path)
   }
+  addBlankLeaves(paths, headerCols, firstColumn)
   return { root, paths }
+}
+
+/**
+ * A column whose path ends at a node that other columns go below ("annual % change" over its own column and
+ * over "95% confidence interval | from | to") gets a blank leaf under that node, so that every data column
+ * is a leaf of the tree, placed among the node's children in column order.
+ */
+function addBlankLeaves(paths: HeaderNode[][], headerCols: number, firstColumn: Map<HeaderNode, number>): void {
+  paths.forEach((path, j) => {
+    const last = path[path.length - 1]
+    if (last === undefined || last.children.length === 0) return
+    const col = headerCols + j
+    let at = 0
+    while (at < last.children.length && (firstColumn.get(last.children[at] as HeaderNode) ?? Infinity) < col) at++
+    const blank: HeaderNode = { text: '', cell: null, children: [] }
+    firstColumn.set(blank, col)
+    last.children.splice(at, 0, blank)
+    path.push(blank)
+  })
 }
 
 function rowBelowFilled(g: Grid, r: number, c: number, headerRows: number): boolean {

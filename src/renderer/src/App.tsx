@@ -1,22 +1,44 @@
 import { useCallback, useRef, useState } from 'react'
-import type { RunRecord } from '../../shared/api'
+import type { IndexView, RunRecord, TableSummary } from '../../shared/api'
+import type { StructureOptions } from '../../shared/table'
 import { Banner } from './Banner'
+import { CODE_EDITOR_ID } from './CodeEditor'
 import { DropOverlay } from './DropOverlay'
 import { ErrorBoundary } from './ErrorBoundary'
 import { HistoryList } from './HistoryList'
 import { useAppInfo } from './hooks/useAppInfo'
 import { useFileDrop } from './hooks/useFileDrop'
+import { useFocusKey } from './hooks/useFocusKey'
 import { useHistory } from './hooks/useHistory'
 import { useOpenTable } from './hooks/useOpenTable'
 import { usePythonRun } from './hooks/usePythonRun'
 import { usePythonStatus } from './hooks/usePythonStatus'
 import { useShortcut } from './hooks/useShortcut'
+import type { HeaderSelection } from './grid/selection'
+import { Inspector } from './Inspector'
 import { RunOutput } from './RunOutput'
 import { ScratchPanel } from './ScratchPanel'
 import { StatusBar } from './StatusBar'
 import { TableTabs } from './TableTabs'
 import { TableView } from './TableView'
 import { Toolbar } from './Toolbar'
+import { Welcome } from './Welcome'
+
+const INSPECTOR_KEY = 'tableqa-inspector-open'
+
+/** Changes whenever a table is structured again, so its grid and inspector start over. */
+function revisionOf(table: TableSummary): string {
+  const s = table.structure
+  return `${table.id}|${s.headerRows}|${s.headerCols}|${s.leftHierarchy ?? 'auto'}|${table.view}`
+}
+
+function inspectorInitiallyOpen(): boolean {
+  try {
+    return localStorage.getItem(INSPECTOR_KEY) !== 'closed'
+  } catch {
+    return true
+  }
+}
 
 export function App(): React.JSX.Element {
   const { info, error: infoError } = useAppInfo()
@@ -34,9 +56,30 @@ export function App(): React.JSX.Element {
     else picker.current?.click()
   }, [info, openDialog])
   useShortcut('o', open)
+  useFocusKey('/', CODE_EDITOR_ID)
   const dragging = useFileDrop(openFile)
 
   const tableId = tables.table?.id ?? null
+  const revision = tables.table ? revisionOf(tables.table) : ''
+  const [picked, setPicked] = useState<{ revision: string; selection: HeaderSelection | null }>({ revision: '', selection: null })
+  const selection = picked.revision === revision ? picked.selection : null
+  const select = useCallback((next: HeaderSelection | null) => setPicked({ revision, selection: next }), [revision])
+  const [inspectorOpen, setInspectorOpen] = useState(inspectorInitiallyOpen)
+  const toggleInspector = useCallback(() => {
+    setInspectorOpen((was) => {
+      try {
+        localStorage.setItem(INSPECTOR_KEY, was ? 'closed' : 'open')
+      } catch {
+        // Not remembered across reloads then.
+      }
+      return !was
+    })
+  }, [])
+  const { restructure: restructureTable } = tables
+  const restructure = useCallback(
+    (options: StructureOptions, view: IndexView) => (tableId === null ? Promise.resolve(null) : restructureTable(tableId, options, view)),
+    [restructureTable, tableId]
+  )
   const { run: runPython, runningId } = python
   const run = useCallback(() => {
     if (runningId) return
@@ -76,14 +119,30 @@ export function App(): React.JSX.Element {
         <div className="main-column">
           {tables.table ? (
             <div className="table-area">
-              <TableTabs tables={tables.tables} activeId={tables.table.id} onSelect={tables.select} />
-              <ErrorBoundary key={tables.table.id} area="table">
-                <TableView table={tables.table} />
-              </ErrorBoundary>
+              <TableTabs tables={tables.tables} activeId={tables.table.id} onSelect={tables.select} onClose={tables.close} />
+              <div className={inspectorOpen ? 'table-body with-inspector' : 'table-body'}>
+                <ErrorBoundary key={revision} area="table">
+                  <TableView table={tables.table} selection={selection} onSelect={select} inspectorOpen={inspectorOpen} onToggleInspector={toggleInspector} />
+                </ErrorBoundary>
+                {inspectorOpen && (
+                  <ErrorBoundary key={`inspector:${tables.table.id}`} area="table">
+                    <Inspector
+                      table={tables.table}
+                      revision={revision}
+                      selection={selection}
+                      onSelect={select}
+                      onRestructure={restructure}
+                      onClose={toggleInspector}
+                    />
+                  </ErrorBoundary>
+                )}
+              </div>
             </div>
+          ) : tables.restored ? (
+            <Welcome opening={tables.opening} onOpen={open} onSample={tables.openSample} />
           ) : (
             <section className="empty-table" aria-label="No table">
-              <p>{tables.opening ? `Opening ${tables.opening}…` : 'Open a table (CSV, TSV, XLSX, ODS, HTML, JSON, SQLite) or drop one here.'}</p>
+              <p>Looking for open tables…</p>
             </section>
           )}
           <div className="workbench">

@@ -2,6 +2,9 @@ import { useLayoutEffect, useRef } from 'react'
 import { dedent, indent, type Edit } from './editing'
 import { shortcut } from './platform'
 
+/** The editor's element id, for the "/" shortcut that focuses it. */
+export const CODE_EDITOR_ID = 'code-editor'
+
 type Props = {
   value: string
   onChange: (value: string) => void
@@ -47,10 +50,11 @@ export function CodeEditor({ value, onChange, onRun }: Props): React.JSX.Element
   return (
     <textarea
       ref={area}
+      id={CODE_EDITOR_ID}
       className="code-editor"
       aria-label="Python code"
-      aria-keyshortcuts="Control+Enter Meta+Enter"
-      placeholder={`len(df)\n\n# The last expression is shown as the value. ${shortcut('Enter')} runs.`}
+      aria-keyshortcuts="/"
+      placeholder={`len(df)\n\n# The last expression is shown as the value. ${shortcut('Enter')} runs; / comes back here.`}
       spellCheck={false}
       autoCapitalize="off"
       autoComplete="off"

@@ -1,29 +1,22 @@
-import { useMemo, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { AgGridReact } from 'ag-grid-react'
-import type { AutoSizeStrategy, ColDef, GetRowIdParams, GridApi, GridReadyEvent } from 'ag-grid-community'
+import type { AutoSizeStrategy, CellClickedEvent, ColDef, ColumnHeaderClickedEvent, GetRowIdParams, GridApi, GridReadyEvent } from 'ag-grid-community'
 import type { TableSummary } from '../../shared/api'
-import { compareNumericCells, numericColumns } from './columns'
-import { columnHeader, loadingText, tableShape } from './format'
+import { loadingText, tableShape } from './format'
+import { columnDefs, groupPaths, NO_HIGHLIGHT, type GridContext, type Highlight } from './grid/columnDefs'
+import { buildColumnTree, indexDepth } from './grid/headers'
+import { columnNode, columnsUnder, indexNode, startsWith, type HeaderSelection } from './grid/selection'
 import { darkGridTheme, lightGridTheme } from './gridTheme'
 import { useTableRows } from './hooks/useTableRows'
 import { usePrefersDark } from './hooks/usePrefersDark'
 import type { GridRow } from './rows'
 
-type Props = { table: TableSummary }
-
-const rowNumberColumn: ColDef<GridRow> = {
-  colId: '__row',
-  headerName: '#',
-  valueGetter: (p) => (p.data ? p.data.n + 1 : null),
-  pinned: 'left',
-  lockPinned: true,
-  suppressMovable: true,
-  sortable: false,
-  filter: false,
-  resizable: true,
-  suppressAutoSize: true,
-  suppressSizeToFit: true,
-  cellClass: 'row-number'
+type Props = {
+  table: TableSummary
+  selection: HeaderSelection | null
+  onSelect: (selection: HeaderSelection | null) => void
+  inspectorOpen: boolean
+  onToggleInspector: () => void
 }
 
 const defaultColDef: ColDef<GridRow> = { sortable: true, filter: true, resizable: true, width: 160, minWidth: 60 }
@@ -38,30 +31,68 @@ const autoSize: AutoSizeStrategy<GridRow> = {
 
 const getRowId = (p: GetRowIdParams<GridRow>): string => String(p.data.n)
 
-function columnDefs(table: TableSummary, numeric: readonly boolean[]): ColDef<GridRow>[] {
-  const data = table.columns.map(
-    (tuple, i): ColDef<GridRow> => ({
-      colId: String(i),
-      headerName: columnHeader(tuple, i),
-      headerTooltip: tuple.join(' › '),
-      valueGetter: (p) => p.data?.cells[i] ?? '',
-      ...(numeric[i] ? { type: 'rightAligned', comparator: compareNumericCells } : {})
-    })
-  )
-  // Wide enough for the largest row number, so it never clips.
-  const width = 28 + 8 * String(table.rowCount).length
-  return [{ ...rowNumberColumn, width }, ...data]
+function highlightOf(selection: HeaderSelection | null, table: TableSummary, groups: Map<string, string[]>): Highlight {
+  if (!selection) return NO_HIGHLIGHT
+  if (selection.axis === 'left') return { columns: new Set(), groups: new Set(), rows: selection.path }
+  const ids = new Set<string>()
+  for (const [id, path] of groups) if (startsWith(path, selection.path)) ids.add(id)
+  return { columns: new Set(columnsUnder(table.columns, selection.path)), groups: ids, rows: null }
 }
 
-/** The open table in AG Grid, rows streamed in blocks. Mount with `key={table.id}`. */
-export function TableView({ table }: Props): React.JSX.Element {
+/** The open table in AG Grid: the top tree as column groups, the left tree as pinned index columns. */
+export function TableView({ table, selection, onSelect, inspectorOpen, onToggleInspector }: Props): React.JSX.Element {
   const [grid, setGrid] = useState<GridApi<GridRow> | null>(null)
   const host = useRef<HTMLDivElement>(null)
-  const { loaded, error, sample } = useTableRows(grid, table)
+  const current = useRef<Highlight>(NO_HIGHLIGHT)
+  // One object for the grid's lifetime: cell class rules read the highlight through it.
+  const [context] = useState<GridContext>(() => ({ highlight: () => current.current }))
+  const { loaded, error, numeric } = useTableRows(grid, table)
   const dark = usePrefersDark()
-  const numeric = useMemo(() => (sample ? numericColumns(sample, table.columns.length) : []), [sample, table.columns.length])
-  const columns = useMemo(() => columnDefs(table, numeric), [table, numeric])
+  const tree = useMemo(() => buildColumnTree(table.columns), [table.columns])
+  const groups = useMemo(() => groupPaths(tree), [tree])
+  const depth = table.indexColumns.length
+  const numericSet = useMemo(() => new Set(numeric ?? []), [numeric])
+  const columns = useMemo(() => columnDefs(table, tree, depth, numericSet), [table, tree, depth, numericSet])
+  const highlight = useMemo(() => highlightOf(selection, table, groups), [selection, table, groups])
   const loading = loaded < table.rowCount && !error
+  const levels = useMemo(() => indexDepth(table.columns), [table.columns])
+
+  useEffect(() => {
+    current.current = highlight
+    if (!grid || grid.isDestroyed()) return
+    grid.refreshCells({ force: true })
+    grid.refreshHeader()
+    const first = [...highlight.columns][0]
+    if (first !== undefined) grid.ensureColumnVisible(String(first))
+    const rows = highlight.rows
+    if (rows) {
+      let target = -1
+      grid.forEachNodeAfterFilterAndSort((node) => {
+        if (target < 0 && node.rowIndex !== null && startsWith(node.data?.index, rows)) target = node.rowIndex
+      })
+      if (target >= 0) grid.ensureIndexVisible(target)
+    }
+  }, [grid, highlight])
+
+  const onHeaderClicked = (event: ColumnHeaderClickedEvent<GridRow>): void => {
+    const column = event.column
+    if ('getGroupId' in column) {
+      const path = groups.get(column.getGroupId())
+      if (path) onSelect({ axis: 'top', path })
+      return
+    }
+    const id = column.getColId()
+    if (/^\d+$/.test(id)) onSelect(columnNode(table.columns, Number(id)))
+  }
+
+  const onCellClicked = (event: CellClickedEvent<GridRow>): void => {
+    const id = event.column.getColId()
+    const row = event.data
+    if (!row) return
+    if (id.startsWith('i:')) onSelect(indexNode(row.index, Number(id.slice(2))))
+    else if (id === '__row') onSelect(indexNode(row.index, row.index.length - 1))
+    else if (/^\d+$/.test(id)) onSelect(columnNode(table.columns, Number(id)))
+  }
 
   return (
     <section className="table-view" aria-labelledby="table-title">
@@ -69,13 +100,30 @@ export function TableView({ table }: Props): React.JSX.Element {
         <h2 id="table-title" data-testid="table-title">
           {table.name}
         </h2>
-        <span className="table-shape">{tableShape(table.rowCount, table.columns.length)}</span>
+        <span className="table-shape">
+          {tableShape(table.rowCount, table.columns.length)}
+          {levels > 1 || depth > 0 ? ` · ${levels} header ${levels === 1 ? 'level' : 'levels'}, ${depth} index ${depth === 1 ? 'level' : 'levels'}` : ''}
+          {table.view === 'flatten' ? ' · flattened' : ''}
+        </span>
         {loading && (
           <span className="table-progress" role="status">
             <progress max={table.rowCount} value={loaded} aria-hidden="true" />
             {loadingText(loaded, table.rowCount)}
           </span>
         )}
+        <span className="table-header-actions">
+          {selection && (
+            <span className="selection-chip" aria-live="polite" data-testid="header-selection">
+              {selection.axis === 'top' ? 'Columns' : 'Rows'}: {selection.path.map((p) => (p === '' ? '(blank)' : p)).join(' › ')}
+              <button type="button" className="chip-close" aria-label="Clear header selection" onClick={() => onSelect(null)}>
+                ×
+              </button>
+            </span>
+          )}
+          <button type="button" aria-pressed={inspectorOpen} aria-controls="inspector" onClick={onToggleInspector} title="Show or hide the header-tree inspector">
+            Header tree
+          </button>
+        </span>
       </div>
       {error && (
         <div className="banner banner-error" role="alert">
@@ -89,11 +137,15 @@ export function TableView({ table }: Props): React.JSX.Element {
           defaultColDef={defaultColDef}
           getRowId={getRowId}
           autoSizeStrategy={autoSize}
+          context={context}
+          enableCellSpan
           onGridReady={(event: GridReadyEvent<GridRow>) => {
             // AG Grid has no option for the grid's accessible name; name it by the table title.
             host.current?.querySelector('[role="grid"], [role="treegrid"]')?.setAttribute('aria-labelledby', 'table-title')
             setGrid(event.api)
           }}
+          onColumnHeaderClicked={onHeaderClicked}
+          onCellClicked={onCellClicked}
           loading={loaded === 0 && table.rowCount > 0 && !error}
           tooltipShowDelay={400}
           enableCellTextSelection

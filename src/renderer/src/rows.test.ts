@@ -22,10 +22,15 @@ describe('nextBlock', () => {
 })
 
 describe('toGridRows', () => {
-  it('numbers rows from the block start', () => {
-    expect(toGridRows(5, [['a'], ['b']])).toEqual([
-      { n: 5, cells: ['a'] },
-      { n: 6, cells: ['b'] }
+  it('numbers rows from the block start and spreads numbers to their columns', () => {
+    const rows = toGridRows({ start: 5, rows: [['a', '1'], ['b', 'x']], index: [['r1'], ['r2']], numbers: { columns: [1], values: [[1, null]] } })
+    expect(rows).toEqual([
+      { n: 5, cells: ['a', '1'], index: ['r1'], numbers: [undefined, 1] },
+      { n: 6, cells: ['b', 'x'], index: ['r2'], numbers: [undefined, null] }
     ])
+  })
+
+  it('reads blocks without an index or numbers as a flat table', () => {
+    expect(toGridRows({ start: 0, rows: [['a']] })).toEqual([{ n: 0, cells: ['a'], index: [], numbers: [] }])
   })
 })

@@ -1,36 +1,89 @@
-import { useCallback, useRef, useState } from 'react'
-import type { TableSummary } from '../../../shared/api'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type { IndexView, SampleName, TableSummary } from '../../../shared/api'
 import type { AppError, Result } from '../../../shared/result'
+import type { StructureOptions } from '../../../shared/table'
 import { errorFromCause } from '../failure'
 import { importWarnings } from '../format'
 import { useApi } from './apiContext'
 
 export type OpenTableState = {
-  /** Every table of the open file: one per sheet of a workbook or per table of a database. */
+  /** Every open table, one tab each: one per sheet of a workbook or per table of a database. */
   tables: TableSummary[]
   /** The table on screen and given to Python. */
   table: TableSummary | null
   /** Name of the file being opened, while it is. */
   opening: string | null
+  /** Whether the tables main still holds have been asked for (after a reload). */
+  restored: boolean
   error: AppError | null
   warnings: string[]
   openDialog: () => void
   openFile: (file: File) => void
+  openSample: (name: SampleName, label: string) => void
   select: (tableId: string) => void
+  close: (tableId: string) => void
+  /** Structure a table again; resolves with the error, or null when the new layout is in place. */
+  restructure: (tableId: string, options: StructureOptions, view: IndexView) => Promise<AppError | null>
   dismissError: () => void
   dismissWarnings: () => void
 }
 
-/** Opening files: the native dialog in the desktop app, bytes from a picker or a drop in the browser. */
+const ACTIVE_KEY = 'tableqa-active-table'
+
+function remember(tableId: string | null): void {
+  try {
+    if (tableId === null) localStorage.removeItem(ACTIVE_KEY)
+    else localStorage.setItem(ACTIVE_KEY, tableId)
+  } catch {
+    // Storage can be unavailable (private windows); the active tab is then simply not remembered.
+  }
+}
+
+function remembered(): string | null {
+  try {
+    return localStorage.getItem(ACTIVE_KEY)
+  } catch {
+    return null
+  }
+}
+
+/** Open tables as tabs: opened from the native dialog, a picker, a drop or a sample; restored after a reload. */
 export function useOpenTable(): OpenTableState {
   const api = useApi()
   const [tables, setTables] = useState<TableSummary[]>([])
   const [activeId, setActiveId] = useState<string | null>(null)
   const [opening, setOpening] = useState<string | null>(null)
+  const [restored, setRestored] = useState(false)
   const [error, setError] = useState<AppError | null>(null)
   const [warnings, setWarnings] = useState<string[]>([])
-  const current = useRef<TableSummary[]>([])
   const attempt = useRef(0)
+
+  const activate = useCallback((tableId: string | null) => {
+    setActiveId(tableId)
+    remember(tableId)
+  }, [])
+
+  // Main keeps tables across page loads: show the ones it still has.
+  useEffect(() => {
+    let live = true
+    api.listTables().then(
+      (result) => {
+        if (!live) return
+        setRestored(true)
+        if (!result.ok || result.value.length === 0) return
+        const list = result.value
+        setTables((open) => (open.length > 0 ? open : list))
+        const saved = remembered()
+        setActiveId((current) => current ?? (list.some((t) => t.id === saved) ? saved : (list[list.length - 1]?.id ?? null)))
+      },
+      () => {
+        if (live) setRestored(true)
+      }
+    )
+    return () => {
+      live = false
+    }
+  }, [api])
 
   const settle = useCallback(
     (ticket: number, result: Result<TableSummary[]>) => {
@@ -43,19 +96,13 @@ export function useOpenTable(): OpenTableState {
       // An empty list is a cancelled dialog: keep what is open.
       const first = result.value[0]
       if (!first) return
-      const previous = current.current
-      current.current = result.value
-      setTables(result.value)
-      setActiveId(first.id)
+      const added = result.value
+      setTables((open) => [...open.filter((t) => !added.some((a) => a.id === t.id)), ...added])
+      activate(first.id)
       setError(null)
-      setWarnings(importWarnings(result.value))
-      // One file on screen at a time: let main drop the old tables' cells.
-      const kept = new Set(result.value.map((t) => t.id))
-      for (const old of previous) {
-        if (!kept.has(old.id)) void api.closeTable({ tableId: old.id }).catch(() => undefined)
-      }
+      setWarnings(importWarnings(added))
     },
-    [api]
+    [activate]
   )
 
   const run = useCallback(
@@ -82,15 +129,46 @@ export function useOpenTable(): OpenTableState {
     [api, run]
   )
 
+  const openSample = useCallback((name: SampleName, label: string) => run(label, () => api.openSample({ name })), [api, run])
+
+  const close = useCallback(
+    (tableId: string) => {
+      const at = tables.findIndex((t) => t.id === tableId)
+      const rest = tables.filter((t) => t.id !== tableId)
+      setTables(rest)
+      if (activeId === tableId || !rest.some((t) => t.id === activeId)) activate(rest[Math.min(Math.max(at, 0), rest.length - 1)]?.id ?? null)
+      void api.closeTable({ tableId }).catch(() => undefined)
+    },
+    [api, tables, activeId, activate]
+  )
+
+  const restructure = useCallback(
+    async (tableId: string, options: StructureOptions, view: IndexView): Promise<AppError | null> => {
+      try {
+        const result = await api.restructureTable({ tableId, options, view })
+        if (!result.ok) return result.error
+        setTables((open) => open.map((t) => (t.id === tableId ? result.value : t)))
+        return null
+      } catch (cause) {
+        return errorFromCause('Structuring the table', cause)
+      }
+    },
+    [api]
+  )
+
   return {
     tables,
-    table: tables.find((t) => t.id === activeId) ?? null,
+    table: tables.find((t) => t.id === activeId) ?? tables[0] ?? null,
     opening,
+    restored,
     error,
     warnings,
     openDialog,
     openFile,
-    select: setActiveId,
+    openSample,
+    select: activate,
+    close,
+    restructure,
     dismissError: useCallback(() => setError(null), []),
     dismissWarnings: useCallback(() => setWarnings([]), [])
   }

@@ -9,8 +9,8 @@ import { useApi } from './apiContext'
 export type RowLoadState = {
   loaded: number
   error: AppError | null
-  /** The first block's cells, for guessing column types. */
-  sample: string[][] | null
+  /** Columns main reads as numbers (known once the first block is in). */
+  numeric: number[] | null
 }
 
 function nextTask(): Promise<void> {
@@ -23,7 +23,7 @@ function nextTask(): Promise<void> {
  */
 export function useTableRows(grid: GridApi<GridRow> | null, table: TableSummary): RowLoadState {
   const api = useApi()
-  const [state, setState] = useState<RowLoadState>({ loaded: 0, error: null, sample: null })
+  const [state, setState] = useState<RowLoadState>({ loaded: 0, error: null, numeric: null })
 
   useEffect(() => {
     if (!grid) return
@@ -39,8 +39,8 @@ export function useTableRows(grid: GridApi<GridRow> | null, table: TableSummary)
           setState((s) => ({ ...s, loaded, error: result.error }))
           return
         }
-        const sample = loaded === 0 ? result.value.rows : null
-        const rows = toGridRows(loaded, result.value.rows)
+        const numeric = loaded === 0 ? result.value.numbers.columns : null
+        const rows = toGridRows({ ...result.value, start: loaded })
         if (loaded === 0) grid.setGridOption('rowData', rows)
         else grid.applyTransaction({ add: rows })
         loaded += rows.length
@@ -49,7 +49,7 @@ export function useTableRows(grid: GridApi<GridRow> | null, table: TableSummary)
           setState((s) => ({ ...s, loaded, error }))
           return
         }
-        setState((s) => ({ loaded, error: null, sample: sample ?? s.sample }))
+        setState((s) => ({ loaded, error: null, numeric: numeric ?? s.numeric }))
       }
       if (live && loaded === 0) grid.setGridOption('rowData', [])
     }

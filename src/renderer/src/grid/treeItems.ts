@@ -1,0 +1,57 @@
+import type { HeaderNode } from '../../../shared/table'
+import { pathKey } from './selection'
+
+/** One visible row of a header tree widget. */
+export type TreeItem = {
+  /** Unique among the items: the node's position (child indices from the root). */
+  id: string
+  /** The node's path of texts, which names it in selections. */
+  path: string[]
+  key: string
+  text: string
+  level: number
+  hasChildren: boolean
+  expanded: boolean
+  posInSet: number
+  setSize: number
+  parentId: string | null
+}
+
+/** The nodes a tree widget shows, in preorder: children of expanded nodes only, at most `limit` of them. */
+export function visibleItems(root: HeaderNode, expanded: ReadonlySet<string>, limit = 3000): TreeItem[] {
+  const out: TreeItem[] = []
+  type Frame = { node: HeaderNode; path: string[]; id: string; level: number; pos: number; size: number; parentId: string | null }
+  const stack: Frame[] = []
+  const pushChildren = (node: HeaderNode, path: string[], id: string | null, level: number): void => {
+    for (let i = node.children.length - 1; i >= 0; i--) {
+      const child = node.children[i]
+      if (child) stack.push({ node: child, path: [...path, child.text], id: id === null ? String(i) : `${id}.${i}`, level, pos: i + 1, size: node.children.length, parentId: id })
+    }
+  }
+  pushChildren(root, [], null, 1)
+  while (stack.length > 0 && out.length < limit) {
+    const f = stack.pop()
+    if (!f) break
+    const key = pathKey(f.path)
+    const open = f.node.children.length > 0 && expanded.has(key)
+    out.push({ id: f.id, path: f.path, key, text: f.node.text, level: f.level, hasChildren: f.node.children.length > 0, expanded: open, posInSet: f.pos, setSize: f.size, parentId: f.parentId })
+    if (open) pushChildren(f.node, f.path, f.id, f.level + 1)
+  }
+  return out
+}
+
+/** Keys of the nodes above `depth`, to open a tree a few levels deep at first. */
+export function keysToDepth(root: HeaderNode, depth: number, limit = 500): Set<string> {
+  const out = new Set<string>()
+  const walk = (node: HeaderNode, path: string[], level: number): void => {
+    if (level >= depth || out.size >= limit) return
+    for (const child of node.children) {
+      if (child.children.length === 0) continue
+      const p = [...path, child.text]
+      out.add(pathKey(p))
+      walk(child, p, level + 1)
+    }
+  }
+  walk(root, [], 0)
+  return out
+}

@@ -1,0 +1,131 @@
+import { copyFileSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { appRoot } from '../../src/main/services/paths'
+import { dataset, launchBrowser, screenshot, startWebApp, type WebApp } from './support'
+
+// A StatCan table: three header rows (sex › statistic › bound) and nested row labels.
+const HITAB = dataset('hitab', 'data', 'tables', 'raw', '1284.json')
+const DOCS = join(appRoot(), 'docs', 'screenshots')
+
+let app: WebApp
+let browser: Browser
+let page: Page
+
+beforeAll(async () => {
+  app = await startWebApp()
+  browser = await launchBrowser()
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await app?.stop()
+})
+
+const grid = (): ReturnType<Page['getByRole']> => page.getByRole('region', { name: 'Table' })
+const groupHeaders = (): Promise<string[]> => grid().locator('.ag-header-group-cell').allInnerTexts()
+const indexCells = (level: number): ReturnType<Page['locator']> => grid().locator(`[role="gridcell"][col-id="i:${level}"]`)
+const highlighted = (): ReturnType<Page['locator']> => grid().locator('[role="gridcell"].cell-highlight')
+const firstTuple = (): Promise<string | null> => page.getByRole('list', { name: 'Column tuples' }).getByRole('listitem').first().textContent()
+
+async function keep(name: string): Promise<void> {
+  const path = await screenshot(page, name)
+  mkdirSync(DOCS, { recursive: true })
+  copyFileSync(path, join(DOCS, `${name}.png`))
+}
+
+describe('workspace: tables of any shape', () => {
+  it('greets with samples when no table is open', async () => {
+    await page.goto(app.url)
+    await page.getByRole('heading', { name: /tables of any shape/i }).waitFor({ timeout: 30_000 })
+    const samples = page.getByRole('list', { name: 'Sample tables' }).getByRole('button')
+    expect(await samples.count()).toBe(3)
+    await keep('welcome')
+  })
+
+  it('opens the XLSX sample: merged headers become column groups, indented labels pinned index columns', async () => {
+    await page.getByRole('button', { name: 'Open sample: Regional revenue report' }).click()
+    await expect.poll(() => page.getByTestId('table-title').textContent(), { timeout: 30_000 }).toContain('regional-report.xlsx')
+    await grid().getByText('Whole-bean coffee').first().waitFor({ timeout: 30_000 })
+    await expect.poll(groupHeaders).toEqual(expect.arrayContaining(['2023', '2024', 'Revenue ($ thousands)', 'Units sold (thousands)']))
+    const regions = indexCells(0)
+    await expect.poll(() => regions.allInnerTexts()).toContain('Atlantic')
+    expect(await indexCells(1).allInnerTexts()).toContain('Whole-bean coffee')
+    // Row spanning: one cell shows "Atlantic" for the region row and its four product lines.
+    const atlantic = indexCells(0).filter({ hasText: /^Atlantic$/ })
+    expect(await atlantic.count()).toBe(1)
+    expect(await atlantic.getAttribute('aria-rowspan')).toBe('5')
+    // Numbers are right-aligned and show the source text on hover.
+    const numberCell = grid().locator('[role="gridcell"].numeric-cell').nth(3)
+    // The test runs under Node's types, so the page-side function is given as text.
+    expect(await numberCell.evaluate('el => getComputedStyle(el).textAlign')).toBe('right')
+    const shown = (await numberCell.innerText()).trim()
+    await numberCell.hover()
+    await expect.poll(() => page.locator('.ag-tooltip').innerText(), { timeout: 10_000 }).toBe(shown)
+    await page.mouse.move(0, 0)
+  })
+
+  it('opens a HiTab table in a second tab with its header trees in the inspector', async () => {
+    await page.getByTestId('file-input').setInputFiles(HITAB)
+    await expect.poll(() => page.getByTestId('table-title').textContent(), { timeout: 30_000 }).toContain('1284.json')
+    expect(await page.getByRole('tablist', { name: 'Open tables' }).getByRole('tab').count()).toBe(2)
+    await expect.poll(groupHeaders, { timeout: 30_000 }).toEqual(expect.arrayContaining(['both sexes', 'men', '95% confidence interval']))
+    await expect.poll(() => indexCells(0).allInnerTexts()).toContain('education')
+    const topTree = page.getByRole('tree', { name: 'Top header tree' })
+    await topTree.getByRole('treeitem', { name: 'both sexes' }).waitFor()
+    expect(await page.getByLabel('Header rows').inputValue()).toBe('3')
+    expect(await firstTuple()).toBe("('both sexes', 'mean', '')")
+    await keep('workspace')
+  })
+
+  it('re-parses live when the header rows change, and back', async () => {
+    await page.getByLabel('Header rows').fill('2')
+    await expect.poll(firstTuple, { timeout: 30_000 }).toBe("('both sexes', 'mean')")
+    await expect.poll(() => page.getByTestId('table-title').textContent()).toContain('1284.json')
+    await page.getByLabel('Header rows').fill('3')
+    await expect.poll(firstTuple, { timeout: 30_000 }).toBe("('both sexes', 'mean', '')")
+  })
+
+  it('highlights the cells under a selected tree node, and selects the node of a clicked cell', async () => {
+    const topTree = page.getByRole('tree', { name: 'Top header tree' })
+    await topTree.getByRole('treeitem', { name: 'men', exact: true }).click()
+    await expect.poll(() => highlighted().count(), { timeout: 10_000 }).toBeGreaterThan(0)
+    expect(await grid().locator('.ag-header-group-cell.header-highlight').allInnerTexts()).toContain('men')
+    await expect.poll(() => page.getByTestId('header-selection').textContent()).toContain('Columns: men')
+
+    // Keyboard: arrows move within the tree, Enter selects.
+    const leftTree = page.getByRole('tree', { name: 'Left header tree' })
+    await leftTree.getByRole('treeitem').first().focus()
+    await page.keyboard.press('End')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.getByTestId('header-selection').textContent()).toMatch(/^Rows: /)
+    expect(await leftTree.locator('[aria-selected="true"]').count()).toBe(1)
+
+    await indexCells(0).filter({ hasText: 'education' }).first().click()
+    await expect.poll(() => leftTree.locator('[aria-selected="true"]').textContent()).toContain('education')
+    await expect.poll(() => highlighted().count()).toBeGreaterThan(0)
+    await keep('inspector')
+  })
+
+  it('flattens and goes back to the multi-index', async () => {
+    await page.getByRole('radio', { name: 'Flatten' }).check()
+    await expect.poll(firstTuple, { timeout: 30_000 }).toBe("('level 1',)")
+    await expect.poll(groupHeaders).toEqual([])
+    expect(await grid().locator('.ag-header-cell-text').allInnerTexts()).toContain('both sexes - mean')
+    expect(await grid().locator('[col-id="i:0"]').count()).toBe(0)
+    await page.getByRole('radio', { name: 'Multi-index' }).check()
+    await expect.poll(groupHeaders, { timeout: 30_000 }).toEqual(expect.arrayContaining(['both sexes']))
+  })
+
+  it('gets its tabs back after a reload, and / focuses the code editor', async () => {
+    await page.reload()
+    const tabs = page.getByRole('tablist', { name: 'Open tables' }).getByRole('tab')
+    await expect.poll(() => tabs.allInnerTexts(), { timeout: 30_000 }).toEqual([expect.stringContaining('regional-report.xlsx'), '1284.json'])
+    await expect.poll(() => page.getByTestId('table-title').textContent()).toContain('1284.json')
+    await page.locator('body').click({ position: { x: 5, y: 5 } })
+    await page.keyboard.press('/')
+    expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe('Python code')
+  })
+})

@@ -54,6 +54,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   for (let r = headerRows; r < g.rows; r++) roles.push(hierarchy ? classifyRow(g, r, headerCols) : dataOrEmpty(g, r))
   const sectionsBelow = indented ? null : sectionRuns(roles)
   const blocks = hierarchy && !indented && headerCols === 1 ? aggregateBlocks(g, headerRows, headerCols, roles) : null
+  const groups = hierarchy && !indented && headerCols === 1 ? groupRows(g, headerRows, headerCols, roles) : null
 
   for (let r = headerRows; r < g.rows; r++) {
     const role: RowRole = roles[r - headerRows] ?? 'empty'
@@ -69,7 +70,8 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
       continue
     }
     const level = indented ? rowIndent(g, r, headerCols) : 0
-    let effective = role === 'section' ? level - 0.5 : level
+    const group = groups?.[r - headerRows] === true
+    let effective = role === 'section' || group ? level - 0.5 : level
     if (role === 'section' && sectionsBelow !== null) {
       // Without indentation, a run of section rows nests: each is the parent of the next, and the last one's
       // depth is that of a lone section. A later lone section closes only the innermost open one.
@@ -128,7 +130,8 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
       paths.push(path)
       const own = path[path.length - 1]
       const blockEnd = blocks?.[r - headerRows] ?? -1
-      if (indented && own !== undefined && own.text.length > 0) stack.push({ node: own, level })
+      if (group && own !== undefined && own.text.length > 0) stack.push({ node: own, level: effective })
+      else if (indented && own !== undefined && own.text.length > 0) stack.push({ node: own, level })
       else if (blockEnd >= 0 && own !== undefined && own.text.length > 0) stack.push({ node: own, level: AGGREGATE_LEVEL, until: blockEnd + headerRows })
       else if (!indented && headerCols === 1 && hierarchy && opensBody(previousRole) && isTotalLabel(rowLabelText(g, r, headerCols)) && own !== undefined && own.text.length > 0)
         // A total heading the body (or a unit's rows), like "all industries", is the parent of the rows below.
@@ -138,6 +141,33 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     previousRole = role
   }
   return { root, dataRows, paths, roles }
+}
+
+/**
+ * Data rows that head a group: their filled data columns and those of the next data row do not overlap
+ * ("sex | | | 10.1 | < 0.001" over "men | 91.6 | 89.1 | |"), a statistic of the group as a whole.
+ */
+function groupRows(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): boolean[] {
+  const out = new Array<boolean>(roles.length).fill(false)
+  if (headerCols < 1) return out
+  for (let i = 0; i < roles.length; i++) {
+    if (roles[i] !== 'data') continue
+    let next = i + 1
+    while (next < roles.length && roles[next] === 'empty') next++
+    if (next >= roles.length || roles[next] !== 'data') continue
+    let own = 0
+    let below = 0
+    let shared = 0
+    for (let c = headerCols; c < g.cols; c++) {
+      const a = rawText(g, headerRows + i, c).length > 0
+      const b = rawText(g, headerRows + next, c).length > 0
+      if (a) own++
+      if (b) below++
+      if (a && b) shared++
+    }
+    out[i] = shared === 0 && own > 0 && below > own
+  }
+  return out
 }
 
 function opensBody(previous: RowRole | null): boolean {

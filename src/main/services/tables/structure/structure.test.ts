@@ -435,6 +435,26 @@ describe('left hierarchy', () => {
     expect(structureGrid(g).index).toEqual([['B-767'], ['B-777'], ['B-777LR'], ['A220']])
   })
 
+  it('makes a row whose statistic sits in columns its next rows leave empty the head of a group', () => {
+    const g = grid([
+      ['', '%', 'from', 'to', 'chi2'],
+      ['sex', '', '', '', '10.1'],
+      ['men', '91.6', '89.1', '93.6', ''],
+      ['women', '96.3', '94.7', '97.4', ''],
+      ['education', '', '', '', '1.8'],
+      ['college', '95.9', '91.5', '98.1', '']
+    ])
+    const p = structureGrid(g)
+    expect(p.index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+      'sex',
+      'sex > men',
+      'sex > women',
+      'education',
+      'education > college'
+    ])
+    expect(p.values[0]).toEqual(['', '', '', '10.1'])
+  })
+
   it('does not count small values that add up by chance', () => {
     const g = grid([
       ['', 'a', 'b'],

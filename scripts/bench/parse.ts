@@ -112,6 +112,19 @@ export function evaluateHitab(): {
 }
 
 /**
+ * AIT-QA tuples against the table's own `column_header` and `row_header`.
+ *
+ * Six of the 93 tables cannot match, checked one by one:
+ * - dataset errors: tab-3 (a sixth column header that concatenates the whole header, '', 'Increase …', '',
+ *   'Domestic', …, over a column holding only a footnote, and a row header '11' for the footnote row),
+ *   tab-38 (30 row headers for 20 data rows; the row headers are union names that do not line up with the
+ *   data rows, whose first cell is the class of craft), tab-58 (a second column header ['Aircraft Type',
+ *   'Number of Firm Commitments (a)'] over a column holding only a footnote, and a row header '5');
+ * - conventions that contradict HiTab's: tab-30, tab-108 and tab-111 are flat tables whose first column is
+ *   named ("Type", "Year") and labels numeric rows. AIT-QA keeps that column as data (`row_header: []`);
+ *   HiTab makes such a column the left header in every table (e.g. 651 "shipment type | kilometres",
+ *   196_92_tab1 "fiscal year | …"). Detection follows HiTab here, so these three stay misses.
+ *
  * Compare tuples as text: cell text trimmed (the structure pass trims cells; AIT-QA keeps some trailing
  * spaces) and right padding dropped on both sides, so that ('a', '') equals AIT-QA's ['a'] and AIT-QA's own
  * padded ['a', 'b', ''] equals ('a', 'b').

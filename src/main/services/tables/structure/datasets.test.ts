@@ -5,7 +5,9 @@ import { evaluateAitqa, evaluateHitab } from '../../../../../scripts/bench/parse
 import { datasetsDir } from './hitab-grid'
 
 // Floors at the level the heuristics reach today (percent of tables); raise them as detection improves.
-const FLOORS = { hitabTop: 93, hitabLeft: 74, hitabCounts: 59, aitqa: 87 }
+// Header counts against the rows and columns HiTab's trees occupy, and against its declared numbers
+// (see evaluateHitab in scripts/bench/parse.ts for why the two differ).
+const FLOORS = { hitabTop: 96, hitabLeft: 80, hitabCounts: 96, hitabCountsDeclared: 62, aitqa: 93 }
 const present = existsSync(join(datasetsDir(), 'hitab')) && existsSync(join(datasetsDir(), 'aitqa'))
 
 describe.skipIf(!present)('header trees on HiTab and AIT-QA', () => {
@@ -15,6 +17,7 @@ describe.skipIf(!present)('header trees on HiTab and AIT-QA', () => {
     expect((100 * r.top) / r.total).toBeGreaterThanOrEqual(FLOORS.hitabTop)
     expect((100 * r.left) / r.total).toBeGreaterThanOrEqual(FLOORS.hitabLeft)
     expect((100 * r.counts) / r.total).toBeGreaterThanOrEqual(FLOORS.hitabCounts)
+    expect((100 * r.countsDeclared) / r.total).toBeGreaterThanOrEqual(FLOORS.hitabCountsDeclared)
   })
 
   it('gives AIT-QA tables their own header tuples at the recorded level', () => {

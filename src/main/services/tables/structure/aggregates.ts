@@ -38,17 +38,24 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
     }
   }
   const sums = new Float64Array(width)
+  const negative = new Uint8Array(width)
   // Pairs that add up but are followed by a plain row: taken below only next to another block.
   const pairs = new Int32Array(n).fill(-1)
   for (let i = n - 2; i >= 0; i--) {
     if (roles[i] !== 'data') continue
     sums.fill(0)
+    negative.fill(0)
     let members = 0
     let k = i + 1
     while (k < n && k - i <= MAX_BLOCK && roles[k] === 'data') {
-      for (let j = 0; j < width; j++) sums[j] = (sums[j] ?? 0) + (values[k * width + j] ?? NaN)
+      for (let j = 0; j < width; j++) {
+        const v = values[k * width + j] ?? NaN
+        sums[j] = (sums[j] ?? 0) + v
+        if (v < 0) negative[j] = 1
+      }
       members++
       k = Math.max(k, ends[k] ?? -1) + 1
+      if (beyondReach(values, units, sums, negative, i, width, members)) break
       if (members < 2 || !addsUp(values, units, sums, i, width, members)) continue
       if (members >= 3 || closed(g, headerRows, headerCols, roles, ends, k)) {
         ends[i] = k - 1
@@ -94,6 +101,17 @@ function closed(g: Grid, headerRows: number, headerCols: number, roles: RowRole[
   while (k < roles.length && roles[k] === 'empty') k++
   if (k >= roles.length || roles[k] !== 'data' || (ends[k] ?? -1) >= 0) return true
   return isTotalLabel(rowLabel(g, headerRows + k, headerCols))
+}
+
+/** No column can add up any more: each is not a number, or has passed the parent with no negative part. */
+function beyondReach(values: Float64Array, units: Float64Array, sums: Float64Array, negative: Uint8Array, row: number, width: number, members: number): boolean {
+  for (let j = 0; j < width; j++) {
+    const v = values[row * width + j] ?? NaN
+    const s = sums[j] ?? NaN
+    if (Number.isNaN(v) || Number.isNaN(s)) continue
+    if (negative[j] === 1 || s <= v + 0.5 * (units[row * width + j] ?? 1) * (members + 1)) return false
+  }
+  return true
 }
 
 function addsUp(values: Float64Array, units: Float64Array, sums: Float64Array, row: number, width: number, members: number): boolean {

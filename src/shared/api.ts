@@ -9,6 +9,7 @@
 import type { AskProgress, AskQuestionRequest, AskSummary, EndpointDraft, EndpointTestReport, EndpointView } from './ask'
 import type { ExecutorState, PythonRunResult } from './python'
 import type { Result } from './result'
+import type { ExportFormat, SessionExport, SessionListing, SessionOpened, SessionSummary } from './session'
 import type { HeaderNode, StructureOptions } from './table'
 
 /**
@@ -132,6 +133,21 @@ export type ApiSpec = {
   'python:status': { request: void; response: ExecutorState }
   'history:list': { request: void; response: Result<RunRecord[]> }
   'history:clear': { request: void; response: Result<null> }
+  /** Answered questions of the current session, newest first. */
+  'history:questions': { request: void; response: Result<AskSummary[]> }
+  /** Sessions, newest first; `query` keeps those whose name, tables, questions or answers hold every word. */
+  'session:list': { request: { query?: string }; response: Result<SessionListing> }
+  /** Close the open tables and start an empty session. */
+  'session:new': { request: { name?: string }; response: Result<SessionSummary> }
+  /** Close the open tables, make the session current and open its tables again. */
+  'session:open': { request: { id: string }; response: Result<SessionOpened> }
+  'session:rename': { request: { id: string; name: string }; response: Result<SessionSummary> }
+  /** Delete a session with its stored files; deleting the current one starts another. */
+  'session:delete': { request: { id: string }; response: Result<null> }
+  /** A session as JSON (re-importable, with the bytes of files up to 8 MB) or Markdown. Never holds API keys. */
+  'session:export': { request: { id: string; format: ExportFormat }; response: Result<SessionExport> }
+  /** Add a session from a JSON export (under a new id; it is not opened). */
+  'session:import': { request: { text: string }; response: Result<SessionOpened> }
   /**
    * Answer a question about open tables: sample programs from the endpoint, run them, choose one.
    * Progress arrives as `question:progress` events with the same askId; resolves when done or cancelled.
@@ -159,6 +175,8 @@ export type EventSpec = {
   'python:status': ExecutorState
   'history:changed': { count: number }
   'question:progress': AskProgress
+  /** Another session became current (opened, started or the current one deleted). */
+  'session:changed': { currentId: string }
 }
 export type EventName = keyof EventSpec
 
@@ -178,6 +196,14 @@ export const apiMethods = {
   pythonStatus: 'python:status',
   listHistory: 'history:list',
   clearHistory: 'history:clear',
+  listQuestions: 'history:questions',
+  listSessions: 'session:list',
+  newSession: 'session:new',
+  openSession: 'session:open',
+  renameSession: 'session:rename',
+  deleteSession: 'session:delete',
+  exportSession: 'session:export',
+  importSession: 'session:import',
   askQuestion: 'question:ask',
   cancelQuestion: 'question:cancel',
   listEndpoints: 'endpoints:list',

@@ -10,6 +10,7 @@ import { DEFAULT_LIMITS, Workspace } from '../services/workspace'
 import { join } from 'node:path'
 import { ResponseCache, type SecretStore } from '../services/model'
 import { EndpointRegistry } from '../services/settings'
+import { adoptOldHistory, currentSessionStore, SessionStore } from '../services/sessions'
 import { EventBus } from './events'
 import type { AppServices, OpenDialog } from './handlers'
 
@@ -44,11 +45,14 @@ export function composeServices(options: ComposeOptions): AppServices {
     bootTimeoutMs: 120_000
   })
   executor.onStatus((state) => events.emit('python:status', state))
+  const sessions = new SessionStore(join(options.dataDir, 'sessions'))
+  adoptOldHistory(sessions, options.historyStore)
   return {
     info: { mode: options.mode, version: appVersion(), dataDir: options.dataDir, nativeFileDialog: options.openDialog !== null },
     workspace: new Workspace(DEFAULT_LIMITS, (id) => void executor.dropTable(id)),
     executor,
-    history: new History(options.historyStore),
+    history: new History(currentSessionStore(sessions)),
+    sessions,
     events,
     openDialog: options.openDialog,
     defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000,

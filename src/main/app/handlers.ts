@@ -7,6 +7,8 @@ import type { PythonExecutor } from '../services/python/executor'
 import type { Workspace } from '../services/workspace'
 import { createTableHandlers, samplesDir, type OpenDialog } from './table-handlers'
 import { createQuestionHandlers } from './question-handlers'
+import { createSessionHandlers, storedKeys } from './session-handlers'
+import type { SessionStore } from '../services/sessions'
 import type { ResponseCache, SecretStore } from '../services/model'
 import type { EndpointRegistry } from '../services/settings'
 
@@ -24,6 +26,7 @@ export type AppServices = {
   endpoints: EndpointRegistry
   secrets: SecretStore
   cache: ResponseCache
+  sessions: SessionStore
 }
 
 const MAX_CODE_CHARS = 200_000
@@ -35,7 +38,13 @@ export function createHandlers(services: AppServices): Handlers {
 
   return {
     'app:info': () => Promise.resolve(services.info),
-    ...createTableHandlers({ workspace, executor, openDialog: services.openDialog, samplesDir: samplesDir() }),
+    ...createSessionHandlers({
+      sessions: services.sessions,
+      tables: createTableHandlers({ workspace, executor, openDialog: services.openDialog, samplesDir: samplesDir() }),
+      openDialog: services.openDialog,
+      events,
+      knownSecrets: () => storedKeys(services.endpoints.list(), services.secrets)
+    }),
     ...createQuestionHandlers({
       table: (id) => {
         const open = workspace.get(id)

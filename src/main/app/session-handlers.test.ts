@@ -1,0 +1,133 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Handlers } from '../../shared/api'
+import { SessionStore } from '../services/sessions'
+import { askSummary } from '../services/sessions/testing'
+import { Workspace } from '../services/workspace'
+import { createSessionHandlers } from './session-handlers'
+import { createTableHandlers, samplesDir } from './table-handlers'
+
+const KEY = 'sk-handler-secret-abcdef123456'
+const CSV = new TextEncoder().encode('Name,Score\nAnn,3\nBo,10\nCy,7\n')
+
+let dir: string
+let sessions: SessionStore
+let workspace: Workspace
+let handlers: ReturnType<typeof createSessionHandlers>
+let events: string[]
+
+function make(): void {
+  sessions = new SessionStore(join(dir, 'sessions'))
+  workspace = new Workspace()
+  const executor = { loadTable: () => Promise.resolve(), dropTable: () => Promise.resolve() }
+  events = []
+  handlers = createSessionHandlers({
+    sessions,
+    tables: createTableHandlers({ workspace, executor, openDialog: () => Promise.resolve({ ok: true, value: { name: 'picked.csv', bytes: CSV } }), samplesDir: samplesDir() }),
+    openDialog: () => Promise.resolve({ ok: true, value: { name: 'picked.csv', bytes: CSV } }),
+    events: { emit: (event: string) => void events.push(event) },
+    knownSecrets: () => Promise.resolve([KEY])
+  })
+}
+
+async function value<T>(promise: Promise<{ ok: true; value: T } | { ok: false; error: { message: string } }>): Promise<T> {
+  const result = await promise
+  if (!result.ok) throw new Error(result.error.message)
+  return result.value
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tableqa-session-handlers-'))
+  make()
+})
+afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+describe('session handlers', () => {
+  it('records opened files (bytes kept in the session folder) and samples, and forgets closed tables', async () => {
+    const [scores] = await value(handlers['table:openBytes']({ name: 'scores.csv', bytes: CSV }))
+    await value(handlers['table:openSample']({ name: 'bookshop-sqlite' }))
+    await value(handlers['table:openDialog']())
+    const current = sessions.current()
+    expect(current.sources.map((s) => (s.origin.kind === 'file' ? s.origin.fileName : s.origin.sample))).toEqual(['scores.csv', 'bookshop-sqlite', 'picked.csv'])
+    const stored = current.sources[0]?.origin
+    if (stored?.kind !== 'file') throw new Error('expected a file origin')
+    expect(readFileSync(join(sessions.dir, current.id, stored.stored))).toEqual(Buffer.from(CSV))
+    await value(handlers['table:close']({ tableId: scores?.id ?? '' }))
+    expect(sessions.current().sources.map((s) => s.id)).not.toContain(current.sources[0]?.id)
+    expect(readdirSync(join(sessions.dir, current.id))).toHaveLength(1)
+  })
+
+  it('reopens a session: its tables come back with their saved header layout, others close', async () => {
+    const [scores] = await value(handlers['table:openBytes']({ name: 'scores.csv', bytes: CSV }))
+    const books = await value(handlers['table:openSample']({ name: 'bookshop-sqlite' }))
+    const authors = books.find((t) => t.name.includes('authors'))
+    await value(handlers['table:close']({ tableId: authors?.id ?? '' }))
+    await value(handlers['table:restructure']({ tableId: scores?.id ?? '', options: { ...(scores?.structure ?? { headerRows: 1, headerCols: 0 }), headerCols: 1 } }))
+    const first = sessions.current().id
+    await value(handlers['session:new']({ name: 'Empty' }))
+    expect(workspace.list()).toEqual([])
+    expect(events).toContain('session:changed')
+
+    // A restart: new process state, same folder.
+    make()
+    const opened = await value(handlers['session:open']({ id: first }))
+    expect(opened.warnings).toEqual([])
+    const names = workspace.list().map((t) => t.summary.name)
+    expect(names).toHaveLength(2)
+    expect(names.some((n) => n.includes('authors'))).toBe(false)
+    const reopened = workspace.list().find((t) => t.summary.name === scores?.name)
+    expect(reopened?.summary.structure.headerCols).toBe(1)
+    expect(sessions.current().id).toBe(first)
+  })
+
+  it('lists, renames, searches and deletes sessions', async () => {
+    const a = sessions.current().id
+    await value(handlers['session:rename']({ id: a, name: 'Scores work' }))
+    await value(handlers['session:new']({}))
+    expect((await value(handlers['session:list']({ query: 'scores' }))).sessions.map((s) => s.id)).toEqual([a])
+    const rename = await handlers['session:rename']({ id: a, name: '  ' })
+    expect(rename.ok).toBe(false)
+    await value(handlers['session:delete']({ id: a }))
+    expect((await value(handlers['session:list']({}))).sessions.map((s) => s.id)).not.toContain(a)
+    expect((await handlers['session:open']({ id: a })).ok).toBe(false)
+  })
+
+  it('exports JSON and Markdown without the API key, and imports the JSON back with its files', async () => {
+    await value(handlers['table:openBytes']({ name: 'scores.csv', bytes: CSV }))
+    const id = sessions.current().id
+    sessions.update(id, (r) => ({ ...r, questions: [askSummary('Who scored most?', 'Bo', { notes: [`the server said: ${KEY}`] })] }))
+    const json = await value(handlers['session:export']({ id, format: 'json' }))
+    const md = await value(handlers['session:export']({ id, format: 'markdown' }))
+    for (const text of [json.text, md.text, readFileSync(join(sessions.dir, `${id}.json`), 'utf8')]) expect(text).not.toContain(KEY)
+    expect(md.text).toContain('Who scored most?')
+    const imported = await value(handlers['session:import']({ text: json.text }))
+    expect(imported.session.name).toMatch(/\(imported\)$/)
+    expect(imported.warnings).toEqual([])
+    const opened = await value(handlers['session:open']({ id: imported.session.id }))
+    expect(opened.tableIds).toHaveLength(1)
+    expect((await value(handlers['history:questions']())).map((q) => q.question)).toEqual(['Who scored most?'])
+    const bad = await handlers['session:import']({ text: '{"format":"tableqa-session","session":{}}' })
+    expect(bad.ok ? '' : bad.error.message).toMatch(/not valid/)
+  })
+
+  it('reports a stored file that went missing instead of failing the whole session', async () => {
+    await value(handlers['table:openBytes']({ name: 'scores.csv', bytes: CSV }))
+    await value(handlers['table:openSample']({ name: 'orders-csv' }))
+    const record = sessions.current()
+    const origin = record.sources[0]?.origin
+    if (origin?.kind !== 'file') throw new Error('expected a file origin')
+    rmSync(join(sessions.dir, record.id, origin.stored))
+    make()
+    const opened = await value(handlers['session:open']({ id: record.id }))
+    expect(opened.warnings).toEqual([expect.stringContaining('scores.csv')])
+    expect(opened.tableIds).toHaveLength(1)
+  })
+})
+
+// The contract and this module agree on the channels.
+const channels: (keyof Handlers)[] = ['session:list', 'session:new', 'session:open', 'session:rename', 'session:delete', 'session:export', 'session:import', 'history:questions']
+it('implements every session channel', () => {
+  for (const channel of channels) expect(typeof handlers[channel as keyof typeof handlers]).toBe('function')
+})

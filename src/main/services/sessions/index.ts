@@ -1,0 +1,6 @@
+export { SessionStore, summarize } from './store'
+export { currentSessionStore, adoptOldHistory } from './history-store'
+export { exportSession, parseExport, toMarkdown, EXPORT_FORMAT } from './export'
+export { redactDeep, redactText, REDACTED } from './redact'
+export { validateSession } from './validate'
+export { writeFileAtomic } from './atomic'

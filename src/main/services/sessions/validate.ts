@@ -1,0 +1,97 @@
+import type { SampleName } from '../../../shared/api'
+import type { SessionOrigin, SessionRecord, SessionSource, SessionTable } from '../../../shared/session'
+import { fail, ok, type Result } from '../../../shared/result'
+
+const SAMPLES: readonly SampleName[] = ['orders-csv', 'regional-report-xlsx', 'bookshop-sqlite']
+const ID = /^[A-Za-z0-9_-]{1,80}$/
+const STORED = /^[A-Za-z0-9_-]{1,80}\.bin$/
+
+type Check<T> = Result<T>
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function isTime(value: unknown): value is string {
+  return typeof value === 'string' && !Number.isNaN(Date.parse(value))
+}
+
+export function isSessionId(value: unknown): value is string {
+  return typeof value === 'string' && ID.test(value)
+}
+
+function origin(value: unknown, where: string): Check<SessionOrigin> {
+  if (!isObject(value)) return fail('bad-input', `${where}: the origin is missing.`)
+  if (value['kind'] === 'sample') {
+    const sample = value['sample']
+    return SAMPLES.includes(sample as SampleName) ? ok({ kind: 'sample', sample: sample as SampleName }) : fail('bad-input', `${where}: unknown sample ${JSON.stringify(sample)}.`)
+  }
+  if (value['kind'] === 'file') {
+    const { fileName, stored, bytes } = value
+    if (typeof fileName !== 'string' || fileName === '' || fileName.length > 500) return fail('bad-input', `${where}: the file name is missing.`)
+    if (typeof stored !== 'string' || !STORED.test(stored)) return fail('bad-input', `${where}: the stored file name is not valid.`)
+    if (typeof bytes !== 'number' || !Number.isInteger(bytes) || bytes < 0) return fail('bad-input', `${where}: the file size is not valid.`)
+    return ok({ kind: 'file', fileName, stored, bytes })
+  }
+  return fail('bad-input', `${where}: the origin kind must be "file" or "sample".`)
+}
+
+function table(value: unknown, where: string): Check<SessionTable> {
+  if (!isObject(value) || typeof value['name'] !== 'string') return fail('bad-input', `${where}: a table has no name.`)
+  const out: SessionTable = { name: value['name'] }
+  const structure = value['structure']
+  if (isObject(structure) && Number.isInteger(structure['headerRows']) && Number.isInteger(structure['headerCols'])) out.structure = structure as SessionTable['structure'] & object
+  if (value['view'] === 'multiindex' || value['view'] === 'flatten') out.view = value['view']
+  return ok(out)
+}
+
+function source(value: unknown, index: number): Check<SessionSource> {
+  const where = `Table source ${index + 1}`
+  if (!isObject(value) || !isSessionId(value['id'])) return fail('bad-input', `${where}: the id is missing or not valid.`)
+  const from = origin(value['origin'], where)
+  if (!from.ok) return from
+  if (!Array.isArray(value['tables'])) return fail('bad-input', `${where}: the table list is missing.`)
+  const tables: SessionTable[] = []
+  for (const t of value['tables']) {
+    const checked = table(t, where)
+    if (!checked.ok) return checked
+    tables.push(checked.value)
+  }
+  return ok({ id: value['id'], origin: from.value, tables })
+}
+
+/** Check that parsed JSON is a session record; every problem gets a message that names the field. */
+export function validateSession(value: unknown): Check<SessionRecord> {
+  if (!isObject(value)) return fail('bad-input', 'A session must be a JSON object.')
+  if (value['version'] !== 1) return fail('bad-input', `Unsupported session version ${JSON.stringify(value['version'])}.`)
+  if (!isSessionId(value['id'])) return fail('bad-input', 'The session id is missing or not valid.')
+  if (typeof value['name'] !== 'string' || value['name'].length > 500) return fail('bad-input', 'The session name is missing.')
+  if (!isTime(value['createdAt']) || !isTime(value['updatedAt'])) return fail('bad-input', 'The session times are missing or not valid.')
+  if (!Array.isArray(value['sources']) || !Array.isArray(value['questions']) || !Array.isArray(value['runs'])) {
+    return fail('bad-input', 'The session must list its sources, questions and runs.')
+  }
+  const sources: SessionSource[] = []
+  for (const [i, s] of value['sources'].entries()) {
+    const checked = source(s, i)
+    if (!checked.ok) return checked
+    sources.push(checked.value)
+  }
+  for (const [i, q] of value['questions'].entries()) {
+    if (!isObject(q) || typeof q['question'] !== 'string' || typeof q['askId'] !== 'string' || !Array.isArray(q['candidates'])) {
+      return fail('bad-input', `Question ${i + 1} is not a question record.`)
+    }
+  }
+  for (const [i, r] of value['runs'].entries()) {
+    if (!isObject(r) || typeof r['code'] !== 'string' || typeof r['id'] !== 'string' || !isObject(r['result'])) return fail('bad-input', `Run ${i + 1} is not a run record.`)
+  }
+  return ok({
+    version: 1,
+    id: value['id'],
+    name: value['name'],
+    createdAt: value['createdAt'],
+    updatedAt: value['updatedAt'],
+    sources,
+    questions: value['questions'] as SessionRecord['questions'],
+    runs: value['runs'] as SessionRecord['runs']
+  })
+}

@@ -79,10 +79,20 @@ export function isUnitRow(g: Grid, row: number, headerCols: number): boolean {
   return spansData || firstCol === headerCols || UNIT_WORDS.test(found)
 }
 
+/** A label whose data area is one short text merged across all of it ("region of ancestry | percent"). */
+function labelledUnit(g: Grid, row: number, headerCols: number): boolean {
+  if (headerCols >= g.cols - 1) return false
+  const m = regionAt(g, row, headerCols)
+  if (m === null || m.top !== row || m.left !== headerCols || m.right < g.cols - 1) return false
+  const text = rawText(g, row, headerCols)
+  return text.length <= 40 && UNIT_WORDS.test(text)
+}
+
 export function classifyRow(g: Grid, row: number, headerCols: number): RowRole {
   const hasData = !dataEmpty(g, row, headerCols)
   const label = rowLabel(g, row, headerCols)
   if (!hasData) return label.length > 0 ? 'section' : 'empty'
+  if (label.length > 0 && labelledUnit(g, row, headerCols)) return 'section'
   if (isUnitRow(g, row, headerCols)) return 'unit'
   return 'data'
 }

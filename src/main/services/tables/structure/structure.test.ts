@@ -240,6 +240,33 @@ describe('left hierarchy', () => {
     expect(p.rowSource).toEqual([2, 3])
   })
 
+  it('reads a label with a unit merged across the data as a section', () => {
+    const g = grid(
+      [
+        ['', 'women', 'men'],
+        ['region of ancestry', 'percent', ''],
+        ['africa', '12.1', '11.0'],
+        ['asia', '30.2', '28.4']
+      ],
+      [m(1, 1, 1, 2)]
+    )
+    expect(structureGrid(g).index).toEqual([
+      ['region of ancestry', 'africa'],
+      ['region of ancestry', 'asia']
+    ])
+    const crew = grid(
+      [
+        ['', 'film', 'sequel'],
+        ['director', 'adam mckay', ''],
+        ['writer', 'will ferrell', '']
+      ],
+      [m(1, 1, 1, 2), m(2, 1, 2, 2)]
+    )
+    const p = structureGrid(crew)
+    expect(p.index).toEqual([['director'], ['writer']])
+    expect(p.values.map((v) => v[0])).toEqual(['adam mckay', 'will ferrell'])
+  })
+
   it('makes section rows parents until the next section, and a total row closes its section', () => {
     const g = grid([
       ['', '2018', '2019'],

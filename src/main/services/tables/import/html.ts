@@ -38,7 +38,8 @@ function cleanText(parts: string[]): string {
 function layout(table: DoneTable, name: string): RawGrid {
   const warnings: string[] = []
   const occupied: boolean[][] = []
-  const texts: string[][] = []
+  // Cell texts by row as (column, text) pairs: wide spans leave gaps that would make sparse arrays slow.
+  const texts: [number, string][][] = []
   const merges: MergedRegion[] = []
   const styles: Record<string, CellStyle> = {}
   const height = table.rows.length
@@ -46,13 +47,14 @@ function layout(table: DoneTable, name: string): RawGrid {
   let dropped = false
   table.rows.forEach((cells, r) => {
     occupied[r] ??= []
-    texts[r] ??= []
+    const rowTexts: [number, string][] = (texts[r] ??= [])
     let c = 0
     for (const cell of cells) {
       while (occupied[r]?.[c] === true) c++
       const bottom = Math.min(r + cell.rowSpan - 1, height - 1)
       const right = c + cell.colSpan - 1
-      if ((bottom + 1) * (right + 1) > LIMITS.maxCellsPerGrid) {
+      // The grid is as tall as the table and as wide as its widest row, so that product is what is bounded.
+      if (height * Math.max(width, right + 1) > LIMITS.maxCellsPerGrid) {
         dropped = true
         break
       }
@@ -61,7 +63,7 @@ function layout(table: DoneTable, name: string): RawGrid {
         for (let cc = c; cc <= right; cc++) occ[cc] = true
       }
       const text = cleanText(cell.parts)
-      ;(texts[r])[c] = text
+      rowTexts.push([c, text])
       if (bottom > r || right > c) merges.push({ top: r, left: c, bottom, right })
       if (cell.header && text !== '') styles[`${r},${c}`] = { bold: true }
       // Columns in which no cell starts (an over-wide footer colspan) are not kept, as browsers do.
@@ -70,7 +72,11 @@ function layout(table: DoneTable, name: string): RawGrid {
     }
   })
   if (dropped) warnings.push('Some cells were left out because the table would be too large.')
-  const cells = texts.map((row) => Array.from({ length: width }, (_v, k) => row[k] ?? ''))
+  const cells = texts.map((row) => {
+    const out = new Array<string>(width).fill('')
+    for (const [c, text] of row) if (c < width) out[c] = text
+    return out
+  })
   for (const m of merges) m.right = Math.min(m.right, width - 1)
   const kept = merges.filter((m) => m.bottom > m.top || m.right > m.left)
   const grid: RawGrid = { name, cells, merges: kept, warnings }

@@ -135,8 +135,8 @@ function recordsGrid(records: JsonObject[], name: string): RawGrid {
 
 function parseDocument(source: string, name: string): Result<Json[]> {
   try {
-    const v = JSON.parse(source) as Json
-    return ok(Array.isArray(v) && v.length > 0 && v.every((x) => isObject(x) && (isHitab(x) || isAitqa(x))) ? v : [v])
+      const v = JSON.parse(source) as Json
+      return ok(Array.isArray(v) && v.length > 0 && v.every((x) => isObject(x) && (isHitab(x) || isAitqa(x))) ? v : [v])
   } catch (e) {
     const lines = source.split(/\r?\n/).filter((l) => l.trim() !== '')
     if (lines.length > 1) {
@@ -159,6 +159,7 @@ export function importJson(name: string, bytes: Uint8Array): Result<RawGrid[]> {
   if (!docs.ok) return docs
   const items = docs.value
   const grids: RawGrid[] = []
+  try {
   for (const [k, v] of items.entries()) {
     if (grids.length >= LIMITS.maxGrids) {
       grids[0]?.warnings.push(`Only the first ${LIMITS.maxGrids} of ${items.length} tables were imported.`)
@@ -174,6 +175,11 @@ export function importJson(name: string, bytes: Uint8Array): Result<RawGrid[]> {
       const found = isObject(v) ? `an object with keys ${Object.keys(v).slice(0, 8).join(', ') || '(none)'}` : Array.isArray(v) ? 'a list' : `a ${typeof v}`
       return fail('bad-input', `${name}${items.length > 1 ? ` (table ${k + 1})` : ''} is not a table: expected ${EXPECTED}; found ${found}.`)
     }
+  }
+  } catch (e) {
+    // A value nested tens of thousands deep overflows the stack when a cell's text is made from it.
+    if (e instanceof RangeError) return fail('bad-input', `${name} is nested too deeply to be read as a table.`, e.message)
+    throw e
   }
   grids[0]?.warnings.push(...decoded.value.warnings)
   return ok(grids)

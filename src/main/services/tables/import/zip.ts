@@ -37,20 +37,22 @@ export function readZip(
   const refused: { why: string | null } = { why: null }
   let files: Record<string, Uint8Array>
   try {
-    files = unzipSync(bytes, {
+    // Sizes first, inflating nothing: checking while inflating would unpack the parts before the limit is hit.
+    unzipSync(bytes, {
       filter: (f) => {
         if (!wanted(f.name) || refused.why !== null) return false
         total += f.originalSize
         if (f.originalSize > limits.maxEntryBytes) refused.why = `its part ${f.name} unpacks to ${mb(f.originalSize)}`
         else if (total > limits.maxTotalBytes) refused.why = `it unpacks to more than ${mb(limits.maxTotalBytes)}`
-        return refused.why === null
+        return false
       }
     })
+    if (refused.why !== null) return fail('too-large', `${name} was not opened because ${refused.why}.`)
+    files = unzipSync(bytes, { filter: (f) => wanted(f.name) })
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e)
     return fail('bad-input', `${name} is damaged or truncated and cannot be opened as a zip archive.`, why)
   }
-  if (refused.why !== null) return fail('too-large', `${name} was not opened because ${refused.why}.`)
   return ok(new Map(Object.entries(files)))
 }
 

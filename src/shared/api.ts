@@ -60,7 +60,11 @@ export type TableStructure = {
   detected: StructureOptions
   /** The view in use. */
   view: IndexView
-  /** The top tree over the header rows and the left tree over the header columns (roots have text ''). */
+  /**
+   * The top tree over the header rows and the left tree over the header columns (roots have text ''), for
+   * display: consecutive siblings with the same text are shown as one node (they name the same rows or
+   * columns in pandas), and the left tree is cut past a few thousand nodes.
+   */
   topTree: HeaderNode
   leftTree: HeaderNode
   /** Column tuples, one per data column. */

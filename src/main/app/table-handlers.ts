@@ -39,8 +39,14 @@ export function createTableHandlers(deps: TableHandlerDeps): Pick<Handlers, Tabl
     if (typeof name !== 'string' || !(bytes instanceof Uint8Array)) return fail('bad-input', 'Expected a file name and its bytes.')
     const opened = await workspace.open(name, bytes)
     if (!opened.ok) return opened
-    for (const table of opened.value) await executor.loadTable(table.id, table.parsed)
+    for (const table of opened.value) sendToPython(table.id, table.parsed)
     return ok(opened.value.map((t) => t.summary))
+  }
+
+  // The executor keeps the table as soon as loadTable is called (runs asked for later see it); only the copy
+  // into the interpreter page is awaited inside, which for a large table takes seconds the grid need not wait.
+  function sendToPython(tableId: string, parsed: unknown): void {
+    executor.loadTable(tableId, parsed).catch((error: unknown) => console.error(`Could not give table ${tableId} to Python:`, error))
   }
 
   return {
@@ -72,11 +78,11 @@ export function createTableHandlers(deps: TableHandlerDeps): Pick<Handlers, Tabl
     },
     'table:list': () => Promise.resolve(ok(workspace.list().map((t) => t.summary))),
     'table:structure': (request) => Promise.resolve(workspace.structure(request.tableId)),
-    'table:restructure': async (request) => {
+    'table:restructure': (request) => {
       const result = workspace.restructure(request.tableId, request.options, request.view)
-      if (!result.ok) return result
-      await executor.loadTable(result.value.id, result.value.parsed)
-      return ok(result.value.summary)
+      if (!result.ok) return Promise.resolve(result)
+      sendToPython(result.value.id, result.value.parsed)
+      return Promise.resolve(ok(result.value.summary))
     }
   }
 }

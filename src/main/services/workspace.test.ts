@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import type { HeaderNode } from '../../shared/table'
 import { Workspace } from './workspace'
 
 const csv = (rows: number): Uint8Array => new TextEncoder().encode(`a,b\n${Array.from({ length: rows }, (_, i) => `x${i},${i}`).join('\n')}\n`)
@@ -38,14 +39,23 @@ describe('workspace', () => {
 })
 
 describe('capTree', () => {
-  it('keeps at most the given number of nodes, in preorder, and says when it cut', async () => {
+  it('keeps at most the given number of nodes, level by level, and says when it cut', async () => {
     const { capTree } = await import('./workspace')
     const leaf = (text: string) => ({ text, cell: null, children: [] })
     const root = { text: '', cell: null, children: [{ text: 'a', cell: null, children: [leaf('a1'), leaf('a2')] }, leaf('b'), leaf('c')] }
-    const cut = capTree(root, 3)
+    const cut = capTree(root, 4)
     expect(cut.truncated).toBe(true)
-    expect(cut.root.children.map((n) => n.text)).toEqual(['a'])
-    expect(cut.root.children[0]?.children.map((n) => n.text)).toEqual(['a1', 'a2'])
+    expect(cut.root.children.map((n) => n.text)).toEqual(['a', 'b', 'c'])
+    expect(cut.root.children[0]?.children.map((n) => n.text)).toEqual(['a1'])
     expect(capTree(root, 5)).toEqual({ root, truncated: false })
+  })
+
+  it('shows repeated labels of consecutive siblings as one node with all their children', async () => {
+    const { capTree } = await import('./workspace')
+    const node = (text: string, children: HeaderNode[] = []): HeaderNode => ({ text, cell: null, children })
+    const root = node('', [node('R0', [node('a')]), node('R0', [node('b')]), node('R1', [node('c')]), node('R0', [node('d')]), node(''), node('')])
+    const shown = capTree(root, 100).root
+    expect(shown.children.map((n) => n.text)).toEqual(['R0', 'R1', 'R0', '', ''])
+    expect(shown.children[0]?.children.map((n) => n.text)).toEqual(['a', 'b'])
   })
 })

@@ -111,12 +111,13 @@ export class Workspace {
     const table = this.get(id)
     if (!table) return fail('not-found', 'That table is no longer open.')
     const { parsed, summary } = table
+    const top = capTree(parsed.topTree, Number.MAX_SAFE_INTEGER)
     const left = capTree(parsed.leftTree, STRUCTURE_LIMITS.treeNodes)
     return ok({
       options: summary.structure,
       detected: table.detected,
       view: summary.view,
-      topTree: parsed.topTree,
+      topTree: top.root,
       leftTree: left.root,
       columns: parsed.columns,
       index: parsed.index.slice(0, STRUCTURE_LIMITS.indexTuples),
@@ -212,26 +213,33 @@ function checkOptions(options: StructureOptions): Result<StructureOptions> {
   return ok({ headerRows: options.headerRows, headerCols: options.headerCols, leftHierarchy: hierarchy })
 }
 
-/** A copy of a tree holding at most `maxNodes` nodes, taken in preorder. Iterative: left trees can be deep. */
+/**
+ * A copy of a tree for display holding at most `maxNodes` nodes, taken level by level so that every top-level
+ * node survives before any deeper one; children keep their order. Consecutive siblings with the same text
+ * become one node holding all their children: a CSV repeats "North" on every row where a report would merge
+ * it, and pandas names those rows by the one label either way. Iterative: left trees can be deep.
+ */
 export function capTree(root: HeaderNode, maxNodes: number): { root: HeaderNode; truncated: boolean } {
   const out: HeaderNode = { text: root.text, cell: root.cell, children: [] }
-  const stack: { node: HeaderNode; into: HeaderNode }[] = []
-  for (let i = root.children.length - 1; i >= 0; i--) {
-    const child = root.children[i]
-    if (child) stack.push({ node: child, into: out })
-  }
+  let level: { node: HeaderNode; copy: HeaderNode }[] = [{ node: root, copy: out }]
   let count = 0
-  while (stack.length > 0) {
-    const item = stack.pop()
-    if (!item) break
-    if (count >= maxNodes) return { root: out, truncated: true }
-    const copy: HeaderNode = { text: item.node.text, cell: item.node.cell, children: [] }
-    item.into.children.push(copy)
-    count++
-    for (let i = item.node.children.length - 1; i >= 0; i--) {
-      const child = item.node.children[i]
-      if (child) stack.push({ node: child, into: copy })
+  while (level.length > 0) {
+    const next: { node: HeaderNode; copy: HeaderNode }[] = []
+    for (const { node, copy } of level) {
+      for (const child of node.children) {
+        const last = copy.children[copy.children.length - 1]
+        if (last !== undefined && last.text === child.text && child.text !== '') {
+          next.push({ node: child, copy: last })
+          continue
+        }
+        if (count >= maxNodes) return { root: out, truncated: true }
+        const childCopy: HeaderNode = { text: child.text, cell: child.cell, children: [] }
+        copy.children.push(childCopy)
+        count++
+        next.push({ node: child, copy: childCopy })
+      }
     }
+    level = next
   }
   return { root: out, truncated: false }
 }

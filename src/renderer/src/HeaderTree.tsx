@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type { HeaderNode } from '../../shared/table'
+import { formatCount } from './format'
 import { ancestorKeys, pathKey, type HeaderAxis, type HeaderSelection } from './grid/selection'
 import { keysToDepth, visibleItems, type TreeItem } from './grid/treeItems'
 
@@ -35,10 +36,14 @@ export function HeaderTree({ label, axis, root, selection, onSelect }: Props): R
   const items = useMemo(() => visibleItems(root, expanded), [root, expanded])
   const byId = useMemo(() => new Map(items.map((item, i) => [item.id, i])), [items])
 
+  // Scroll the list itself, not the panel around it: the layout form stays in view.
   useEffect(() => {
-    if (selectedKey === null) return
-    const element = list.current?.querySelector<HTMLElement>('[aria-selected="true"]')
-    element?.scrollIntoView?.({ block: 'nearest' })
+    const box = list.current
+    const element = selectedKey === null ? null : box?.querySelector<HTMLElement>('[aria-selected="true"]')
+    if (!box || !element) return
+    const top = element.offsetTop
+    if (top < box.scrollTop) box.scrollTop = top
+    else if (top + element.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = top + element.offsetHeight - box.clientHeight
   }, [selectedKey, items])
 
   const selectedItem = selectedKey === null ? undefined : items.find((i) => i.key === selectedKey)
@@ -99,7 +104,7 @@ export function HeaderTree({ label, axis, root, selection, onSelect }: Props): R
 
   return (
     <ul className="header-tree" role="tree" aria-label={label} ref={list} onKeyDown={onKeyDown}>
-      {items.map((item) => (
+      {items.map((item) => [
         <li
           key={item.id}
           data-id={item.id}
@@ -130,8 +135,13 @@ export function HeaderTree({ label, axis, root, selection, onSelect }: Props): R
             {item.hasChildren ? (item.expanded ? '▾' : '▸') : ''}
           </span>
           <span className={item.text === '' ? 'tree-text muted' : 'tree-text'}>{item.text === '' ? '(blank)' : item.text}</span>
-        </li>
-      ))}
+        </li>,
+        item.more > 0 && (
+          <li key={`${item.id}+`} role="none" className="tree-more" style={{ paddingLeft: 22 + (item.level - 1) * 14 }}>
+            …and {formatCount(item.more)} more
+          </li>
+        )
+      ])}
     </ul>
   )
 }

@@ -70,7 +70,7 @@ export function TableView({ table, selection, onSelect, inspectorOpen, onToggleI
       grid.forEachNodeAfterFilterAndSort((node) => {
         if (target < 0 && node.rowIndex !== null && startsWith(node.data?.index, rows)) target = node.rowIndex
       })
-      if (target >= 0) grid.ensureIndexVisible(target)
+      if (target >= 0) grid.ensureIndexVisible(target, 'top')
     }
   }, [grid, highlight])
 

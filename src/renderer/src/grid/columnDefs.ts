@@ -51,6 +51,9 @@ function indexColumn(level: number, name: string): ColDef<GridRow> {
     lockPinned: true,
     suppressMovable: true,
     spanRows: (p) => sameSpan(p.nodeA?.data?.index, p.nodeB?.data?.index, level),
+    // Long labels would push the data off screen; the full text is on hover.
+    maxWidth: 260,
+    tooltipValueGetter: (p) => p.data?.index[level] ?? '',
     cellClass: 'index-cell',
     cellClassRules: { 'cell-highlight': rowHighlighted }
   }

@@ -140,6 +140,17 @@ describe('tree items', () => {
     expect(open[1]?.path).toEqual(['a', 'a1'])
   })
 
+  it('shows the first children of a long list and counts the rest', () => {
+    const long = node('', [node('big', [leaf('x'), leaf('y'), leaf('z')]), leaf('after')])
+    const items = visibleItems(long, new Set([pathKey(['big'])]), 100, 2)
+    expect(items.map((i) => [i.text, i.more])).toEqual([
+      ['big', 0],
+      ['x', 0],
+      ['y', 1],
+      ['after', 0]
+    ])
+  })
+
   it('opens parents down to a depth', () => {
     expect([...keysToDepth(root, 1)]).toEqual([pathKey(['a'])])
     expect(keysToDepth(root, 0).size).toBe(0)

@@ -4,25 +4,24 @@
  *     [--api-key-env VAR] [--api chat|completions|responses]) [--n 5] [--select logprob|vote|greedy]
  *     [--lang python|sql] [--apis none|qa|full] [--repr multiindex|flatten] [--executor pyodide|cpython] [--json]
  * Named endpoints come from the settings in the data folder; their key from --api-key-env VAR (or
- * TABLEQA_API_KEY), since the command line has no access to the desktop app's key store.
+ * TABLEQA_API_KEY), else from the data folder's key file (keys the desktop app encrypted with the OS
+ * keychain cannot be read here: give those with --api-key-env).
  */
 
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { AskKind, AskOptions, AskSummary } from '../src/shared/ask'
-import type { ApiKind, EndpointConfig, SelectionMode } from '../src/shared/model'
-import { MemorySecretStore, ModelClient } from '../src/main/services/model'
+import type { ApiKind, SelectionMode } from '../src/shared/model'
 import { defaultDataDir } from '../src/main/services/paths'
 import { ask } from '../src/main/services/pipeline'
+import { API_KINDS, openModelClient } from '../src/main/services/pipeline/client'
 import { ExecutorAssets } from '../src/main/services/python/assets'
 import { chromiumChannelFactory, findChromium } from '../src/main/services/python/chromium-channel'
 import { probePython } from '../src/main/services/python/cpython-channel'
 import { createCPythonExecutor } from '../src/main/services/python/cpython-executor'
 import { PythonExecutor } from '../src/main/services/python/executor'
 import type { Executor } from '../src/main/services/python/types'
-import { ENDPOINT_DEFAULTS, EndpointRegistry, SETTINGS_STORE } from '../src/main/services/settings'
-import { openFileStore } from '../src/main/services/store/store'
 import { importFile } from '../src/main/services/tables/import'
 import { structureGrid } from '../src/main/services/tables/structure'
 
@@ -69,35 +68,18 @@ async function main(): Promise<number> {
   }
   if (values.table === undefined || values.question === undefined) throw new UsageError('--table and --question are required.')
 
-  const secrets = new MemorySecretStore()
-  const keyVar = values['api-key-env'] ?? 'TABLEQA_API_KEY'
-  const key = process.env[keyVar]
-  if (values['api-key-env'] !== undefined && (key === undefined || key === '')) throw new UsageError(`The environment variable ${keyVar} is not set.`)
-  let config: EndpointConfig
-  if (values.endpoint !== undefined) {
-    const dataDir = defaultDataDir()
-    const registry = new EndpointRegistry(openFileStore(dataDir, SETTINGS_STORE).store, secrets)
-    const found = registry.find(values.endpoint)
-    if (found === undefined) {
-      const names = registry.list().map((e) => e.name)
-      throw new UsageError(`No endpoint named '${values.endpoint}' in ${dataDir}${names.length > 0 ? ` (there are: ${names.join(', ')})` : ' (none are configured)'}.`)
-    }
-    config = { ...found, apiKeyRef: 'cli' }
-    if (key === undefined || key === '') delete config.apiKeyRef
-  } else {
-    if (values['base-url'] === undefined || values.model === undefined) throw new UsageError('Give --endpoint NAME, or --base-url URL and --model NAME.')
-    config = {
-      id: 'cli',
-      name: new URL(values['base-url']).host,
-      baseUrl: values['base-url'],
-      model: values.model,
-      api: oneOf<ApiKind>(values.api, ['chat', 'completions', 'responses'], 'api') ?? 'chat',
-      ...ENDPOINT_DEFAULTS
-    }
-    if (key !== undefined && key !== '') config.apiKeyRef = 'cli'
-  }
-  if (key !== undefined && key !== '') await secrets.set('cli', key)
-  if (values.budget !== undefined) config.promptTokenBudget = Number(values.budget)
+  const opened = await openModelClient(
+    {
+      ...(values.endpoint === undefined ? {} : { endpoint: values.endpoint }),
+      ...(values['base-url'] === undefined ? {} : { baseUrl: values['base-url'] }),
+      ...(values.model === undefined ? {} : { model: values.model }),
+      ...(values.api === undefined ? {} : { api: oneOf<ApiKind>(values.api, API_KINDS, 'api') }),
+      ...(values['api-key-env'] === undefined ? {} : { apiKeyEnv: values['api-key-env'] }),
+      ...(values.budget === undefined ? {} : { promptTokenBudget: Number(values.budget) })
+    },
+    { dataDir: defaultDataDir(), cache: false }
+  )
+  if (!opened.ok) throw new UsageError(opened.error.message)
 
   const options: AskOptions = {}
   if (values.n !== undefined) options.n = Number(values.n)
@@ -148,7 +130,7 @@ async function main(): Promise<number> {
           if (values.json !== true) process.stderr.write(`  ${e.message}\n`)
         }
       },
-      { client: new ModelClient(config, { secrets }), executor }
+      { client: opened.value.client, executor }
     )
     if (!result.ok) {
       if (values.json === true) console.log(JSON.stringify({ ok: false, error: result.error, executorChoice: { kind: kindOfExecutor, why } }, null, 2))

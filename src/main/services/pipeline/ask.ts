@@ -5,32 +5,20 @@
  */
 
 import { randomUUID } from 'node:crypto'
-import type { AskAnswer, AskOptions, AskProgress, AskSummary, CandidateSummary, SelectionSummary } from '../../../shared/ask'
-import type { Sample } from '../../../shared/model'
+import type { AskAnswer, AskProgress, AskSummary, CandidateSummary, SelectionSummary } from '../../../shared/ask'
 import type { Result } from '../../../shared/result'
 import { fail, ok } from '../../../shared/result'
-import type { ParsedTable } from '../../../shared/table'
 import type { Candidate, ModelClient } from '../model'
-import { extractProgram, selectCandidate } from '../model'
+import { selectCandidate } from '../model'
 import type { PromptLibrary } from '../prompt'
-import { buildPrompt, loadPromptLibrary, qaPrompt } from '../prompt'
-import type { Executor, QaHandler, RunOutcome } from '../python/types'
+import type { Executor, RunOutcome } from '../python/types'
 import { answerKey, readAnswer } from './answer'
-import { chooseKind, represent, variableNames } from './tables'
+import type { AskRequest } from './generate'
+import { DEFAULTS, generate } from './generate'
+import { qaHandler } from './qa'
 
-export const MAX_QUESTION_CHARS = 2_000
-export const MAX_N = 20
-const DEFAULTS = { n: 5, temperature: 0.7, maxTokens: 600, timeoutMs: 30_000 } as const
-
-export type AskRequest = {
-  /** One or several tables; `name` is the display name (a variable name is derived from it). */
-  tables: { name: string; table: ParsedTable }[]
-  question: string
-  options?: AskOptions
-  askId?: string
-  signal?: AbortSignal
-  onProgress?: (event: AskProgress) => void
-}
+export type { AskRequest } from './generate'
+export { MAX_N, MAX_QUESTION_CHARS } from './generate'
 
 export type AskDeps = {
   client: ModelClient
@@ -42,77 +30,19 @@ export type AskDeps = {
   maxQaCalls?: number
 }
 
-function validate(request: AskRequest): string | null {
-  const q = request.question
-  if (typeof q !== 'string' || q.trim() === '') return 'The question is empty. Type a question about the table.'
-  if (q.length > MAX_QUESTION_CHARS) return `The question is ${q.length.toLocaleString('en-US')} characters long; the limit is ${MAX_QUESTION_CHARS.toLocaleString('en-US')}. Ask something shorter.`
-  if (request.tables.length === 0) return 'There is no table to ask about. Open a table first.'
-  const o = request.options ?? {}
-  if (o.n !== undefined && (!Number.isInteger(o.n) || o.n < 1 || o.n > MAX_N)) return `n must be a whole number from 1 to ${MAX_N}.`
-  if (o.temperature !== undefined && (!Number.isFinite(o.temperature) || o.temperature < 0 || o.temperature > 2)) return 'temperature must be between 0 and 2.'
-  return null
-}
-
 export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<AskSummary>> {
   const started = Date.now()
-  const invalid = validate(request)
-  if (invalid !== null) return fail('bad-input', invalid)
-  const library = deps.library ?? (() => {
-    const loaded = loadPromptLibrary()
-    return loaded.ok ? loaded.value : null
-  })()
-  if (library === null) return fail('internal', 'The prompt templates could not be loaded.')
-  const o = request.options ?? {}
-  const n = o.n ?? DEFAULTS.n
-  const mode = o.mode ?? 'python'
-  const apis = o.apis ?? 'full'
   const askId = request.askId ?? randomUUID()
+  const generated = await generate({ ...request, askId }, deps)
+  if (!generated.ok) return generated
+  const { library, prompt, kind, tables, names, samples, programs } = generated.value
+  const notes = [...generated.value.notes]
+  const { promptMs, generateMs } = generated.value.timings
+  const o = request.options ?? {}
   const progress = (stage: AskProgress['stage'], done: number, total: number | null, message: string): void => request.onProgress?.({ askId, stage, done, total, message })
   const cancelled = (): Result<AskSummary> => fail('cancelled', 'The question was cancelled.')
   const { client, executor } = deps
   const config = client.config
-
-  progress('prompt', 0, null, 'building the prompt')
-  const tables = request.tables.map((t) => represent(t.table, o.tableRepr ?? 'multiindex'))
-  const kind = chooseKind(tables, o.kind ?? 'auto')
-  const names = tables.length === 1 ? ['df'] : variableNames(request.tables.map((t) => t.name))
-  const prompt = buildPrompt({
-    library,
-    kind,
-    mode,
-    apis,
-    form: config.api === 'completions' ? 'completion' : 'chat',
-    question: request.question.trim(),
-    tables: tables.map((table, i) => ({ name: names[i] ?? 'df', title: request.tables[i]?.name ?? '', table })),
-    tokenBudget: config.promptTokenBudget
-  })
-  const notes = [...prompt.notes]
-  const promptMs = Date.now() - started
-
-  progress('generating', 0, n, `generating 0/${n}`)
-  const genStart = Date.now()
-  const sampled = await client.sample({
-    ...(prompt.text !== null ? { prompt: prompt.text } : { messages: prompt.messages ?? [] }),
-    n,
-    temperature: o.temperature ?? DEFAULTS.temperature,
-    maxTokens: o.maxTokens ?? DEFAULTS.maxTokens,
-    stop: prompt.stop,
-    logprobs: true,
-    ...(request.signal === undefined ? {} : { signal: request.signal }),
-    onProgress: (e) => {
-      if (e.kind === 'sample') progress('generating', e.done, e.total, `generating ${e.done}/${e.total}`)
-    }
-  })
-  if (aborted(request.signal)) return cancelled()
-  if (!sampled.ok) return sampled
-  const samples: Sample[] = sampled.value
-  const generateMs = Date.now() - genStart
-
-  const programs = samples.map((s) => extractProgram(s.text, prompt.codePrefix === null ? {} : { codePrefix: prompt.codePrefix }))
-  if (programs.every((p) => !p.ok)) {
-    const first = programs[0]
-    return fail('model-no-code', `None of the ${samples.length} replies held a Python program. Check that the endpoint serves a code model and that its replies are not cut short.`, first !== undefined && !first.ok ? first.error.detail : undefined)
-  }
 
   const execStart = Date.now()
   const tableIds = tables.map((_, i) => `${askId}-t${i}`)
@@ -231,24 +161,4 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
 
 function aborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true
-}
-
-/** QA calls from running programs, answered by a model with a short prompt. */
-function qaHandler(client: ModelClient, library: PromptLibrary, signal: AbortSignal | undefined, counted: () => void): QaHandler {
-  return async (call) => {
-    counted()
-    const text = qaPrompt(library, call.question, call.value)
-    const reply = await client.sample({
-      ...(client.config.api === 'completions' ? { prompt: text } : { messages: [{ role: 'user' as const, content: text }] }),
-      n: 1,
-      temperature: 0,
-      maxTokens: 48,
-      stop: ['\n'],
-      logprobs: false,
-      ...(signal === undefined ? {} : { signal })
-    })
-    if (!reply.ok) return reply
-    const line = (reply.value[0]?.text ?? '').replace(/<think>[\s\S]*?<\/think>/gi, '').split('\n').map((l) => l.trim()).find((l) => l !== '') ?? ''
-    return ok(line.replace(/^answer\s*:\s*/i, '').replace(/^["'](.*)["']$/, '$1').replace(/\.$/, ''))
-  }
 }

@@ -1,5 +1,8 @@
 export type { AskDeps, AskRequest } from './ask'
 export { MAX_N, MAX_QUESTION_CHARS, ask } from './ask'
 export { MAX_ANSWER_ITEMS, answerKey, itemKey, readAnswer } from './answer'
+export type { GenerateDeps, Generation } from './generate'
+export { DEFAULTS as ASK_DEFAULTS, generate, loadLibrary } from './generate'
+export { qaHandler } from './qa'
 export type { NamedTable } from './tables'
 export { chooseKind, represent, variableNames } from './tables'

@@ -1,0 +1,146 @@
+/**
+ * The generation half of answering a question: check the request, render the prompt for the tables, sample
+ * n programs with their log-probabilities and extract the code from each reply. `ask` runs what this
+ * returns; the evaluation runs it with its own executor wrapper. One mechanism for both.
+ */
+
+import type { AskOptions, AskProgress } from '../../../shared/ask'
+import type { Sample } from '../../../shared/model'
+import type { Result } from '../../../shared/result'
+import { fail, ok } from '../../../shared/result'
+import type { ParsedTable } from '../../../shared/table'
+import type { ModelClient } from '../model'
+import { extractProgram } from '../model'
+import type { BuiltPrompt, PromptKind, PromptLibrary } from '../prompt'
+import { buildPrompt, loadPromptLibrary } from '../prompt'
+import { chooseKind, represent, variableNames } from './tables'
+
+export const MAX_QUESTION_CHARS = 2_000
+export const MAX_N = 20
+export const DEFAULTS = { n: 5, temperature: 0.7, maxTokens: 600, timeoutMs: 30_000 } as const
+
+export type AskRequest = {
+  /**
+   * One or several tables; `name` is the display name. The variable a program sees is `variable` when
+   * every table gives one, else `df` for a single table and a name derived from `name` for several.
+   */
+  tables: { name: string; table: ParsedTable; variable?: string }[]
+  question: string
+  options?: AskOptions
+  askId?: string
+  signal?: AbortSignal
+  onProgress?: (event: AskProgress) => void
+}
+
+export type GenerateDeps = {
+  client: ModelClient
+  library?: PromptLibrary
+}
+
+/** What generation produced: everything needed to run the programs and to report on them. */
+export type Generation = {
+  library: PromptLibrary
+  prompt: BuiltPrompt
+  kind: PromptKind
+  /** The tables as programs see them (after the requested representation), in request order. */
+  tables: ParsedTable[]
+  /** The variable each table is bound to, in request order. */
+  names: string[]
+  samples: Sample[]
+  /** The program of each sample, or why its reply held none. */
+  programs: Result<string>[]
+  notes: string[]
+  timings: { promptMs: number; generateMs: number }
+  /** Prompt tokens are estimated (see prompt/budget.ts); completion tokens as the server counted, null when it did not. */
+  tokens: { prompt: number; completion: number | null }
+}
+
+export function validate(request: AskRequest): string | null {
+  const q = request.question
+  if (typeof q !== 'string' || q.trim() === '') return 'The question is empty. Type a question about the table.'
+  if (q.length > MAX_QUESTION_CHARS) return `The question is ${q.length.toLocaleString('en-US')} characters long; the limit is ${MAX_QUESTION_CHARS.toLocaleString('en-US')}. Ask something shorter.`
+  if (request.tables.length === 0) return 'There is no table to ask about. Open a table first.'
+  const o = request.options ?? {}
+  if (o.n !== undefined && (!Number.isInteger(o.n) || o.n < 1 || o.n > MAX_N)) return `n must be a whole number from 1 to ${MAX_N}.`
+  if (o.temperature !== undefined && (!Number.isFinite(o.temperature) || o.temperature < 0 || o.temperature > 2)) return 'temperature must be between 0 and 2.'
+  return null
+}
+
+export function loadLibrary(given: PromptLibrary | undefined): Result<PromptLibrary> {
+  if (given !== undefined) return ok(given)
+  const loaded = loadPromptLibrary()
+  return loaded.ok ? loaded : fail('internal', 'The prompt templates could not be loaded.', loaded.error.message)
+}
+
+function bindings(request: AskRequest): string[] {
+  const given = request.tables.map((t) => t.variable)
+  if (given.every((v): v is string => v !== undefined && v !== '')) return given
+  return request.tables.length === 1 ? ['df'] : variableNames(request.tables.map((t) => t.name))
+}
+
+export async function generate(request: AskRequest, deps: GenerateDeps): Promise<Result<Generation>> {
+  const started = Date.now()
+  const invalid = validate(request)
+  if (invalid !== null) return fail('bad-input', invalid)
+  const library = loadLibrary(deps.library)
+  if (!library.ok) return library
+  const o = request.options ?? {}
+  const n = o.n ?? DEFAULTS.n
+  const askId = request.askId ?? ''
+  const progress = (stage: AskProgress['stage'], done: number, total: number | null, message: string): void => request.onProgress?.({ askId, stage, done, total, message })
+  const { client } = deps
+
+  progress('prompt', 0, null, 'building the prompt')
+  const tables = request.tables.map((t) => represent(t.table, o.tableRepr ?? 'multiindex'))
+  const kind = chooseKind(tables, o.kind ?? 'auto')
+  const names = bindings(request)
+  const prompt = buildPrompt({
+    library: library.value,
+    kind,
+    mode: o.mode ?? 'python',
+    apis: o.apis ?? 'full',
+    form: client.config.api === 'completions' ? 'completion' : 'chat',
+    question: request.question.trim(),
+    tables: tables.map((table, i) => ({ name: names[i] ?? 'df', title: request.tables[i]?.name ?? '', table })),
+    tokenBudget: client.config.promptTokenBudget
+  })
+  const promptMs = Date.now() - started
+
+  progress('generating', 0, n, `generating 0/${n}`)
+  const genStart = Date.now()
+  const sampled = await client.sample({
+    ...(prompt.text !== null ? { prompt: prompt.text } : { messages: prompt.messages ?? [] }),
+    n,
+    temperature: o.temperature ?? DEFAULTS.temperature,
+    maxTokens: o.maxTokens ?? DEFAULTS.maxTokens,
+    stop: prompt.stop,
+    logprobs: true,
+    ...(request.signal === undefined ? {} : { signal: request.signal }),
+    onProgress: (e) => {
+      if (e.kind === 'sample') progress('generating', e.done, e.total, `generating ${e.done}/${e.total}`)
+    }
+  })
+  if (request.signal?.aborted === true) return fail('cancelled', 'The question was cancelled.')
+  if (!sampled.ok) return sampled
+  const samples = sampled.value
+  const generateMs = Date.now() - genStart
+
+  const programs = samples.map((s) => extractProgram(s.text, prompt.codePrefix === null ? {} : { codePrefix: prompt.codePrefix }))
+  if (programs.every((p) => !p.ok)) {
+    const first = programs[0]
+    return fail('model-no-code', `None of the ${samples.length} replies held a Python program. Check that the endpoint serves a code model and that its replies are not cut short.`, first !== undefined && !first.ok ? first.error.detail : undefined)
+  }
+  const counted = samples.map((s) => s.tokens)
+  return ok({
+    library: library.value,
+    prompt,
+    kind,
+    tables,
+    names,
+    samples,
+    programs,
+    notes: [...prompt.notes],
+    timings: { promptMs, generateMs },
+    tokens: { prompt: prompt.tokens, completion: counted.every((t): t is number => t !== null) ? counted.reduce((a, b) => a + b, 0) : null }
+  })
+}

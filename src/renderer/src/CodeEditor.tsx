@@ -2,7 +2,7 @@ import { useLayoutEffect, useRef } from 'react'
 import { dedent, indent, type Edit } from './editing'
 import { shortcut } from './platform'
 
-/** The editor's element id, for the "/" shortcut that focuses it. */
+/** The editor's element id, for shortcuts that focus it. */
 export const CODE_EDITOR_ID = 'code-editor'
 
 type Props = {
@@ -53,8 +53,8 @@ export function CodeEditor({ value, onChange, onRun }: Props): React.JSX.Element
       id={CODE_EDITOR_ID}
       className="code-editor"
       aria-label="Python code"
-      aria-keyshortcuts="/"
-      placeholder={`len(df)\n\n# The last expression is shown as the value. ${shortcut('Enter')} runs; / comes back here.`}
+      aria-keyshortcuts="Control+Enter Meta+Enter"
+      placeholder={`len(df)\n\n# The last expression is shown as the value. ${shortcut('Enter')} runs.`}
       spellCheck={false}
       autoCapitalize="off"
       autoComplete="off"

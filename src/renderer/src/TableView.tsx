@@ -57,6 +57,8 @@ export function TableView({ table, selection, onSelect, inspectorOpen, onToggleI
   const loading = loaded < table.rowCount && !error
   const levels = useMemo(() => indexDepth(table.columns), [table.columns])
 
+  // Bring the selected cells into view; rows still loading are looked for again as blocks arrive.
+  const unseen = useRef<Highlight | null>(null)
   useEffect(() => {
     current.current = highlight
     if (!grid || grid.isDestroyed()) return
@@ -64,15 +66,21 @@ export function TableView({ table, selection, onSelect, inspectorOpen, onToggleI
     grid.refreshHeader()
     const first = [...highlight.columns][0]
     if (first !== undefined) grid.ensureColumnVisible(String(first))
-    const rows = highlight.rows
-    if (rows) {
-      let target = -1
-      grid.forEachNodeAfterFilterAndSort((node) => {
-        if (target < 0 && node.rowIndex !== null && startsWith(node.data?.index, rows)) target = node.rowIndex
-      })
-      if (target >= 0) grid.ensureIndexVisible(target, 'top')
-    }
+    unseen.current = highlight.rows ? highlight : null
   }, [grid, highlight])
+
+  useEffect(() => {
+    const rows = unseen.current?.rows
+    if (!grid || grid.isDestroyed() || !rows) return
+    let target = -1
+    grid.forEachNodeAfterFilterAndSort((node) => {
+      if (target < 0 && node.rowIndex !== null && startsWith(node.data?.index, rows)) target = node.rowIndex
+    })
+    if (target >= 0) {
+      grid.ensureIndexVisible(target, 'top')
+      unseen.current = null
+    }
+  }, [grid, highlight, loaded])
 
   const onHeaderClicked = (event: ColumnHeaderClickedEvent<GridRow>): void => {
     const column = event.column

@@ -52,7 +52,7 @@ function indexColumn(level: number, name: string): ColDef<GridRow> {
     suppressMovable: true,
     spanRows: (p) => sameSpan(p.nodeA?.data?.index, p.nodeB?.data?.index, level),
     // Long labels would push the data off screen; the full text is on hover.
-    maxWidth: 260,
+    maxWidth: 220,
     tooltipValueGetter: (p) => p.data?.index[level] ?? '',
     cellClass: 'index-cell',
     cellClassRules: { 'cell-highlight': rowHighlighted }

@@ -124,6 +124,8 @@ export class RunPool {
         },
         result: (runId, resultJson, recycle) => {
           if (slot.run?.request.runId !== runId) return
+          // Out of service before finishing, so the next queued run is not handed to an interpreter about to be replaced.
+          if (recycle) slot.state = 'dead'
           this.finish(slot, parseResult(resultJson), false)
           if (recycle) this.retire(slot)
         },

@@ -2,7 +2,6 @@ import { useCallback, useRef, useState } from 'react'
 import type { IndexView, RunRecord, TableSummary } from '../../shared/api'
 import type { StructureOptions } from '../../shared/table'
 import { Banner } from './Banner'
-import { CODE_EDITOR_ID } from './CodeEditor'
 import { DropOverlay } from './DropOverlay'
 import { ErrorBoundary } from './ErrorBoundary'
 import { HistoryList } from './HistoryList'
@@ -23,6 +22,11 @@ import { TableTabs } from './TableTabs'
 import { TableView } from './TableView'
 import { Toolbar } from './Toolbar'
 import { Welcome } from './Welcome'
+import { QUESTION_INPUT_ID, QuestionPanel } from './question/QuestionPanel'
+import { SidePanel } from './sessions/SidePanel'
+import { EndpointHealthStatus } from './settings/EndpointHealth'
+import { EndpointSettings } from './settings/EndpointSettings'
+import { EndpointSetupCard } from './settings/GuidedSetup'
 
 const INSPECTOR_KEY = 'tableqa-inspector-open'
 
@@ -56,7 +60,7 @@ export function App(): React.JSX.Element {
     else picker.current?.click()
   }, [info, openDialog])
   useShortcut('o', open)
-  useFocusKey('/', CODE_EDITOR_ID)
+  useFocusKey('/', QUESTION_INPUT_ID)
   const dragging = useFileDrop(openFile)
 
   const tableId = tables.table?.id ?? null
@@ -115,8 +119,9 @@ export function App(): React.JSX.Element {
           </ul>
         </Banner>
       )}
-      <main className="workspace">
-        <div className="main-column">
+      <main className="workspace with-sessions">
+        <div className="main-column with-question">
+          <QuestionPanel tables={tables.tables} activeTable={tables.table} />
           {tables.table ? (
             <div className="table-area">
               <TableTabs tables={tables.tables} activeId={tables.table.id} onSelect={tables.select} onClose={tables.close} />
@@ -139,7 +144,7 @@ export function App(): React.JSX.Element {
               </div>
             </div>
           ) : tables.restored ? (
-            <Welcome opening={tables.opening} onOpen={open} onSample={tables.openSample} />
+            <Welcome opening={tables.opening} onOpen={open} onSample={tables.openSample} endpointSetup={<EndpointSetupCard />} />
           ) : (
             <section className="empty-table" aria-label="No table">
               <p>Looking for open tables…</p>
@@ -160,9 +165,14 @@ export function App(): React.JSX.Element {
             </ErrorBoundary>
           </div>
         </div>
-        <HistoryList runs={history.runs} error={history.error} selectedId={selectedRun} onSelect={selectRun} onClear={history.clear} />
+        <SidePanel>
+          <HistoryList runs={history.runs} error={history.error} selectedId={selectedRun} onSelect={selectRun} onClear={history.clear} />
+        </SidePanel>
       </main>
-      <StatusBar status={status} info={info} infoError={infoError} />
+      <StatusBar status={status} info={info} infoError={infoError}>
+        <EndpointHealthStatus />
+      </StatusBar>
+      <EndpointSettings />
       {dragging && <DropOverlay />}
     </div>
   )

@@ -3,15 +3,16 @@ import type { ExecutorState } from '../../shared/python'
 import type { AppError } from '../../shared/result'
 import { appInfoText, pythonStatusText } from './format'
 
-type Props = { status: ExecutorState; info: AppInfo | null; infoError: AppError | null }
+type Props = { status: ExecutorState; info: AppInfo | null; infoError: AppError | null; children?: React.ReactNode }
 
-export function StatusBar({ status, info, infoError }: Props): React.JSX.Element {
+export function StatusBar({ status, info, infoError, children }: Props): React.JSX.Element {
   return (
     <footer className="status-bar">
       <span className={`python-state python-${status.state}`} role="status" data-testid="python-status">
         <span className="dot" aria-hidden="true" />
         {pythonStatusText(status)}
       </span>
+      {children}
       <span className="app-info" data-testid="app-info">
         {info ? appInfoText(info) : infoError ? `App info unavailable: ${infoError.message}` : ''}
       </span>

@@ -20,10 +20,12 @@ type Props = {
   opening: string | null
   onOpen: () => void
   onSample: (name: SampleName, label: string) => void
+  /** The guided model-endpoint setup, shown until an endpoint exists. */
+  endpointSetup?: React.ReactNode
 }
 
 /** What the workspace shows when no table is open. */
-export function Welcome({ opening, onOpen, onSample }: Props): React.JSX.Element {
+export function Welcome({ opening, onOpen, onSample, endpointSetup }: Props): React.JSX.Element {
   const formats = OPENABLE.split(',')
     .map((e) => e.slice(1).toUpperCase())
     .filter((e) => e !== 'TXT' && e !== 'HTM' && e !== 'DB')
@@ -52,7 +54,7 @@ export function Welcome({ opening, onOpen, onSample }: Props): React.JSX.Element
           </li>
         ))}
       </ul>
-      {/* ENDPOINT SETUP: the guided model-endpoint setup goes here once the endpoints:* channels exist. */}
+      {endpointSetup}
     </section>
   )
 }

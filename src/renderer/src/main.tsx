@@ -5,6 +5,7 @@ import { api } from './api'
 import { App } from './App'
 import { ErrorBoundary } from './ErrorBoundary'
 import { ApiContext } from './hooks/apiContext'
+import { StudioProvider } from './question/studio'
 import './styles.css'
 
 ModuleRegistry.registerModules([AllCommunityModule])
@@ -16,7 +17,9 @@ createRoot(root).render(
   <StrictMode>
     <ErrorBoundary>
       <ApiContext value={api}>
-        <App />
+        <StudioProvider>
+          <App />
+        </StudioProvider>
       </ApiContext>
     </ErrorBoundary>
   </StrictMode>

@@ -1,0 +1,60 @@
+import type { AskSummary } from '../../../shared/ask'
+import { formatDuration } from '../format'
+import { Candidates } from './Candidates'
+import { ProgramView } from './ProgramView'
+
+type Props = { summary: AskSummary; tableId: string | null; tableName: string | null }
+
+function cellName(row: number, col: number): string {
+  let letters = ''
+  for (let n = col + 1; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters
+  return `${letters}${row + 1}`
+}
+
+/** A finished question: the answer and its type, the program, the candidates, and what was noted. */
+export function AnswerView({ summary, tableId, tableName }: Props): React.JSX.Element {
+  const { answer } = summary
+  const types = answer ? [...new Set(answer.items.map((i) => i.type))] : []
+  return (
+    <div className="answer-view">
+      {answer ? (
+        <div className="answer" aria-label="Answer">
+          <span className="answer-text" data-testid="answer-text">
+            {answer.text === '' ? '(empty)' : answer.text}
+          </span>
+          {types.map((t) => (
+            <span key={t} className="answer-type">
+              {t}
+            </span>
+          ))}
+          {answer.items.length > 1 && <span className="muted small">{answer.items.length} values</span>}
+          {answer.note && <p className="muted small">{answer.note}</p>}
+          {answer.cells.length > 0 && (
+            <p className="answer-cells small" data-testid="answer-cells">
+              Read from {answer.cells.length === 1 ? 'cell' : 'cells'} {answer.cells.slice(0, 12).map((c) => cellName(c.row, c.col)).join(', ')}
+              {answer.cells.length > 12 ? ` and ${answer.cells.length - 12} more` : ''} of the source sheet.
+            </p>
+          )}
+        </div>
+      ) : (
+        <div className="answer answer-none" role="alert">
+          <strong>No answer.</strong> {summary.problem?.message ?? 'No candidate program produced one.'}
+        </div>
+      )}
+      <p className="answer-meta muted small">
+        {summary.endpoint.name} · {summary.endpoint.model} · {summary.candidates.length} candidates
+        {summary.selection ? ` · chosen by ${summary.selection.mode}${summary.selection.fallbackReason ? ` (${summary.selection.fallbackReason})` : ''}` : ''}
+        {summary.qaCalls > 0 ? ` · ${summary.qaCalls} QA calls` : ''} · {formatDuration(summary.timings.totalMs)}
+      </p>
+      {summary.program !== null && <ProgramView key={`${summary.askId}:${summary.program}`} program={summary.program} tableId={tableId} tableName={tableName} />}
+      <Candidates candidates={summary.candidates} chosen={summary.chosen} ranking={summary.selection?.ranking ?? []} />
+      {summary.notes.length > 0 && (
+        <ul className="answer-notes muted small">
+          {summary.notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,16 @@
+import { QuestionHistory } from './QuestionHistory'
+import { SessionsPanel } from './SessionsPanel'
+import { useSessions } from './useSessions'
+import './sessions.css'
+
+/** The right-hand column: sessions and the current session's questions, above the run history. */
+export function SidePanel({ children }: { children: React.ReactNode }): React.JSX.Element {
+  const sessions = useSessions()
+  return (
+    <div className="side-column">
+      <SessionsPanel sessions={sessions} />
+      <QuestionHistory questions={sessions.questions} />
+      {children}
+    </div>
+  )
+}

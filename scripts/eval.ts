@@ -1,21 +1,31 @@
 /**
  * `npm run eval -- --dataset wikitq|hitab|aitqa|spider --split dev|test (--endpoint NAME|oracle |
- * --base-url URL --model NAME) [--limit N] [--apis none|qa|full] [--table-repr multiindex|flatten]
+ * --base-url URL --model NAME [--api chat|completions|responses]) [--api-key-env VAR] [--n 5]
+ * [--temperature 0.7] [--limit N] [--apis none|qa|full] [--table-repr multiindex|flatten]
  * [--lang python|sql] [--select logprob|vote|greedy] [--concurrency K] [--out DIR] [--data DIR]`
  */
 import { parseArgs } from 'node:util'
 import { evaluate, summaryMarkdown, type EvalOptions } from '../src/main/services/eval'
 import { DATASETS, type DatasetId, type Split } from '../src/main/services/eval/types'
+import { MAX_N } from '../src/main/services/pipeline/generate'
+import { API_KINDS } from '../src/main/services/pipeline/client'
 
 const USAGE = `Usage: npm run eval -- --dataset wikitq|hitab|aitqa|spider --split dev|test
-  (--endpoint NAME|oracle | --base-url URL --model NAME)
-  [--limit N] [--apis none|qa|full] [--table-repr multiindex|flatten] [--lang python|sql]
+  (--endpoint NAME|oracle | --base-url URL --model NAME [--api chat|completions|responses])
+  [--api-key-env VAR] [--n 5] [--temperature 0.7] [--limit N] [--apis none|qa|full] [--table-repr multiindex|flatten] [--lang python|sql]
   [--select logprob|vote|greedy] [--concurrency K] [--out DIR] [--data DIR] [--timeout SECONDS]`
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback?: T): T {
   if (value === undefined && fallback !== undefined) return fallback
   if (value !== undefined && (allowed as readonly string[]).includes(value)) return value as T
   throw new Error(`--${name} must be one of ${allowed.join(', ')}${value === undefined ? '' : `, not ${value}`}`)
+}
+
+function temperatureOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const t = Number(value)
+  if (value.trim() === '' || !Number.isFinite(t) || t < 0 || t > 2) throw new Error(`--temperature must be a number from 0 to 2, not ${value}`)
+  return t
 }
 
 function positiveInt(name: string, value: string | undefined): number | undefined {
@@ -35,6 +45,10 @@ export function parseEvalArgs(argv: string[]): EvalOptions {
       endpoint: { type: 'string' },
       'base-url': { type: 'string' },
       model: { type: 'string' },
+      api: { type: 'string' },
+      'api-key-env': { type: 'string' },
+      n: { type: 'string' },
+      temperature: { type: 'string' },
       limit: { type: 'string' },
       apis: { type: 'string' },
       'table-repr': { type: 'string' },
@@ -51,12 +65,20 @@ export function parseEvalArgs(argv: string[]): EvalOptions {
     throw new Error('give --endpoint NAME (or oracle), or both --base-url URL and --model NAME')
   }
   const timeout = positiveInt('timeout', values.timeout)
+  const n = positiveInt('n', values.n)
+  if (n !== undefined && n > MAX_N) throw new Error(`--n must be at most ${MAX_N}, not ${n}`)
+  const temperature = temperatureOf(values.temperature)
+  const api = values.api === undefined ? undefined : oneOf('api', values.api, API_KINDS)
   return {
     dataset: oneOf<DatasetId>('dataset', values.dataset, DATASETS),
     split: oneOf<Split>('split', values.split, ['dev', 'test']),
     endpoint,
     baseUrl: values['base-url'],
     model: values.model,
+    ...(api === undefined ? {} : { api }),
+    ...(values['api-key-env'] === undefined ? {} : { apiKeyEnv: values['api-key-env'] }),
+    ...(n === undefined ? {} : { n }),
+    ...(temperature === undefined ? {} : { temperature }),
     limit: positiveInt('limit', values.limit),
     apis: oneOf('apis', values.apis, ['none', 'qa', 'full'] as const, 'full'),
     tableRepr: oneOf('table-repr', values['table-repr'], ['multiindex', 'flatten'] as const, 'multiindex'),

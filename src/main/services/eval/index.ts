@@ -3,7 +3,8 @@
  * takes candidates from the oracle (gold annotations) or a model, and writes the log and summaries.
  */
 import { join } from 'node:path'
-import type { SelectionMode } from '../../../shared/model'
+import type { ApiKind, SelectionMode } from '../../../shared/model'
+import { DEFAULTS as ASK_DEFAULTS } from '../pipeline/generate'
 import { createCPythonExecutor } from '../python/cpython-executor'
 import type { Executor } from '../python/types'
 import { loadDataset, resolveDataDir } from './datasets'
@@ -13,7 +14,7 @@ import { runEval } from './runner'
 import { SqliteFiles } from './spider-db'
 import { goldQuery } from './spider-gold'
 import type { RunSummary } from './summary'
-import type { DatasetId, Split } from './types'
+import type { CandidateSource, DatasetId, Split } from './types'
 
 export type EvalOptions = {
   dataset: DatasetId
@@ -22,6 +23,13 @@ export type EvalOptions = {
   endpoint?: string
   baseUrl?: string
   model?: string
+  /** With `baseUrl`: the API the server speaks (default chat). */
+  api?: ApiKind
+  /** The environment variable holding the API key. */
+  apiKeyEnv?: string
+  /** Samples per question and their temperature (model mode); default the paper's 5 at 0.7. */
+  n?: number
+  temperature?: number
   limit?: number
   apis: ModelOptions['apis']
   tableRepr: ModelOptions['tableRepr']
@@ -34,21 +42,27 @@ export type EvalOptions = {
   progress?: boolean
   /** An executor to use instead of starting a CPython one (tests). */
   executor?: Executor
+  /** Settings, key file and response cache of model mode; default the app's data folder. */
+  dataDir?: string
 }
 
 export function defaultOutDir(o: EvalOptions): string {
   const who = o.endpoint ?? o.model ?? 'model'
-  return join('eval-runs', `${o.dataset}-${o.split}-${who.replace(/[^A-Za-z0-9._-]+/g, '_')}-${o.tableRepr}-${o.apis}-${o.lang}-${o.select}`)
+  const sampling = o.endpoint === 'oracle' ? '' : `-n${o.n ?? ASK_DEFAULTS.n}-t${o.temperature ?? ASK_DEFAULTS.temperature}`
+  return join('eval-runs', `${o.dataset}-${o.split}-${who.replace(/[^A-Za-z0-9._-]+/g, '_')}-${o.tableRepr}-${o.apis}-${o.lang}-${o.select}${sampling}`)
 }
 
 export async function evaluate(o: EvalOptions): Promise<RunSummary> {
-  const files = new SqliteFiles()
-  const dataset = loadDataset(o.dataset, o.split, resolveDataDir(o.data), files)
   const oracle = o.endpoint === 'oracle'
+  const n = o.n ?? ASK_DEFAULTS.n
+  const temperature = o.temperature ?? ASK_DEFAULTS.temperature
+  const files = new SqliteFiles()
+  let source: CandidateSource | undefined
   const executor = o.executor ?? createCPythonExecutor({ python: process.env.TABLEQA_PYTHON ?? 'python3', config: { poolSize: Math.max(1, o.concurrency) }, defaultTimeoutMs: o.timeoutMs ?? 60_000 })
   const gold = goldQuery(executor)
-  const source = oracle ? oracleSource(dataset, gold) : await modelSource({ ...o })
   try {
+    const dataset = loadDataset(o.dataset, o.split, resolveDataDir(o.data), files)
+    source = oracle ? oracleSource(dataset, gold) : await modelSource({ ...o, n, temperature })
     await executor.start()
     return await runEval({
       dataset,
@@ -63,7 +77,8 @@ export async function evaluate(o: EvalOptions): Promise<RunSummary> {
         apis: o.apis,
         tableRepr: o.tableRepr,
         lang: oracle ? 'gold' : o.lang,
-        select: o.select
+        select: o.select,
+        ...(oracle ? {} : { n, temperature })
       },
       limit: o.limit,
       concurrency: o.concurrency,
@@ -74,7 +89,7 @@ export async function evaluate(o: EvalOptions): Promise<RunSummary> {
     })
   } finally {
     if (o.executor === undefined) await executor.close()
-    await source.close?.()
+    await source?.close?.()
     files.close()
   }
 }

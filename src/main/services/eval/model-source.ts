@@ -1,37 +1,111 @@
 /**
- * Model mode: candidates from the generation pipeline (`src/main/services/pipeline`, function `ask`).
- * The pipeline is loaded at run time so that evaluation builds and runs in oracle mode without it.
+ * Model mode: candidates from the generation pipeline (`generate` in src/main/services/pipeline), the same
+ * prompt, sampling and code extraction the app uses. The runner then runs every candidate itself; `qa(...)`
+ * calls are answered by the same client through the pipeline's QA prompt. Samples and QA answers are
+ * cached in `<dataDir>/model-cache`, so evaluating the same configuration again makes no requests.
  */
-import type { CandidateSource } from './types'
+import type { ApiKind } from '../../../shared/model'
+import { defaultDataDir } from '../paths'
+import { openModelClient } from '../pipeline/client'
+import type { AskRequest, Generation } from '../pipeline/generate'
+import { generate, loadLibrary } from '../pipeline/generate'
+import { qaHandler } from '../pipeline/qa'
+import type { CandidateProgram, CandidateSet, CandidateSource, EvalQuestion, TableSet } from './types'
 
 export type ModelOptions = {
   endpoint?: string
   baseUrl?: string
   model?: string
+  api?: ApiKind
+  apiKeyEnv?: string
   apis: 'none' | 'qa' | 'full'
   tableRepr: 'multiindex' | 'flatten'
   lang: 'python' | 'sql'
+  /** Programs sampled per question (the paper: 5). */
+  n: number
+  /** Sampling temperature (the paper: 0.7). */
+  temperature: number
+  /** Settings, key file and response cache; default the app's data folder. */
+  dataDir?: string
+  /** Use the response cache. Default true. */
+  cache?: boolean
 }
 
-type PipelineModule = { ask?: unknown }
+/** Most `qa(...)` calls one candidate may make, as in the app. */
+const MAX_QA_CALLS = 20
 
 export async function modelSource(options: ModelOptions): Promise<CandidateSource> {
-  const target = options.endpoint ?? `${options.model ?? '?'} at ${options.baseUrl ?? '?'}`
-  let mod: PipelineModule
-  try {
-    const path = '../pipeline/index'
-    mod = (await import(/* @vite-ignore */ path)) as PipelineModule
-  } catch {
-    throw new Error(
-      `Model mode (${target}) needs the generation pipeline: src/main/services/pipeline exporting ask(...), which is not in this build. ` +
-        'Oracle mode (--endpoint oracle) works without it.'
-    )
-  }
-  if (typeof mod.ask !== 'function') {
-    throw new Error(`Model mode (${target}): src/main/services/pipeline is present but exports no ask(...) function.`)
-  }
-  throw new Error(
-    `Model mode (${target}): src/main/services/pipeline exports ask(...), but the evaluation adapter for it is not wired yet; ` +
-      'see docs/EVALUATION.md, "Model runs".'
+  const opened = await openModelClient(
+    {
+      ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
+      ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+      ...(options.model === undefined ? {} : { model: options.model }),
+      ...(options.api === undefined ? {} : { api: options.api }),
+      ...(options.apiKeyEnv === undefined ? {} : { apiKeyEnv: options.apiKeyEnv })
+    },
+    { dataDir: options.dataDir ?? defaultDataDir(), cache: options.cache ?? true, keyRequired: true }
   )
+  if (!opened.ok) throw new Error(`Model mode: ${opened.error.message}`)
+  const library = loadLibrary(undefined)
+  if (!library.ok) throw new Error(`Model mode: ${library.error.message} ${library.error.detail ?? ''}`.trim())
+  const { client, config } = opened.value
+  return {
+    name: `${config.name} (${config.model}, ${config.api})`,
+    async candidates(q: EvalQuestion, tables: TableSet, signal?: AbortSignal): Promise<CandidateSet> {
+      const request: AskRequest = {
+        tables: [
+          ...(tables.main === null ? [] : [{ name: tables.main.name, table: tables.main, variable: 'df' }]),
+          ...tables.named.map((t) => ({ name: t.name, table: t.table, variable: t.name }))
+        ],
+        question: q.question,
+        options: { n: options.n, temperature: options.temperature, apis: options.apis, tableRepr: options.tableRepr, mode: options.lang },
+        ...(signal === undefined ? {} : { signal })
+      }
+      let generated
+      try {
+        generated = await generate(request, { client, library: library.value })
+      } catch (error) {
+        return { candidates: [], error: { category: 'model', message: `generation failed: ${error instanceof Error ? error.message : String(error)}` } }
+      }
+      if (!generated.ok) {
+        const { code, message } = generated.error
+        return { candidates: [], error: { category: 'model', message: `${code}: ${message}` } }
+      }
+      const g = generated.value
+      return {
+        candidates: candidatesOf(g, options.lang),
+        tokens: { prompt: g.tokens.prompt, ...(g.tokens.completion === null ? {} : { completion: g.tokens.completion }) },
+        qa: qaHandler(client, g.library, signal),
+        maxQaCalls: MAX_QA_CALLS,
+        notes: g.notes
+      }
+    }
+  }
+}
+
+function candidatesOf(g: Generation, lang: ModelOptions['lang']): CandidateProgram[] {
+  return g.samples.map((sample, i) => {
+    const program = g.programs[i]
+    const scores = { logprobSum: sample.logprobSum, logprobMean: sample.logprobMean, tokens: sample.tokens }
+    if (program === undefined || !program.ok) {
+      const why = program === undefined ? 'no program' : program.error.message
+      return { program: '', lang: 'python', ...scores, error: `${why} (reply: ${JSON.stringify(sample.text.slice(0, 200))})` }
+    }
+    const sql = lang === 'sql' ? bareQuery(program.value) : null
+    return sql === null ? { program: program.value, lang: 'python', ...scores } : { program: sql, lang: 'sql', ...scores }
+  })
+}
+
+const QUERY_CALL = /^\s*(?:answer\s*=\s*)?sqldf\(\s*(?:"""([\s\S]*?)"""|'''([\s\S]*?)'''|"([^"\n]*)"|'([^'\n]*)')\s*\)\s*;?\s*$/
+
+/**
+ * The query of a program that is nothing but one `sqldf` call on a string literal, else null. Such a
+ * program is a SQL prediction, so Spider's evaluator clean-up applies to it as to any predicted query.
+ * Literals with escapes are left as Python, since their text is not the query's text.
+ */
+export function bareQuery(program: string): string | null {
+  const m = QUERY_CALL.exec(program)
+  if (m === null) return null
+  const sql = m[1] ?? m[2] ?? m[3] ?? m[4] ?? ''
+  return sql.includes('\\') || sql.trim() === '' ? null : sql.trim()
 }

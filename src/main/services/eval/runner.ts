@@ -9,15 +9,15 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { SelectionMode } from '../../../shared/model'
 import { selectCandidate } from '../model/select'
+import { represent } from '../pipeline/tables'
 import type { Executor } from '../python/types'
-import { flattenTable } from '../tables/structure'
 import { postprocessPrediction, removeDistinct, replaceCurrentYear } from './score/spider'
 import { scoreAnswer } from './score/index'
 import { readShaped, sqlProgram, wrapProgram } from './program'
 import { progressBar } from './progress'
 import type { GoldQuery } from './spider-gold'
 import { summarize, summaryMarkdown, type RunSummary } from './summary'
-import type { CandidateProgram, CandidateSource, EvalDataset, EvalQuestion, MissCategory, NamedTable, QuestionRecord, ShapedAnswer, TableSet } from './types'
+import type { CandidateProgram, CandidateRecord, CandidateSet, CandidateSource, EvalDataset, EvalQuestion, MissCategory, NamedTable, QuestionRecord, ShapedAnswer, TableSet } from './types'
 import type { MissExplanation } from './oracle/sources'
 
 export type RunOptions = {
@@ -37,10 +37,11 @@ export type RunOptions = {
   progress?: boolean
 }
 
-type Executed = { candidate: CandidateProgram; ok: boolean; answer?: ShapedAnswer; error?: string; code: string; sqlChanged: boolean }
+type Executed = { candidate: CandidateProgram; ok: boolean; answer?: ShapedAnswer; error?: string; code: string; sqlChanged: boolean; qaCalls: number }
 
+// The same view of the table as the generation pipeline gives the model (pipeline/tables.ts).
 function tablePayload(t: NamedTable['table'], numbers: (number | null)[][] | undefined, repr: RunOptions['tableRepr']): Record<string, unknown> {
-  const table = repr === 'flatten' && t.index.some((x) => x.length > 0) ? flattenTable(t) : t
+  const table = represent(t, repr)
   const rest: Record<string, unknown> = { ...table }
   delete rest.numbers
   return numbers === undefined ? rest : { ...rest, numbers }
@@ -121,7 +122,8 @@ function errorCategory(message: string): MissCategory {
   return 'execution'
 }
 
-async function execute(o: RunOptions, q: EvalQuestion, c: CandidateProgram, ids: { main: string | null; named: { name: string; tableId: string }[] }, runId: string): Promise<Executed> {
+async function execute(o: RunOptions, q: EvalQuestion, set: CandidateSet, c: CandidateProgram, ids: { main: string | null; named: { name: string; tableId: string }[] }, runId: string): Promise<Executed> {
+  if (c.error !== undefined) return { candidate: c, ok: false, error: c.error, code: c.program, sqlChanged: false, qaCalls: 0 }
   let code = c.program
   let sqlChanged = false
   if (c.lang === 'sql') {
@@ -132,11 +134,27 @@ async function execute(o: RunOptions, q: EvalQuestion, c: CandidateProgram, ids:
     }
     code = sqlProgram(sql)
   }
-  const { result } = await o.executor.run({ runId, code: wrapProgram(code), tableId: ids.main, namedTables: ids.named, timeoutMs: o.timeoutMs })
-  if (!result.ok) return { candidate: c, ok: false, error: result.error.message, code, sqlChanged }
+  const qa = set.qa === undefined ? {} : { qa: set.qa, ...(set.maxQaCalls === undefined ? {} : { maxQaCalls: set.maxQaCalls }) }
+  const { result, qaCalls } = await o.executor.run({ runId, code: wrapProgram(code), tableId: ids.main, namedTables: ids.named, timeoutMs: o.timeoutMs, ...qa })
+  if (!result.ok) return { candidate: c, ok: false, error: result.error.message, code, sqlChanged, qaCalls }
   const answer = readShaped(result.value.value?.json)
-  if (answer === null) return { candidate: c, ok: false, error: 'the program gave no readable answer', code, sqlChanged }
-  return { candidate: c, ok: true, answer, code, sqlChanged }
+  if (answer === null) return { candidate: c, ok: false, error: 'the program gave no readable answer', code, sqlChanged, qaCalls }
+  return { candidate: c, ok: true, answer, code, sqlChanged, qaCalls }
+}
+
+function candidateRecord(r: Executed): CandidateRecord {
+  const c = r.candidate
+  return {
+    program: c.program,
+    lang: c.lang,
+    ok: r.ok,
+    ...(r.answer === undefined ? {} : { answer: r.answer }),
+    ...(r.error === undefined ? {} : { error: r.error }),
+    logprobSum: c.logprobSum ?? null,
+    logprobMean: c.logprobMean ?? null,
+    tokens: c.tokens ?? null,
+    qaCalls: r.qaCalls
+  }
 }
 
 async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promise<QuestionRecord> {
@@ -157,19 +175,20 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
   const loaded = await tables.get(q.tableKey)
   if (loaded.set === null) return record({ error: loaded.error ?? 'table not loaded', miss: { category: 'parse', evidence: `the table could not be imported: ${loaded.error ?? ''}` } })
   const set = await o.source.candidates(q, loaded.set)
+  const notes = set.notes === undefined || set.notes.length === 0 ? {} : { notes: set.notes }
   if (set.error !== undefined || set.candidates.length === 0) {
     const message = set.error?.message ?? 'no candidates'
-    return record({ error: message, tokens: set.tokens ?? null, miss: { category: set.error?.category ?? 'model', evidence: message } })
+    return record({ error: message, tokens: set.tokens ?? null, qaCalls: 0, ...notes, miss: { category: set.error?.category ?? 'model', evidence: message } })
   }
   const runs: Executed[] = []
-  for (const [k, c] of set.candidates.entries()) runs.push(await execute(o, q, c, loaded.ids, `${q.id}#${k}`))
+  for (const [k, c] of set.candidates.entries()) runs.push(await execute(o, q, set, c, loaded.ids, `${q.id}#${k}`))
   const chosen = selectCandidate(
     runs.map((r) => ({ program: r.candidate.program, logprobSum: r.candidate.logprobSum ?? null, logprobMean: r.candidate.logprobMean ?? null, exec: r.ok ? { ok: true, answerKey: JSON.stringify(r.answer) } : { ok: false } })),
     { mode: o.select }
   )
   const pick = runs[chosen.ok ? chosen.value.index : 0] as Executed
-  const candidates = runs.map((r) => ({ program: r.candidate.program, ok: r.ok, answer: r.answer, error: r.error, logprobSum: r.candidate.logprobSum ?? null }))
-  const common = { program: pick.candidate.program, candidates, tokens: set.tokens ?? null }
+  const candidates = runs.map(candidateRecord)
+  const common = { program: pick.candidate.program, candidates, tokens: set.tokens ?? null, qaCalls: runs.reduce((n, r) => n + r.qaCalls, 0), ...notes }
   if (!pick.ok || pick.answer === undefined) {
     const message = pick.error ?? 'failed'
     return record({ ...common, error: message, miss: { category: errorCategory(message), evidence: message } })

@@ -20,6 +20,8 @@ export type RunSummary = {
   missExamples: Partial<Record<MissCategory, { id: string; evidence: string }[]>>
   seconds: number
   questionsPerSecond: number
+  /** Model use over the run's questions: tokens as logged (prompt tokens estimated), candidates run, `qa(...)` calls. */
+  usage: { promptTokens: number; completionTokens: number; candidates: number; qaCalls: number }
   notes: string[]
 }
 
@@ -56,6 +58,12 @@ export function summarize(
     missExamples[c] = list
   }
   const all = tally(scored)
+  const usage = {
+    promptTokens: records.reduce((n, r) => n + (r.tokens?.prompt ?? 0), 0),
+    completionTokens: records.reduce((n, r) => n + (r.tokens?.completion ?? 0), 0),
+    candidates: records.reduce((n, r) => n + r.candidates.length, 0),
+    qaCalls: records.reduce((n, r) => n + (r.qaCalls ?? 0), 0)
+  }
   const timed = records.reduce((s, r) => s + r.timeMs, 0) / 1000
   return {
     ...meta,
@@ -67,6 +75,7 @@ export function summarize(
     byType,
     misses,
     missExamples,
+    usage,
     questionsPerSecond: meta.seconds > 0 ? records.length / meta.seconds : records.length / Math.max(timed, 1e-9)
   }
 }
@@ -82,6 +91,10 @@ export function summaryMarkdown(s: RunSummary): string {
     `Configuration: ${Object.entries(s.config).map(([k, v]) => `${k}=${String(v)}`).join(', ')}. ${s.seconds.toFixed(1)} s, ${s.questionsPerSecond.toFixed(2)} questions/s.`,
     ''
   ]
+  const u = s.usage
+  if (u.promptTokens > 0 || u.completionTokens > 0 || u.qaCalls > 0) {
+    lines.push(`Model use: ${u.candidates} candidates; about ${u.promptTokens.toLocaleString('en-US')} prompt tokens (estimated), ${u.completionTokens.toLocaleString('en-US')} completion tokens, ${u.qaCalls} qa calls.`, '')
+  }
   if (s.unscorable.count > 0) {
     lines.push('## Not scored', '')
     for (const [reason, n] of Object.entries(s.unscorable.reasons)) lines.push(`- ${n} × ${reason}`)

@@ -1,6 +1,7 @@
 /** Types of the evaluation runner: datasets, questions, gold answers, candidates and per-question records. */
 import type { ParsedTable } from '../../../shared/table'
 import type { Result } from '../../../shared/result'
+import type { QaHandler } from '../python/types'
 
 export type DatasetId = 'wikitq' | 'hitab' | 'aitqa' | 'spider'
 export type Split = 'dev' | 'test'
@@ -55,11 +56,21 @@ export type CandidateProgram = {
   lang: 'python' | 'sql'
   logprobSum?: number | null
   logprobMean?: number | null
+  /** Tokens the model generated for it, when known. */
+  tokens?: number | null
+  /** Set when the sample held no program to run (e.g. a reply without code): it is kept, not run, and fails. */
+  error?: string
 }
 
 export type CandidateSet = {
   candidates: CandidateProgram[]
   tokens?: { prompt?: number; completion?: number }
+  /** Answers the candidates' `qa(...)` calls; without one such calls raise in the program. */
+  qa?: QaHandler
+  /** Most `qa(...)` calls one candidate may make. */
+  maxQaCalls?: number
+  /** What the source wants the log to keep about this question (e.g. rows left out of the prompt). */
+  notes?: string[]
   /** Set when the source could not produce candidates for this question (the question scores 0). */
   error?: { category: MissCategory; message: string }
 }
@@ -81,7 +92,7 @@ export type QuestionRecord = {
   tableKey: string
   types: Record<string, string>
   program: string | null
-  candidates: { program: string; ok: boolean; answer?: ShapedAnswer; error?: string; logprobSum?: number | null }[]
+  candidates: CandidateRecord[]
   answer: ShapedAnswer | null
   gold: unknown
   correct: boolean
@@ -91,4 +102,20 @@ export type QuestionRecord = {
   miss?: { category: MissCategory; evidence: string }
   timeMs: number
   tokens: { prompt?: number; completion?: number } | null
+  /** `qa(...)` calls answered for this question, over all its candidates (absent in logs of older runs). */
+  qaCalls?: number
+  notes?: string[]
+}
+
+/** One candidate of a question as the log keeps it. */
+export type CandidateRecord = {
+  program: string
+  lang?: CandidateProgram['lang']
+  ok: boolean
+  answer?: ShapedAnswer
+  error?: string
+  logprobSum?: number | null
+  logprobMean?: number | null
+  tokens?: number | null
+  qaCalls?: number
 }

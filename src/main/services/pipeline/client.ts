@@ -37,6 +37,11 @@ export type ClientSetup = {
   dataDir: string
   /** Read and write samples in `<dataDir>/model-cache`. */
   cache: boolean
+  /**
+   * Refuse a named endpoint whose stored key is missing now, rather than let each request fail (a batch
+   * run would log every question as failed). Default false: the request then fails as unauthorized.
+   */
+  keyRequired?: boolean
   env?: Record<string, string | undefined>
 }
 
@@ -76,8 +81,11 @@ export async function openModelClient(choice: EndpointChoice, setup: ClientSetup
       } catch (error) {
         return fail('unauthorized', `The key of '${found.name}' could not be read from ${join(setup.dataDir, 'secrets.json')} (${error instanceof Error ? error.message : String(error)}). Give it with --api-key-env VAR.`)
       }
-      if (stored === null || stored === '') return fail('unauthorized', `No API key is stored for '${found.name}'. Give it with --api-key-env VAR.`)
-      key = 'the key file'
+      if (stored === null || stored === '') {
+        if (setup.keyRequired === true) return fail('unauthorized', `No API key is stored for '${found.name}'. Give it with --api-key-env VAR.`)
+      } else {
+        key = 'the key file'
+      }
     }
   } else {
     if (choice.baseUrl === undefined || choice.model === undefined) return fail('bad-input', 'Give --endpoint NAME, or --base-url URL and --model NAME.')

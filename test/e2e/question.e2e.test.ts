@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { importFileSync } from '../../src/main/services/tables/import'
@@ -148,8 +149,6 @@ describe('browser mode: ask a question about a HiTab table', () => {
     expect(md.text).toContain(`**Answer:** ${rows}`)
     for (const text of [json.text, md.text]) expect(text).not.toContain(KEY)
     // Nor in anything the app keeps on disk besides the encrypted key file.
-    const { readdirSync } = await import('node:fs')
-    const { join } = await import('node:path')
     const sessionsDir = join(app.dataDir, 'sessions')
     for (const name of readdirSync(sessionsDir).filter((n) => n.endsWith('.json'))) expect(readFileSync(join(sessionsDir, name), 'utf8')).not.toContain(KEY)
   })

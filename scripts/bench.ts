@@ -13,7 +13,8 @@ type Suite = { run(args: string[]): Promise<SuiteResult> }
 const SUITES: Record<string, () => Promise<Suite>> = {
   exec: () => import('./bench/exec'),
   oracle: () => import('./bench/oracle'),
-  parse: () => import('./bench/parse')
+  parse: () => import('./bench/parse'),
+  robustness: () => import('./bench/robustness')
 }
 
 async function main(): Promise<void> {

@@ -119,6 +119,18 @@ describe('the evaluation runner', () => {
     expect(s.notes.join(' ')).toContain('2 questions were taken from an earlier run')
   })
 
+  it('logs the selection and notes questions decided by a vote because log-probabilities were missing', async () => {
+    const source: RunOptions['source'] = {
+      name: 'no log-probs',
+      candidates: (q) => Promise.resolve({ candidates: [{ program: 'say q', lang: 'python' }, { program: PROGRAMS[q.id] ?? '', lang: 'python' }, { program: PROGRAMS[q.id] ?? '', lang: 'python' }] })
+    }
+    const s = await runEval({ ...options, source, select: 'logprob', limit: 2 })
+    expect(s.correct).toBe(2)
+    const lines = readFileSync(join(out, 'questions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as QuestionRecord)
+    expect(lines[0]?.selection).toMatchObject({ mode: 'vote', fallbackReason: expect.stringMatching(/no log-probabilities/) as unknown })
+    expect(s.notes.join(' ')).toMatch(/^2 questions were selected by vote: The endpoint gave no log-probabilities/)
+  })
+
   it('refuses to resume a run made with another configuration', async () => {
     await runEval({ ...options, limit: 1 })
     await expect(runEval({ ...options, config: { dataset: 'wikitq', endpoint: 'other' } })).rejects.toThrow(/different configuration/)

@@ -188,7 +188,8 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
   )
   const pick = runs[chosen.ok ? chosen.value.index : 0] as Executed
   const candidates = runs.map(candidateRecord)
-  const common = { program: pick.candidate.program, candidates, tokens: set.tokens ?? null, qaCalls: runs.reduce((n, r) => n + r.qaCalls, 0), ...notes }
+  const selection = chosen.ok ? { selection: { mode: chosen.value.mode, ...(chosen.value.fallbackReason === undefined ? {} : { fallbackReason: chosen.value.fallbackReason }) } } : {}
+  const common = { program: pick.candidate.program, candidates, tokens: set.tokens ?? null, qaCalls: runs.reduce((n, r) => n + r.qaCalls, 0), ...selection, ...notes }
   if (!pick.ok || pick.answer === undefined) {
     const message = pick.error ?? 'failed'
     return record({ ...common, error: message, miss: { category: errorCategory(message), evidence: message } })

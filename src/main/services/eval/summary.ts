@@ -58,6 +58,12 @@ export function summarize(
     missExamples[c] = list
   }
   const all = tally(scored)
+  const fallbacks = new Map<string, number>()
+  for (const r of records) {
+    const why = r.selection?.fallbackReason
+    if (why !== undefined) fallbacks.set(`${r.selection?.mode ?? ''}: ${why}`, (fallbacks.get(`${r.selection?.mode ?? ''}: ${why}`) ?? 0) + 1)
+  }
+  const selectionNotes = [...fallbacks.entries()].map(([why, n]) => `${n} question${n === 1 ? ' was' : 's were'} selected by ${why}`)
   const usage = {
     promptTokens: records.reduce((n, r) => n + (r.tokens?.prompt ?? 0), 0),
     completionTokens: records.reduce((n, r) => n + (r.tokens?.completion ?? 0), 0),
@@ -67,6 +73,7 @@ export function summarize(
   const timed = records.reduce((s, r) => s + r.timeMs, 0) / 1000
   return {
     ...meta,
+    notes: [...meta.notes, ...selectionNotes],
     questions: records.length,
     scored: scored.length,
     correct: all.correct,

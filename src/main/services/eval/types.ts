@@ -1,5 +1,6 @@
 /** Types of the evaluation runner: datasets, questions, gold answers, candidates and per-question records. */
 import type { ParsedTable } from '../../../shared/table'
+import type { SelectionMode } from '../../../shared/model'
 import type { Result } from '../../../shared/result'
 import type { QaHandler } from '../python/types'
 
@@ -104,6 +105,8 @@ export type QuestionRecord = {
   tokens: { prompt?: number; completion?: number } | null
   /** `qa(...)` calls answered for this question, over all its candidates (absent in logs of older runs). */
   qaCalls?: number
+  /** The selection mode that decided, and why it is not the requested one when it fell back. */
+  selection?: { mode: SelectionMode; fallbackReason?: string }
   notes?: string[]
 }
 

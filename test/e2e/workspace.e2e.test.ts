@@ -31,6 +31,20 @@ const indexCells = (level: number): ReturnType<Page['locator']> => grid().locato
 const highlighted = (): ReturnType<Page['locator']> => grid().locator('[role="gridcell"].cell-highlight')
 const firstTuple = (): Promise<string | null> => page.getByRole('list', { name: 'Column tuples' }).getByRole('listitem').first().textContent()
 
+/**
+ * Levels of the open table's columns as Python sees them: pandas `nlevels`, or without pandas, 3 when the
+ * rows view names the third column by its joined path ("both sexes | 95% … | from") and 1 when the flat
+ * view's single-level name ("both sexes - 95% … - from") comes through.
+ */
+async function columnLevels(): Promise<string> {
+  await page.getByRole('status').filter({ hasText: /ready/i }).first().waitFor({ timeout: 120_000 })
+  await page.getByLabel('Python code').fill('df.columns.nlevels if "df" in globals() else (3 if " | " in columns[2] else 1)')
+  const before = await page.getByTestId('run-value').textContent().catch(() => null)
+  await page.getByRole('button', { name: 'Run', exact: true }).click()
+  await expect.poll(() => page.getByTestId('run-value').textContent().catch(() => null), { timeout: 60_000 }).not.toBe(before)
+  return ((await page.getByTestId('run-value').textContent()) ?? '').trim()
+}
+
 async function keep(name: string): Promise<void> {
   const path = await screenshot(page, name)
   mkdirSync(DOCS, { recursive: true })
@@ -117,8 +131,11 @@ describe('workspace: tables of any shape', () => {
     await expect.poll(groupHeaders).toEqual([])
     expect(await grid().locator('.ag-header-cell-text').allInnerTexts()).toContain('both sexes - mean')
     expect(await grid().locator('[col-id="i:0"]').count()).toBe(0)
+    // Python gets the restructured table under the same id.
+    expect(await columnLevels()).toBe('1')
     await page.getByRole('radio', { name: 'Multi-index' }).check()
     await expect.poll(groupHeaders, { timeout: 30_000 }).toEqual(expect.arrayContaining(['both sexes']))
+    expect(await columnLevels()).toBe('3')
   })
 
   it('gets its tabs back after a reload, and / focuses the text box for questions or code', async () => {

@@ -9,13 +9,17 @@ import { createTableHandlers, samplesDir, SAMPLE_FILES } from './table-handlers'
 /** Records what the interpreter was given, so tests can check a restructure reaches Python. */
 function fakeExecutor() {
   const loaded = new Map<string, { columns: string[][]; index: string[][] }>()
+  const calls: string[] = []
   return {
     loaded,
+    calls,
     loadTable: (id: string, payload: unknown) => {
+      calls.push(`load ${id}`)
       loaded.set(id, JSON.parse(JSON.stringify(payload)) as { columns: string[][]; index: string[][] })
       return Promise.resolve()
     },
     dropTable: (id: string) => {
+      calls.push(`drop ${id}`)
       loaded.delete(id)
       return Promise.resolve()
     }
@@ -55,6 +59,8 @@ describe('table handlers', () => {
     expect(one.value.columns.map((c) => c[0])).toEqual(['2018', '', '2019', ''])
     expect(one.value.rowCount).toBe(table.rowCount + 1)
     expect(executor.loaded.get(table.id)?.columns).toEqual(one.value.columns)
+    // Dropped before the new load, so interpreters holding the old layout let it go.
+    expect(executor.calls).toEqual([`load ${table.id}`, `drop ${table.id}`, `load ${table.id}`])
 
     const rows = await handlers['table:rows']({ tableId: table.id, start: 0, count: 10 })
     if (!rows.ok) throw new Error(rows.error.message)

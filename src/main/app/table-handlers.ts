@@ -81,6 +81,9 @@ export function createTableHandlers(deps: TableHandlerDeps): Pick<Handlers, Tabl
     'table:restructure': (request) => {
       const result = workspace.restructure(request.tableId, request.options, request.view)
       if (!result.ok) return Promise.resolve(result)
+      // Interpreters that already hold this id keep their copy on a plain reload; dropping it first makes
+      // every one of them take the new layout before its next run.
+      executor.dropTable(result.value.id).catch((error: unknown) => console.error(`Could not drop table ${result.value.id} from Python:`, error))
       sendToPython(result.value.id, result.value.parsed)
       return Promise.resolve(ok(result.value.summary))
     }

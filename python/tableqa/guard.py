@@ -24,8 +24,18 @@ for _name in _WATCHED_STDLIB:
     importlib.import_module(_name)
 
 
+# Bookkeeping the runtime itself rebinds on every run (call counters, cached flags); the host resets
+# these before each program, so their identity says nothing about tampering.
+_VOLATILE: dict[str, frozenset[str]] = {
+    "tableqa.host": frozenset({"_last_run_tampered", "_pandas"}),
+    "tableqa.qa": frozenset({"_calls", "_limit"}),
+    "tableqa.trace": frozenset({"_cells", "_seen"}),
+}
+
+
 def _module_ids(module: Any) -> tuple[tuple[str, int], ...]:
-    return tuple(sorted((name, id(value)) for name, value in vars(module).items()))
+    skip = _VOLATILE.get(getattr(module, "__name__", ""), frozenset())
+    return tuple(sorted((name, id(value)) for name, value in vars(module).items() if name not in skip))
 
 
 def fingerprint(tables: dict[str, Any]) -> tuple[Any, ...]:

@@ -8,7 +8,8 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(import.meta.dirname, 'src/main/index.ts'),
-          web: resolve(import.meta.dirname, 'src/main/web.ts')
+          web: resolve(import.meta.dirname, 'src/main/web.ts'),
+          'import-worker': resolve(import.meta.dirname, 'src/main/import-worker.ts')
         }
       }
     }

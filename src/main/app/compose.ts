@@ -7,6 +7,7 @@ import { PythonExecutor } from '../services/python/executor'
 import { missingPandasWheels, packageDirs } from '../services/python/package-source'
 import type { KeyValueStore } from '../services/store/store'
 import { DEFAULT_LIMITS, Workspace } from '../services/workspace'
+import { threadedImporter } from '../services/tables/import-thread'
 import { join } from 'node:path'
 import { ResponseCache, type SecretStore } from '../services/model'
 import { EndpointRegistry } from '../services/settings'
@@ -49,7 +50,7 @@ export function composeServices(options: ComposeOptions): AppServices {
   adoptOldHistory(sessions, options.historyStore)
   return {
     info: { mode: options.mode, version: appVersion(), dataDir: options.dataDir, nativeFileDialog: options.openDialog !== null },
-    workspace: new Workspace(DEFAULT_LIMITS, (id) => void executor.dropTable(id)),
+    workspace: new Workspace(DEFAULT_LIMITS, (id) => void executor.dropTable(id), threadedImporter()),
     executor,
     history: new History(currentSessionStore(sessions)),
     sessions,

@@ -3,6 +3,7 @@ import type { IndexView, RowBlock, TableStructure, TableSummary } from '../../sh
 import { fail, ok, type Result } from '../../shared/result'
 import type { HeaderNode, ParsedTable, RawGrid, StructureOptions } from '../../shared/table'
 import { importFile } from './tables/import'
+import type { Importer } from './tables/import-thread'
 import { flattenTable, parseNumber, structureGrid } from './tables/structure'
 
 /** Largest file the app reads into memory; bigger ones get a clear message instead of an out-of-memory crash. */
@@ -48,7 +49,9 @@ export class Workspace {
 
   constructor(
     private readonly limits: WorkspaceLimits = DEFAULT_LIMITS,
-    private readonly onEvict: (id: string) => void = () => {}
+    private readonly onEvict: (id: string) => void = () => {},
+    /** Reads a file into grids; the app passes a worker-thread importer so big files do not block it. */
+    private readonly importer: Importer = importFile
   ) {}
 
   async open(name: string, bytes: Uint8Array): Promise<Result<OpenTable[]>> {
@@ -58,7 +61,7 @@ export class Workspace {
     }
     let grids
     try {
-      grids = await importFile(name, bytes)
+      grids = await this.importer(name, bytes)
     } catch (error) {
       return fail('internal', `Could not read ${name}.`, error instanceof Error ? (error.stack ?? error.message) : String(error))
     }

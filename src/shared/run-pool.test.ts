@@ -3,7 +3,7 @@ import type { PageToHost } from './executor-protocol'
 import type { Interpreter, InterpreterEvents } from './run-pool'
 import { RunPool } from './run-pool'
 
-type Fake = { events: InterpreterEvents; runs: string[]; terminated: boolean }
+type Fake = { events: InterpreterEvents; runs: string[]; loads: string[]; terminated: boolean }
 
 /** Interpreters that boot at once and finish a run only when the test says so. */
 function fakes(): { spawned: Fake[]; spawn: (events: InterpreterEvents) => Interpreter } {
@@ -11,12 +11,12 @@ function fakes(): { spawned: Fake[]; spawn: (events: InterpreterEvents) => Inter
   return {
     spawned,
     spawn: (events) => {
-      const fake: Fake = { events, runs: [], terminated: false }
+      const fake: Fake = { events, runs: [], loads: [], terminated: false }
       spawned.push(fake)
       queueMicrotask(() => events.ready({ pythonVersion: '3', pandas: true, bootMs: 1 }))
       return {
-        loadTable: () => undefined,
-        dropTable: () => undefined,
+        loadTable: (id, json) => fake.loads.push(`${id}=${json}`),
+        dropTable: (id) => fake.loads.push(`drop ${id}`),
         run: (r) => fake.runs.push(r.runId),
         answerQa: () => undefined,
         interrupt: () => undefined,
@@ -33,6 +33,19 @@ const tick = (): Promise<void> => new Promise((done) => setTimeout(done, 0))
 const run = (runId: string): { type: 'run'; runId: string; code: string; tableId: null; namedTables: []; timeoutMs: number; maxQaCalls: number } => ({ type: 'run', runId, code: '', tableId: null, namedTables: [], timeoutMs: 60_000, maxQaCalls: 20 })
 
 describe('the run pool', () => {
+  it('gives interpreters a table again when it is reloaded under the same id', async () => {
+    const { spawned, spawn } = fakes()
+    const pool = new RunPool({ poolSize: 1, loadPandas: false, killGraceMs: 10 }, spawn, () => undefined)
+    await tick()
+    const first = spawned[0] as Fake
+    pool.handle({ type: 'table', tableId: 't', payloadJson: '"v1"' })
+    pool.handle({ ...run('a'), tableId: 't' })
+    first.events.result('a', ok('a'), false)
+    pool.handle({ type: 'table', tableId: 't', payloadJson: '"v2"' })
+    pool.handle({ ...run('b'), tableId: 't' })
+    expect(first.loads).toEqual(['t="v1"', 'drop t', 't="v2"'])
+  })
+
   it('hands a queued run to a live interpreter, not to the one replaced after a tampering program', async () => {
     const { spawned, spawn } = fakes()
     const out: PageToHost[] = []

@@ -75,6 +75,10 @@ export class RunPool {
       case 'configure':
         return
       case 'table':
+        // A new layout under the same id: interpreters holding the old one must load it again.
+        if (this.tables.has(message.tableId)) {
+          for (const slot of this.slots) if (slot.tables.delete(message.tableId)) slot.interpreter.dropTable(message.tableId)
+        }
         this.tables.set(message.tableId, message.payloadJson)
         return
       case 'drop-table':

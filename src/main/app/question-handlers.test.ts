@@ -28,7 +28,8 @@ beforeAll(async () => {
   server = await startScriptedServer({
     rules: [
       { match: /Question: who scored most\?/, reply: { choices: [{ text: '```python\nanswer = df.loc[df["Score"].idxmax(), "Name"]\n```', logprobs: [-1] }] } },
-      { match: /Question: slow\?/, reply: { delayMs: 5_000, choices: [{ text: '```python\nanswer = 1\n```' }] } }
+      { match: /Question: slow\?/, reply: { delayMs: 5_000, choices: [{ text: '```python\nanswer = 1\n```' }] } },
+      { match: /Question: broken\?/, reply: { fault: { kind: 'status', status: 404, message: 'no such model' } } }
     ]
   })
   executor = createCPythonExecutor({ python: 'python3' })
@@ -87,5 +88,15 @@ describe('question and endpoint handlers', () => {
     const result = await pending
     expect(result.ok || result.error.code).toBe('cancelled')
     expect((await handlers['question:cancel']({ askId: 'slow-1' })).ok).toBe(false)
+  })
+
+  it('keeps a question that failed in history, with the reason', async () => {
+    const result = await handlers['question:ask']({ askId: 'fails-1', tableIds: ['t1'], question: 'broken?', options: { n: 1 } })
+    expect(result.ok).toBe(false)
+    const kept = answered.find((s) => s.askId === 'fails-1')
+    expect(kept?.question).toBe('broken?')
+    expect(kept?.answer).toBeNull()
+    expect(kept?.problem?.code).toBe(result.ok ? undefined : result.error.code)
+    expect(answered.find((s) => s.askId === 'slow-1')?.problem?.code).toBe('cancelled')
   })
 })

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto'
 import type { AskProgress, AskSummary, EndpointView } from '../../shared/ask'
 import type { Handlers } from '../../shared/api'
 import type { EndpointConfig } from '../../shared/model'
-import type { Result } from '../../shared/result'
+import type { AppError, Result } from '../../shared/result'
 import { fail, ok } from '../../shared/result'
 import type { ParsedTable } from '../../shared/table'
 import type { ResponseCache, SecretStore } from '../services/model'
@@ -35,6 +35,29 @@ export type QuestionHandlerDeps = {
 
 /** Questions answered at once; more wait for a clear message instead of queueing silently. */
 const MAX_RUNNING = 4
+
+/** The history entry of a question that produced no summary of its own (model unreachable, no code, …). */
+function failedSummary(askId: string, question: string, config: EndpointConfig, executor: Executor['kind'], problem: AppError, started: number): AskSummary {
+  const totalMs = Date.now() - started
+  return {
+    askId,
+    question,
+    answer: null,
+    problem,
+    program: null,
+    chosen: null,
+    candidates: [],
+    selection: null,
+    qaCalls: 0,
+    promptTokens: 0,
+    promptVersion: 0,
+    kind: 'relational',
+    executor,
+    endpoint: { name: config.name, model: config.model, api: config.api },
+    notes: [],
+    timings: { promptMs: 0, generateMs: 0, executeMs: 0, totalMs }
+  }
+}
 
 export function createQuestionHandlers(deps: QuestionHandlerDeps): QuestionHandlers {
   const running = new Map<string, AbortController>()
@@ -71,6 +94,7 @@ export function createQuestionHandlers(deps: QuestionHandlerDeps): QuestionHandl
       const askId = typeof request.askId === 'string' && request.askId !== '' ? request.askId : randomUUID()
       if (running.has(askId)) return fail('bad-input', 'A question with this id is already being answered.')
       const controller = new AbortController()
+      const started = Date.now()
       running.set(askId, controller)
       try {
         const client = clientFor(config.value)
@@ -78,10 +102,13 @@ export function createQuestionHandlers(deps: QuestionHandlerDeps): QuestionHandl
           { askId, tables, question: request.question, options: request.options ?? {}, signal: controller.signal, onProgress: (e) => deps.events.emit('question:progress', e) },
           { client, qaClient: qaConfig.value.id === config.value.id ? client : clientFor(qaConfig.value), executor: deps.executor }
         )
-        if (result.ok) deps.onAnswered?.(result.value)
+        // A question that failed is history too: the user sees what was asked and why it failed.
+        deps.onAnswered?.(result.ok ? result.value : failedSummary(askId, request.question, config.value, deps.executor.kind, result.error, started))
         return result
       } catch (error) {
-        return fail('internal', 'Answering the question failed unexpectedly.', error instanceof Error ? (error.stack ?? error.message) : String(error))
+        const failure = fail<AskSummary>('internal', 'Answering the question failed unexpectedly.', error instanceof Error ? (error.stack ?? error.message) : String(error))
+        if (!failure.ok) deps.onAnswered?.(failedSummary(askId, request.question, config.value, deps.executor.kind, failure.error, started))
+        return failure
       } finally {
         running.delete(askId)
       }

@@ -27,7 +27,10 @@ async function main(): Promise<void> {
   }
   const suite = await load()
   const started = Date.now()
-  const result = await suite.run(positionals.slice(1))
+  // Everything after the suite name except --json goes to the suite (its own flags and positionals).
+  const argv = process.argv.slice(2)
+  const rest = argv.slice(argv.indexOf(name) + 1).filter((arg, i, all) => arg !== '--json' && all[i - 1] !== '--json' && !arg.startsWith('--json='))
+  const result = await suite.run(rest)
   const width = Math.max(...Object.keys(result.metrics).map((k) => k.length), 6)
   console.log(`\n${name} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`)
   console.log(`${'metric'.padEnd(width)}  value`)

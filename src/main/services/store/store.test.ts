@@ -51,6 +51,15 @@ describe('file store and history', () => {
     expect(existsSync(join(dir, 'history.json'))).toBe(true)
   })
 
+  it('clears temp files a killed write left behind, keeping the store', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tableqa-store-'))
+    new History(openFileStore(dir, 'history').store).add(record(1))
+    writeFileSync(join(dir, 'history.json.tmp-6002821288b8bfdb'), '{"runs": [')
+    const reopened = new History(openFileStore(dir, 'history').store)
+    expect(readdirSync(dir)).toEqual(['history.json'])
+    expect(reopened.list().map((r) => r.id)).toEqual(['run-1'])
+  })
+
   it('keeps the newest runs up to the limit and cuts long output', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tableqa-store-'))
     const history = new History(openFileStore(dir, 'history').store)

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import Conf from 'conf'
 
@@ -21,6 +21,7 @@ export type StoreOpening = { store: KeyValueStore; recovered: { backup: string; 
 export function openFileStore(dir: string, name: string): StoreOpening {
   mkdirSync(dir, { recursive: true })
   const path = join(dir, `${name}.json`)
+  removeStaleTempFiles(dir, name)
   const recovered = quarantineIfCorrupt(path, dir, name)
   const conf = new Conf<Record<string, unknown>>({ cwd: dir, configName: name, projectName: 'tableqa-studio', clearInvalidConfig: false })
   return {
@@ -30,6 +31,16 @@ export function openFileStore(dir: string, name: string): StoreOpening {
       get: <T>(key: string) => conf.get(key) as T | undefined,
       set: (key, value) => conf.set(key, value)
     }
+  }
+}
+
+/**
+ * A write killed between creating its temp file and renaming it leaves `<name>.json.tmp-*` behind; the
+ * store itself is intact (the rename never happened), so the leftovers are only clutter.
+ */
+export function removeStaleTempFiles(dir: string, name: string): void {
+  for (const entry of readdirSync(dir)) {
+    if (entry.startsWith(`${name}.json.tmp-`) || (entry.startsWith(`${name}.json.`) && entry.endsWith('.tmp'))) rmSync(join(dir, entry), { force: true })
   }
 }
 

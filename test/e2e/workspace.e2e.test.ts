@@ -45,8 +45,10 @@ async function columnLevels(): Promise<string> {
   return ((await page.getByTestId('run-value').textContent()) ?? '').trim()
 }
 
+/** Screenshots go to test-results; `TABLEQA_UPDATE_SCREENSHOTS=1` also refreshes the ones in docs/. */
 async function keep(name: string): Promise<void> {
   const path = await screenshot(page, name)
+  if (process.env.TABLEQA_UPDATE_SCREENSHOTS !== '1') return
   mkdirSync(DOCS, { recursive: true })
   copyFileSync(path, join(DOCS, `${name}.png`))
 }

@@ -32,6 +32,8 @@ const api = {
   deleteEndpoint: (request) => ipcRenderer.invoke(apiMethods.deleteEndpoint, request),
   testEndpoint: (request) => ipcRenderer.invoke(apiMethods.testEndpoint, request),
   endpointModels: (request) => ipcRenderer.invoke(apiMethods.endpointModels, request),
+  getSettings: () => ipcRenderer.invoke(apiMethods.getSettings),
+  setSettings: (request) => ipcRenderer.invoke(apiMethods.setSettings, request),
   on<E extends EventName>(event: E, listener: (payload: EventSpec[E]) => void) {
     const wrapped = (_event: unknown, payload: EventSpec[E]): void => listener(payload)
     ipcRenderer.on(`event:${event}`, wrapped)

@@ -9,6 +9,7 @@
 import type { AskProgress, AskQuestionRequest, AskSummary, EndpointDraft, EndpointTestReport, EndpointView } from './ask'
 import type { ExecutorState, PythonRunResult } from './python'
 import type { Result } from './result'
+import type { AppSettings, SettingsView } from './settings'
 import type { ExportFormat, SessionExport, SessionListing, SessionOpened, SessionSummary } from './session'
 import type { HeaderNode, StructureOptions } from './table'
 
@@ -168,6 +169,10 @@ export type ApiSpec = {
   'endpoints:test': { request: { id: string }; response: Result<EndpointTestReport> }
   /** Models the endpoint's server lists. */
   'endpoints:models': { request: { id: string }; response: Result<string[]> }
+  /** App settings (where programs run) and the executor in use. */
+  'settings:get': { request: void; response: Result<SettingsView> }
+  /** Change app settings; choosing local CPython checks the interpreter (it must import pandas) first. */
+  'settings:set': { request: { settings: AppSettings }; response: Result<SettingsView> }
 }
 
 export type Channel = keyof ApiSpec
@@ -214,7 +219,9 @@ export const apiMethods = {
   saveEndpoint: 'endpoints:save',
   deleteEndpoint: 'endpoints:delete',
   testEndpoint: 'endpoints:test',
-  endpointModels: 'endpoints:models'
+  endpointModels: 'endpoints:models',
+  getSettings: 'settings:get',
+  setSettings: 'settings:set'
 } as const satisfies Record<string, Channel>
 
 export type ApiMethods = typeof apiMethods

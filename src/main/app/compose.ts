@@ -1,4 +1,5 @@
 import type { AppInfo } from '../../shared/api'
+import { assertNever } from '../../shared/result'
 import type { ExecutorConfig } from '../../shared/executor-protocol'
 import { History } from '../services/history'
 import { appVersion } from '../services/paths'
@@ -12,8 +13,13 @@ import { join } from 'node:path'
 import { ResponseCache, type SecretStore } from '../services/model'
 import { EndpointRegistry } from '../services/settings'
 import { adoptOldHistory, currentSessionStore, SessionStore } from '../services/sessions'
+import { createCPythonExecutor } from '../services/python/cpython-executor'
+import { SwitchableExecutor } from '../services/python/switchable'
+import type { Executor } from '../services/python/types'
+import type { ExecutorChoice } from '../../shared/settings'
 import { EventBus } from './events'
 import type { AppServices, OpenDialog } from './handlers'
+import { storedAppSettings } from './settings-handlers'
 
 export type ComposeOptions = {
   mode: AppInfo['mode']
@@ -40,11 +46,22 @@ export function executorConfig(dataDir: string, overrides: Partial<ExecutorConfi
 /** Wire the services of one app process. Nothing here imports Electron. */
 export function composeServices(options: ComposeOptions): AppServices {
   const events = new EventBus()
-  const executor = new PythonExecutor(options.channelFactory, {
-    config: executorConfig(options.dataDir, options.executor),
-    defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000,
-    bootTimeoutMs: 120_000
-  })
+  const createExecutor = (choice: ExecutorChoice): Executor => {
+    switch (choice.kind) {
+      case 'pyodide':
+        return new PythonExecutor(options.channelFactory, {
+          config: executorConfig(options.dataDir, options.executor),
+          defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000,
+          bootTimeoutMs: 120_000
+        })
+      case 'cpython':
+        return createCPythonExecutor({ python: choice.python, config: { poolSize: options.executor?.poolSize ?? 2 }, defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000 })
+      default:
+        return assertNever(choice)
+    }
+  }
+  // A stored local-Python choice is used as is; if that interpreter is gone the status bar shows the error.
+  const executor = new SwitchableExecutor(createExecutor(storedAppSettings(options.settingsStore).executor))
   executor.onStatus((state) => events.emit('python:status', state))
   const sessions = new SessionStore(join(options.dataDir, 'sessions'))
   adoptOldHistory(sessions, options.historyStore)
@@ -52,6 +69,8 @@ export function composeServices(options: ComposeOptions): AppServices {
     info: { mode: options.mode, version: appVersion(), dataDir: options.dataDir, nativeFileDialog: options.openDialog !== null },
     workspace: new Workspace(DEFAULT_LIMITS, (id) => void executor.dropTable(id), threadedImporter()),
     executor,
+    createExecutor,
+    settingsStore: options.settingsStore,
     history: new History(currentSessionStore(sessions)),
     sessions,
     events,

@@ -3,7 +3,12 @@ import type { AppInfo, Handlers, RunRecord } from '../../shared/api'
 import type { EventBus } from './events'
 import { fail, ok } from '../../shared/result'
 import type { History } from '../services/history'
-import type { PythonExecutor } from '../services/python/executor'
+import type { SwitchableExecutor } from '../services/python/switchable'
+import type { Executor } from '../services/python/types'
+import type { KeyValueStore } from '../services/store/store'
+import type { ExecutorChoice } from '../../shared/settings'
+import { probePython } from '../services/python/cpython-channel'
+import { createSettingsHandlers } from './settings-handlers'
 import type { Workspace } from '../services/workspace'
 import { createTableHandlers, samplesDir, type OpenDialog } from './table-handlers'
 import { createQuestionHandlers } from './question-handlers'
@@ -17,7 +22,10 @@ export type { OpenDialog } from './table-handlers'
 export type AppServices = {
   info: AppInfo
   workspace: Workspace
-  executor: PythonExecutor
+  /** Runs programs; the user can switch it between the Pyodide sandbox and a local CPython. */
+  executor: SwitchableExecutor
+  createExecutor: (choice: ExecutorChoice) => Executor
+  settingsStore: KeyValueStore
   history: History
   events: EventBus
   openDialog: OpenDialog | null
@@ -38,6 +46,13 @@ export function createHandlers(services: AppServices): Handlers {
 
   return {
     'app:info': () => Promise.resolve(services.info),
+    ...createSettingsHandlers({
+      store: services.settingsStore,
+      executor,
+      tables: () => workspace.list().map((t) => ({ tableId: t.id, payload: t.parsed })),
+      createExecutor: services.createExecutor,
+      probe: probePython
+    }),
     ...createSessionHandlers({
       sessions: services.sessions,
       tables: createTableHandlers({ workspace, executor, openDialog: services.openDialog, samplesDir: samplesDir() }),

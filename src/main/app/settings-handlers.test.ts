@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest'
+import type { ExecutorState } from '../../shared/python'
+import type { ExecutorChoice } from '../../shared/settings'
+import { probePython } from '../services/python/cpython-channel'
+import { SwitchableExecutor } from '../services/python/switchable'
+import type { Executor } from '../services/python/types'
+import type { KeyValueStore } from '../services/store/store'
+import { createSettingsHandlers, storedAppSettings } from './settings-handlers'
+
+function memoryStore(): KeyValueStore {
+  const data = new Map<string, unknown>()
+  return { path: ':memory:', get: <T>(key: string) => data.get(key) as T | undefined, set: (key, value) => void data.set(key, value) }
+}
+
+function stubExecutor(kind: Executor['kind']): Executor & { tables: string[] } {
+  const tables: string[] = []
+  return {
+    kind,
+    tables,
+    start: () => Promise.resolve(null),
+    status: (): ExecutorState => ({ state: 'starting', detail: '' }),
+    onStatus: () => () => {},
+    loadTable: (id) => {
+      tables.push(id)
+      return Promise.resolve()
+    },
+    dropTable: () => Promise.resolve(),
+    run: () => Promise.reject(new Error('not used')),
+    stop: () => Promise.resolve(false),
+    close: () => Promise.resolve()
+  }
+}
+
+function setup(probe: typeof probePython = probePython) {
+  const store = memoryStore()
+  const executor = new SwitchableExecutor(stubExecutor('pyodide'))
+  const created: (Executor & { tables: string[] })[] = []
+  const handlers = createSettingsHandlers({
+    store,
+    executor,
+    tables: () => [{ tableId: 'a', payload: {} }],
+    createExecutor: (choice: ExecutorChoice) => {
+      const next = stubExecutor(choice.kind)
+      created.push(next)
+      return next
+    },
+    probe
+  })
+  return { store, executor, created, handlers }
+}
+
+describe('settings handlers', () => {
+  it('start from the Pyodide sandbox', async () => {
+    const { handlers } = setup()
+    const got = await handlers['settings:get']()
+    expect(got.ok && got.value).toEqual({ settings: { executor: { kind: 'pyodide' } }, active: 'pyodide', python: null })
+  })
+
+  it('refuse an interpreter without pandas, with a clear message, and keep the sandbox', async () => {
+    const { handlers, store, created } = setup(() => ({ ok: true, version: '3.12.1', pandas: null }))
+    const set = await handlers['settings:set']({ settings: { executor: { kind: 'cpython', python: '/usr/bin/python3.12' } } })
+    expect(set.ok).toBe(false)
+    if (!set.ok) {
+      expect(set.error.code).toBe('bad-input')
+      expect(set.error.message).toMatch(/no pandas/)
+    }
+    expect(storedAppSettings(store).executor.kind).toBe('pyodide')
+    expect(created).toHaveLength(0)
+  })
+
+  it('refuse a path that does not run', async () => {
+    const { handlers } = setup()
+    const set = await handlers['settings:set']({ settings: { executor: { kind: 'cpython', python: '/no/such/python' } } })
+    expect(!set.ok && set.error.message).toMatch(/could not be used/)
+    const blank = await handlers['settings:set']({ settings: { executor: { kind: 'cpython', python: '  ' } } })
+    expect(!blank.ok && blank.error.code).toBe('bad-input')
+  })
+
+  it('store a good choice, switch with the open tables, and switch back', async () => {
+    const { handlers, store, executor, created } = setup(() => ({ ok: true, version: '3.11.2', pandas: '2.2.0' }))
+    const set = await handlers['settings:set']({ settings: { executor: { kind: 'cpython', python: ' python3 ' } } })
+    expect(set.ok && set.value).toEqual({ settings: { executor: { kind: 'cpython', python: 'python3' } }, active: 'cpython', python: { version: '3.11.2', pandas: '2.2.0' } })
+    expect(store.get('app')).toEqual({ executor: { kind: 'cpython', python: 'python3' } })
+    expect(executor.kind).toBe('cpython')
+    expect(created[0]?.tables).toEqual(['a'])
+
+    const again = await handlers['settings:set']({ settings: { executor: { kind: 'cpython', python: 'python3' } } })
+    expect(again.ok).toBe(true)
+    expect(created).toHaveLength(1)
+
+    const back = await handlers['settings:set']({ settings: { executor: { kind: 'pyodide' } } })
+    expect(back.ok && back.value.active).toBe('pyodide')
+    expect(created).toHaveLength(2)
+  })
+})

@@ -1,0 +1,71 @@
+import type { Handlers } from '../../shared/api'
+import { fail, ok, type Result } from '../../shared/result'
+import { readAppSettings, type AppSettings, type ExecutorChoice, type SettingsView } from '../../shared/settings'
+import type { probePython } from '../services/python/cpython-channel'
+import type { SwitchableExecutor, TableToLoad } from '../services/python/switchable'
+import type { Executor } from '../services/python/types'
+import type { KeyValueStore } from '../services/store/store'
+
+export const APP_SETTINGS_KEY = 'app'
+
+export type SettingsDeps = {
+  store: KeyValueStore
+  executor: SwitchableExecutor
+  /** Every open table, to hand to a new executor. */
+  tables: () => TableToLoad[]
+  /** A fresh executor for a choice (the old one is closed by the switch). */
+  createExecutor: (choice: ExecutorChoice) => Executor
+  probe: typeof probePython
+}
+
+type SettingsHandlers = Pick<Handlers, 'settings:get' | 'settings:set'>
+
+/** The stored app settings (the default when none or malformed). */
+export function storedAppSettings(store: KeyValueStore): AppSettings {
+  return readAppSettings(store.get<unknown>(APP_SETTINGS_KEY))
+}
+
+export function createSettingsHandlers(deps: SettingsDeps): SettingsHandlers {
+  let python: SettingsView['python'] = null
+  const view = (): SettingsView => ({ settings: storedAppSettings(deps.store), active: deps.executor.kind, python })
+
+  /** Check an interpreter path: it must run and import pandas. */
+  function checkInterpreter(path: string): Result<{ version: string; pandas: string }> {
+    const probed = deps.probe(path)
+    if (!probed.ok) return fail('bad-input', `That interpreter could not be used. ${probed.message}`)
+    if (probed.pandas === null) {
+      return fail('bad-input', `Python ${probed.version} at ${path} has no pandas. Install it there (python -m pip install pandas) or choose another interpreter.`)
+    }
+    return ok({ version: probed.version, pandas: probed.pandas })
+  }
+
+  return {
+    'settings:get': () => Promise.resolve(ok(view())),
+    'settings:set': async (request) => {
+      const raw = request?.settings?.executor as Partial<{ kind: unknown; python: unknown }> | undefined
+      let choice: ExecutorChoice
+      if (raw?.kind === 'pyodide') choice = { kind: 'pyodide' }
+      else if (raw?.kind === 'cpython') {
+        if (typeof raw.python !== 'string' || raw.python.trim() === '') return fail('bad-input', 'Give the path of a Python interpreter.')
+        choice = { kind: 'cpython', python: raw.python.trim() }
+      } else return fail('bad-input', 'Choose the Pyodide sandbox or a local Python.')
+
+      const before = storedAppSettings(deps.store).executor
+      let checked: SettingsView['python'] = null
+      if (choice.kind === 'cpython') {
+        const probed = checkInterpreter(choice.python)
+        if (!probed.ok) return probed
+        checked = probed.value
+      }
+      const unchanged = JSON.stringify(before) === JSON.stringify(choice) && deps.executor.kind === choice.kind
+      try {
+        deps.store.set(APP_SETTINGS_KEY, { executor: choice } satisfies AppSettings)
+      } catch (error) {
+        return fail('store-error', 'The settings could not be saved.', String(error))
+      }
+      python = checked
+      if (!unchanged) await deps.executor.switchTo(deps.createExecutor(choice), deps.tables())
+      return ok(view())
+    }
+  }
+}

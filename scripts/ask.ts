@@ -9,10 +9,11 @@
  */
 
 import { readFileSync } from 'node:fs'
-import { basename } from 'node:path'
+import { basename, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { AskKind, AskOptions, AskSummary } from '../src/shared/ask'
 import type { ApiKind, SelectionMode } from '../src/shared/model'
+import { ResponseCache } from '../src/main/services/model'
 import { defaultDataDir } from '../src/main/services/paths'
 import { ask } from '../src/main/services/pipeline'
 import { API_KINDS, openModelClient } from '../src/main/services/pipeline/client'
@@ -27,7 +28,9 @@ import { structureGrid } from '../src/main/services/tables/structure'
 
 const USAGE = `usage: npm run ask -- --table FILE --question "..." (--endpoint NAME | --base-url URL --model NAME [--api-key-env VAR] [--api chat|completions|responses])
        [--n 5] [--select logprob|vote|greedy] [--score sum|mean] [--lang python|sql] [--apis none|qa|full] [--repr multiindex|flatten]
-       [--kind auto|relational|hierarchical|airline|multi-table] [--budget TOKENS] [--executor pyodide|cpython] [--python python3] [--json]`
+       [--kind auto|relational|hierarchical|airline|multi-table] [--budget TOKENS] [--executor pyodide|cpython] [--python python3] [--no-cache] [--json]
+       npm run ask -- --clear-cache      empty the response cache (<data folder>/model-cache) and exit
+Model replies are cached by endpoint, model, prompt and parameters, so asking again is free; --no-cache skips the cache.`
 
 function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T | undefined {
   if (value === undefined) return undefined
@@ -58,12 +61,20 @@ async function main(): Promise<number> {
       executor: { type: 'string' },
       python: { type: 'string' },
       json: { type: 'boolean', default: false },
+      'no-cache': { type: 'boolean', default: false },
+      'clear-cache': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false }
     },
     strict: true
   })
   if (values.help === true) {
     console.log(USAGE)
+    return 0
+  }
+  if (values['clear-cache'] === true) {
+    const cache = new ResponseCache(join(defaultDataDir(), 'model-cache'))
+    const removed = await cache.clear()
+    console.log(`Cleared the response cache: ${removed} replies removed from ${cache.dir}.`)
     return 0
   }
   if (values.table === undefined || values.question === undefined) throw new UsageError('--table and --question are required.')
@@ -77,7 +88,7 @@ async function main(): Promise<number> {
       ...(values['api-key-env'] === undefined ? {} : { apiKeyEnv: values['api-key-env'] }),
       ...(values.budget === undefined ? {} : { promptTokenBudget: Number(values.budget) })
     },
-    { dataDir: defaultDataDir(), cache: false }
+    { dataDir: defaultDataDir(), cache: values['no-cache'] !== true }
   )
   if (!opened.ok) throw new UsageError(opened.error.message)
 

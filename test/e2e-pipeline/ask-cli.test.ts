@@ -90,4 +90,18 @@ describe('npm run ask', () => {
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/--select must be one of logprob, vote, greedy/)
   })
+
+  it('answers a repeated question from the response cache, and --clear-cache empties it', async () => {
+    const args = ['--table', TABLE, '--question', QUESTION, '--base-url', server.url, '--model', 'test-model', '--api-key-env', 'CLI_TEST_KEY', '--n', '3', '--json']
+    const env = { CLI_TEST_KEY: 'sk-cli-test-key-0001' }
+    expect((await cli(args, env)).code).toBe(0)
+    const before = server.requests.length
+    const again = await cli(args, env)
+    expect(again.code).toBe(0)
+    expect(server.requests.length).toBe(before)
+    const cleared = await cli(['--clear-cache'])
+    expect(cleared.stdout).toMatch(/Cleared the response cache: [1-9]\d* replies/)
+    expect((await cli(args, env)).code).toBe(0)
+    expect(server.requests.length).toBeGreaterThan(before)
+  })
 })

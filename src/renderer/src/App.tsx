@@ -26,6 +26,7 @@ import { QUESTION_INPUT_ID, QuestionPanel } from './question/QuestionPanel'
 import { SidePanel } from './sessions/SidePanel'
 import { EndpointHealthStatus } from './settings/EndpointHealth'
 import { EndpointSettings } from './settings/EndpointSettings'
+import { useAppSettings } from './settings/useAppSettings'
 import { EndpointSetupCard } from './settings/GuidedSetup'
 
 const INSPECTOR_KEY = 'tableqa-inspector-open'
@@ -47,6 +48,7 @@ function inspectorInitiallyOpen(): boolean {
 export function App(): React.JSX.Element {
   const { info, error: infoError } = useAppInfo()
   const status = usePythonStatus()
+  const appSettings = useAppSettings()
   const history = useHistory()
   const tables = useOpenTable()
   const python = usePythonRun(history.refresh)
@@ -169,7 +171,7 @@ export function App(): React.JSX.Element {
           <HistoryList runs={history.runs} error={history.error} selectedId={selectedRun} onSelect={selectRun} onClear={history.clear} />
         </SidePanel>
       </main>
-      <StatusBar status={status} info={info} infoError={infoError}>
+      <StatusBar status={status} info={info} infoError={infoError} executorKind={appSettings.view?.active ?? null}>
         <EndpointHealthStatus />
       </StatusBar>
       <EndpointSettings />

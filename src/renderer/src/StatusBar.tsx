@@ -1,17 +1,30 @@
 import type { AppInfo } from '../../shared/api'
 import type { ExecutorState } from '../../shared/python'
 import type { AppError } from '../../shared/result'
+import { CPYTHON_WARNING } from '../../shared/settings'
 import { appInfoText, pythonStatusText } from './format'
 
-type Props = { status: ExecutorState; info: AppInfo | null; infoError: AppError | null; children?: React.ReactNode }
+type Props = {
+  status: ExecutorState
+  info: AppInfo | null
+  infoError: AppError | null
+  /** The executor in use, when known: local CPython is flagged as not sandboxed. */
+  executorKind?: 'pyodide' | 'cpython' | null
+  children?: React.ReactNode
+}
 
-export function StatusBar({ status, info, infoError, children }: Props): React.JSX.Element {
+export function StatusBar({ status, info, infoError, executorKind = null, children }: Props): React.JSX.Element {
   return (
     <footer className="status-bar">
       <span className={`python-state python-${status.state}`} role="status" data-testid="python-status">
         <span className="dot" aria-hidden="true" />
         {pythonStatusText(status)}
       </span>
+      {executorKind === 'cpython' && (
+        <span className="executor-badge" data-testid="executor-badge" title={`Local Python: ${CPYTHON_WARNING}`}>
+          Local Python: {CPYTHON_WARNING}
+        </span>
+      )}
       {children}
       <span className="app-info" data-testid="app-info">
         {info ? appInfoText(info) : infoError ? `App info unavailable: ${infoError.message}` : ''}

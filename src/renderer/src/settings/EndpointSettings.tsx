@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import type { EndpointView } from '../../../shared/ask'
 import { useStudio } from '../question/studio'
 import { EndpointForm, type FormStart } from './EndpointForm'
+import { ExecutorSettings } from './ExecutorSettings'
 import { GuidedChoice, PRESETS } from './GuidedSetup'
 import './settings.css'
 
@@ -128,6 +129,7 @@ function SettingsDialog(): React.JSX.Element {
             Add endpoint…
           </button>
         )}
+        <ExecutorSettings />
       </div>
     </div>
   )

@@ -51,6 +51,9 @@ export type RowBlock = {
    * as numbers): `values[k][i]` is row i of column `columns[k]`, null where that cell is not a number.
    */
   numbers: { columns: number[]; values: (number | null)[][] }
+  /** Source-grid row of each row of the block, and source-grid column of each data column: answer cells map through these. */
+  rowSource: number[]
+  colSource: number[]
 }
 
 /** The header layout of an open table, for the header-tree inspector. */

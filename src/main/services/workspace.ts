@@ -150,7 +150,14 @@ export class Workspace {
     const rows = table.parsed.values.slice(start, end)
     table.numeric ??= numericColumns(table.parsed.values, table.parsed.columns.length)
     const numbers = table.numeric.map((c) => rows.map((row) => parseNumber(row[c] ?? '')))
-    return ok({ start, rows, index: table.parsed.index.slice(start, end), numbers: { columns: table.numeric, values: numbers } })
+    return ok({
+      start,
+      rows,
+      index: table.parsed.index.slice(start, end),
+      numbers: { columns: table.numeric, values: numbers },
+      rowSource: table.parsed.rowSource.slice(start, end),
+      colSource: table.parsed.colSource
+    })
   }
 
   close(id: string): boolean {

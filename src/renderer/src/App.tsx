@@ -27,6 +27,8 @@ import { SidePanel } from './sessions/SidePanel'
 import { EndpointHealthStatus } from './settings/EndpointHealth'
 import { EndpointSettings } from './settings/EndpointSettings'
 import { useAppSettings } from './settings/useAppSettings'
+import { useHighlightCells } from './question/studio'
+import type { CellRef } from '../../shared/table'
 import { EndpointSetupCard } from './settings/GuidedSetup'
 
 const INSPECTOR_KEY = 'tableqa-inspector-open'
@@ -45,10 +47,14 @@ function inspectorInitiallyOpen(): boolean {
   }
 }
 
+const NO_CELLS: readonly CellRef[] = []
+
 export function App(): React.JSX.Element {
   const { info, error: infoError } = useAppInfo()
   const status = usePythonStatus()
   const appSettings = useAppSettings()
+  const read = useHighlightCells()
+  const answerRead = (tableId: string): readonly CellRef[] => (read.tableId === tableId ? read.cells : NO_CELLS)
   const history = useHistory()
   const tables = useOpenTable()
   const python = usePythonRun(history.refresh)
@@ -129,7 +135,7 @@ export function App(): React.JSX.Element {
               <TableTabs tables={tables.tables} activeId={tables.table.id} onSelect={tables.select} onClose={tables.close} />
               <div className={inspectorOpen ? 'table-body with-inspector' : 'table-body'}>
                 <ErrorBoundary key={revision} area="table">
-                  <TableView table={tables.table} selection={selection} onSelect={select} inspectorOpen={inspectorOpen} onToggleInspector={toggleInspector} />
+                  <TableView table={tables.table} selection={selection} onSelect={select} inspectorOpen={inspectorOpen} onToggleInspector={toggleInspector} answerRead={answerRead(tables.table.id)} />
                 </ErrorBoundary>
                 {inspectorOpen && (
                   <ErrorBoundary key={`inspector:${tables.table.id}`} area="table">

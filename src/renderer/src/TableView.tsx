@@ -2,8 +2,10 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import { AgGridReact } from 'ag-grid-react'
 import type { AutoSizeStrategy, CellClickedEvent, ColDef, ColumnHeaderClickedEvent, GetRowIdParams, GridApi, GridReadyEvent } from 'ag-grid-community'
 import type { TableSummary } from '../../shared/api'
+import type { CellRef } from '../../shared/table'
 import { loadingText, tableShape } from './format'
 import { columnDefs, groupPaths, NO_HIGHLIGHT, type GridContext, type Highlight } from './grid/columnDefs'
+import { answerCells, answerColumns, answerRows, NO_ANSWER_CELLS, type AnswerCells } from './grid/answerCells'
 import { buildColumnTree, indexDepth } from './grid/headers'
 import { columnNode, columnsUnder, indexNode, startsWith, type HeaderSelection } from './grid/selection'
 import { darkGridTheme, lightGridTheme } from './gridTheme'
@@ -17,6 +19,8 @@ type Props = {
   onSelect: (selection: HeaderSelection | null) => void
   inspectorOpen: boolean
   onToggleInspector: () => void
+  /** Source cells the shown answer read (empty when there is none, or it is about another table). */
+  answerRead?: readonly CellRef[]
 }
 
 const defaultColDef: ColDef<GridRow> = { sortable: true, filter: true, resizable: true, width: 160, minWidth: 60 }
@@ -40,13 +44,17 @@ function highlightOf(selection: HeaderSelection | null, table: TableSummary, gro
 }
 
 /** The open table in AG Grid: the top tree as column groups, the left tree as pinned index columns. */
-export function TableView({ table, selection, onSelect, inspectorOpen, onToggleInspector }: Props): React.JSX.Element {
+const NO_CELLS: readonly CellRef[] = []
+
+export function TableView({ table, selection, onSelect, inspectorOpen, onToggleInspector, answerRead = NO_CELLS }: Props): React.JSX.Element {
   const [grid, setGrid] = useState<GridApi<GridRow> | null>(null)
   const host = useRef<HTMLDivElement>(null)
   const current = useRef<Highlight>(NO_HIGHLIGHT)
-  // One object for the grid's lifetime: cell class rules read the highlight through it.
-  const [context] = useState<GridContext>(() => ({ highlight: () => current.current }))
-  const { loaded, error, numeric } = useTableRows(grid, table)
+  const currentAnswer = useRef<AnswerCells>(NO_ANSWER_CELLS)
+  // One object for the grid's lifetime: cell class rules read the highlights through it.
+  const [context] = useState<GridContext>(() => ({ highlight: () => current.current, answer: () => currentAnswer.current }))
+  const { loaded, error, numeric, colSource } = useTableRows(grid, table)
+  const answer = useMemo(() => answerCells(answerRead, colSource), [answerRead, colSource])
   const dark = usePrefersDark()
   const tree = useMemo(() => buildColumnTree(table.columns), [table.columns])
   const groups = useMemo(() => groupPaths(tree), [tree])
@@ -81,6 +89,26 @@ export function TableView({ table, selection, onSelect, inspectorOpen, onToggleI
       unseen.current = null
     }
   }, [grid, highlight, loaded])
+
+  // Outline the cells the answer read and bring the first of them into view (again as rows arrive).
+  const answerShown = useRef<AnswerCells | null>(null)
+  useEffect(() => {
+    currentAnswer.current = answer
+    if (!grid || grid.isDestroyed()) return
+    grid.refreshCells({ force: true })
+    if (answer.keys.size === 0 || answerShown.current === answer) return
+    const column = answerColumns(answer)[0]
+    if (column !== undefined) grid.ensureColumnVisible(String(column))
+    const rows = answerRows(answer)
+    let target = -1
+    grid.forEachNodeAfterFilterAndSort((node) => {
+      if (target < 0 && node.rowIndex !== null && node.data?.source !== undefined && rows.has(node.data.source)) target = node.rowIndex
+    })
+    if (target >= 0) {
+      grid.ensureIndexVisible(target, 'middle')
+      answerShown.current = answer
+    }
+  }, [grid, answer, loaded])
 
   const onHeaderClicked = (event: ColumnHeaderClickedEvent<GridRow>): void => {
     const column = event.column
@@ -120,6 +148,12 @@ export function TableView({ table, selection, onSelect, inspectorOpen, onToggleI
           </span>
         )}
         <span className="table-header-actions">
+          {answer.keys.size > 0 && (
+            <span className="answer-legend" data-testid="answer-legend">
+              <span className="answer-swatch" aria-hidden="true" />
+              cells the answer read
+            </span>
+          )}
           {selection && (
             <span className="selection-chip" aria-live="polite" data-testid="header-selection">
               {selection.axis === 'top' ? 'Columns' : 'Rows'}: {selection.path.map((p) => (p === '' ? '(blank)' : p)).join(' › ')}

@@ -1,6 +1,7 @@
 import type { ColDef, ColGroupDef, HeaderClassParams } from 'ag-grid-community'
 import type { TableSummary } from '../../../shared/api'
 import type { GridRow } from '../rows'
+import { readByAnswer, type AnswerCells } from './answerCells'
 import type { ColumnNode } from './headers'
 import { compareNumbers, numericText } from './numeric'
 import { startsWith } from './selection'
@@ -14,8 +15,8 @@ export type Highlight = {
   rows: readonly string[] | null
 }
 
-/** The grid's context object: cell class rules ask it for the current highlight. */
-export type GridContext = { highlight: () => Highlight }
+/** The grid's context object: cell class rules ask it for the current highlight and the answer's cells. */
+export type GridContext = { highlight: () => Highlight; answer: () => AnswerCells }
 
 export const NO_HIGHLIGHT: Highlight = { columns: new Set(), groups: new Set(), rows: null }
 
@@ -67,7 +68,10 @@ function dataColumn(index: number, label: string, path: readonly string[], numer
     headerName: label,
     headerTooltip: path.join(' › '),
     headerClass: (p: HeaderClassParams<GridRow>) => (ctx(p).highlight().columns.has(index) ? [...headerClasses, 'header-highlight'] : headerClasses),
-    cellClassRules: { 'cell-highlight': (p) => ctx(p).highlight().columns.has(index) || rowHighlighted(p) }
+    cellClassRules: {
+      'cell-highlight': (p) => ctx(p).highlight().columns.has(index) || rowHighlighted(p),
+      'cell-answer': (p) => readByAnswer(ctx(p).answer(), p.data?.source, index)
+    }
   }
   if (!numeric) return { ...base, valueGetter: (p) => p.data?.cells[index] ?? '' }
   return {

@@ -11,6 +11,8 @@ export type RowLoadState = {
   error: AppError | null
   /** Columns main reads as numbers (known once the first block is in). */
   numeric: number[] | null
+  /** Source-grid column of each data column (known once the first block is in). */
+  colSource: number[] | null
 }
 
 function nextTask(): Promise<void> {
@@ -23,7 +25,7 @@ function nextTask(): Promise<void> {
  */
 export function useTableRows(grid: GridApi<GridRow> | null, table: TableSummary): RowLoadState {
   const api = useApi()
-  const [state, setState] = useState<RowLoadState>({ loaded: 0, error: null, numeric: null })
+  const [state, setState] = useState<RowLoadState>({ loaded: 0, error: null, numeric: null, colSource: null })
 
   useEffect(() => {
     if (!grid) return
@@ -40,6 +42,7 @@ export function useTableRows(grid: GridApi<GridRow> | null, table: TableSummary)
           return
         }
         const numeric = loaded === 0 ? result.value.numbers.columns : null
+        const colSource = loaded === 0 ? result.value.colSource : null
         const rows = toGridRows({ ...result.value, start: loaded })
         if (loaded === 0) grid.setGridOption('rowData', rows)
         else grid.applyTransaction({ add: rows })
@@ -49,7 +52,7 @@ export function useTableRows(grid: GridApi<GridRow> | null, table: TableSummary)
           setState((s) => ({ ...s, loaded, error }))
           return
         }
-        setState((s) => ({ loaded, error: null, numeric: numeric ?? s.numeric }))
+        setState((s) => ({ loaded, error: null, numeric: numeric ?? s.numeric, colSource: colSource ?? s.colSource }))
       }
       if (live && loaded === 0) grid.setGridOption('rowData', [])
     }

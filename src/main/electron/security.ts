@@ -3,36 +3,26 @@
  * binary. src/main/index.ts and executor-window.ts apply exactly these.
  */
 
+/** What both windows share: a sandboxed renderer, isolated context, no Node anywhere, no webviews. */
+const ISOLATED = {
+  sandbox: true,
+  contextIsolation: true,
+  nodeIntegration: false,
+  nodeIntegrationInWorker: false,
+  nodeIntegrationInSubFrames: false,
+  webSecurity: true,
+  allowRunningInsecureContent: false,
+  webviewTag: false
+} as const
+
 /** Web preferences of the UI window. */
 export function mainWindowPreferences(preload: string) {
-  return {
-    preload,
-    sandbox: true,
-    contextIsolation: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    nodeIntegrationInSubFrames: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    webviewTag: false,
-    spellcheck: false
-  } as const
+  return { ...ISOLATED, preload, spellcheck: false } as const
 }
 
 /** Web preferences of the hidden executor window (its session is passed separately). */
 export function executorWindowPreferences(preload: string) {
-  return {
-    preload,
-    sandbox: true,
-    contextIsolation: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    nodeIntegrationInSubFrames: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    webviewTag: false,
-    backgroundThrottling: false
-  } as const
+  return { ...ISOLATED, preload, backgroundThrottling: false } as const
 }
 
 /** The UI may only ever show its own page: every navigation away is refused. */

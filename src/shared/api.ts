@@ -9,7 +9,7 @@
 import type { AskProgress, AskQuestionRequest, AskSummary, EndpointDraft, EndpointTestReport, EndpointView } from './ask'
 import type { ExecutorState, PythonRunResult } from './python'
 import type { Result } from './result'
-import type { AppSettings, SettingsView } from './settings'
+import type { SettingsUpdate, SettingsView } from './settings'
 import type { ExportFormat, SessionExport, SessionListing, SessionOpened, SessionSummary } from './session'
 import type { HeaderNode, StructureOptions } from './table'
 
@@ -175,7 +175,7 @@ export type ApiSpec = {
   /** App settings (where programs run) and the executor in use. */
   'settings:get': { request: void; response: Result<SettingsView> }
   /** Change app settings; choosing local CPython checks the interpreter (it must import pandas) first. */
-  'settings:set': { request: { settings: AppSettings }; response: Result<SettingsView> }
+  'settings:set': { request: { settings: SettingsUpdate }; response: Result<SettingsView> }
 }
 
 export type Channel = keyof ApiSpec

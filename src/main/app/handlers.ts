@@ -8,7 +8,8 @@ import type { Executor } from '../services/python/types'
 import type { KeyValueStore } from '../services/store/store'
 import type { ExecutorChoice } from '../../shared/settings'
 import { probePython } from '../services/python/cpython-channel'
-import { createSettingsHandlers } from './settings-handlers'
+import { APP_SETTINGS_KEY, createSettingsHandlers, storedAppSettings } from './settings-handlers'
+import { missingPandasWheels, packageDirs } from '../services/python/package-source'
 import type { Workspace } from '../services/workspace'
 import { createTableHandlers, samplesDir, type OpenDialog } from './table-handlers'
 import { createQuestionHandlers } from './question-handlers'
@@ -29,7 +30,7 @@ export type AppServices = {
   history: History
   events: EventBus
   openDialog: OpenDialog | null
-  /** Time limit of a run when the UI gives none. */
+  /** Time limit of a run when neither the UI nor the settings give one. */
   defaultTimeoutMs: number
   endpoints: EndpointRegistry
   secrets: SecretStore
@@ -39,6 +40,16 @@ export type AppServices = {
 
 const MAX_CODE_CHARS = 200_000
 const MAX_TIMEOUT_MS = 10 * 60_000
+
+/** The run time limit from the app settings; the service default when they cannot be read. */
+function settingsRunMs(services: AppServices): number {
+  try {
+    const stored = services.settingsStore.get<{ timeouts?: unknown }>(APP_SETTINGS_KEY)
+    return stored?.timeouts === undefined ? services.defaultTimeoutMs : storedAppSettings(services.settingsStore).timeouts.runMs
+  } catch {
+    return services.defaultTimeoutMs
+  }
+}
 
 /** The contract's implementation, free of Electron: ipc.ts and the web server both register these. */
 export function createHandlers(services: AppServices): Handlers {
@@ -51,7 +62,11 @@ export function createHandlers(services: AppServices): Handlers {
       executor,
       tables: () => workspace.list().map((t) => ({ tableId: t.id, payload: t.parsed })),
       createExecutor: services.createExecutor,
-      probe: probePython
+      probe: probePython,
+      packages: () => {
+        const dirs = packageDirs(services.info.dataDir)
+        return { dirs, missing: missingPandasWheels(dirs) }
+      }
     }),
     ...createSessionHandlers({
       sessions: services.sessions,
@@ -78,7 +93,7 @@ export function createHandlers(services: AppServices): Handlers {
     'python:run': async (request) => {
       if (typeof request.code !== 'string' || request.code.trim() === '') return fail('bad-input', 'There is no code to run.')
       if (request.code.length > MAX_CODE_CHARS) return fail('bad-input', `The program is longer than ${MAX_CODE_CHARS.toLocaleString('en-US')} characters.`)
-      const timeoutMs = Math.min(request.timeoutMs ?? services.defaultTimeoutMs, MAX_TIMEOUT_MS)
+      const timeoutMs = Math.min(request.timeoutMs ?? settingsRunMs(services), MAX_TIMEOUT_MS)
       const table = request.tableId === null ? null : workspace.get(request.tableId)
       if (request.tableId !== null && !table) return fail('not-found', 'That table is no longer open.')
       const runId = typeof request.runId === 'string' && request.runId !== '' ? request.runId : randomUUID()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ExecutorState } from '../../shared/python'
-import type { ExecutorChoice } from '../../shared/settings'
+import { DEFAULT_APP_SETTINGS, type ExecutorChoice } from '../../shared/settings'
 import { probePython } from '../services/python/cpython-channel'
 import { SwitchableExecutor } from '../services/python/switchable'
 import type { Executor } from '../services/python/types'
@@ -44,7 +44,8 @@ function setup(probe: typeof probePython = probePython) {
       created.push(next)
       return next
     },
-    probe
+    probe,
+    packages: () => ({ dirs: ['/bundled', '/cache'], missing: ['pandas.whl'] })
   })
   return { store, executor, created, handlers }
 }
@@ -53,7 +54,7 @@ describe('settings handlers', () => {
   it('start from the Pyodide sandbox', async () => {
     const { handlers } = setup()
     const got = await handlers['settings:get']()
-    expect(got.ok && got.value).toEqual({ settings: { executor: { kind: 'pyodide' } }, active: 'pyodide', python: null })
+    expect(got.ok && got.value).toEqual({ settings: DEFAULT_APP_SETTINGS, active: 'pyodide', python: null, packages: { dirs: ['/bundled', '/cache'], missing: ['pandas.whl'] } })
   })
 
   it('refuse an interpreter without pandas, with a clear message, and keep the sandbox', async () => {
@@ -79,8 +80,8 @@ describe('settings handlers', () => {
   it('store a good choice, switch with the open tables, and switch back', async () => {
     const { handlers, store, executor, created } = setup(() => ({ ok: true, version: '3.11.2', pandas: '2.2.0' }))
     const set = await handlers['settings:set']({ settings: { executor: { kind: 'cpython', python: ' python3 ' } } })
-    expect(set.ok && set.value).toEqual({ settings: { executor: { kind: 'cpython', python: 'python3' } }, active: 'cpython', python: { version: '3.11.2', pandas: '2.2.0' } })
-    expect(store.get('app')).toEqual({ executor: { kind: 'cpython', python: 'python3' } })
+    expect(set.ok && set.value).toMatchObject({ settings: { executor: { kind: 'cpython', python: 'python3' } }, active: 'cpython', python: { version: '3.11.2', pandas: '2.2.0' } })
+    expect(store.get('app')).toEqual({ ...DEFAULT_APP_SETTINGS, executor: { kind: 'cpython', python: 'python3' } })
     expect(executor.kind).toBe('cpython')
     expect(created[0]?.tables).toEqual(['a'])
 
@@ -91,5 +92,42 @@ describe('settings handlers', () => {
     const back = await handlers['settings:set']({ settings: { executor: { kind: 'pyodide' } } })
     expect(back.ok && back.value.active).toBe('pyodide')
     expect(created).toHaveLength(2)
+  })
+
+  it('round-trip sampling and time limits through set and get', async () => {
+    const { handlers, created } = setup()
+    const settings = { executor: { kind: 'pyodide' as const }, sampling: { n: 3, temperature: 0.2, selection: 'vote' as const, score: 'mean' as const }, timeouts: { runMs: 5_000, qaMs: 90_000 } }
+    const set = await handlers['settings:set']({ settings })
+    expect(set.ok && set.value.settings).toEqual(settings)
+    const got = await handlers['settings:get']()
+    expect(got.ok && got.value.settings).toEqual(settings)
+    expect(created).toHaveLength(0)
+    // Leaving sampling and time limits out keeps them.
+    await handlers['settings:set']({ settings: { executor: { kind: 'pyodide' } } })
+    const kept = await handlers['settings:get']()
+    expect(kept.ok && kept.value.settings).toEqual(settings)
+  })
+
+  it('refuse out-of-range values with a clear message and keep what was stored', async () => {
+    const { handlers, store } = setup()
+    const base = DEFAULT_APP_SETTINGS
+    const cases: [Parameters<(typeof handlers)['settings:set']>[0]['settings'], RegExp][] = [
+      [{ ...base, sampling: { ...base.sampling, n: 0 } }, /Samples must be a whole number from 1 to 20/],
+      [{ ...base, sampling: { ...base.sampling, n: 21 } }, /Samples/],
+      [{ ...base, sampling: { ...base.sampling, n: 2.5 } }, /Samples/],
+      [{ ...base, sampling: { ...base.sampling, temperature: 2.5 } }, /Temperature must be between 0 and 2/],
+      [{ ...base, sampling: { ...base.sampling, temperature: -0.1 } }, /Temperature/],
+      [{ ...base, timeouts: { ...base.timeouts, runMs: 500 } }, /run time limit must be between 1 second and 10 minutes/],
+      [{ ...base, timeouts: { ...base.timeouts, runMs: 10 * 60_000 + 1 } }, /run time limit/]
+    ]
+    for (const [settings, message] of cases) {
+      const set = await handlers['settings:set']({ settings })
+      expect(set.ok).toBe(false)
+      if (!set.ok) {
+        expect(set.error.code).toBe('bad-input')
+        expect(set.error.message).toMatch(message)
+      }
+    }
+    expect(store.get('app')).toBeUndefined()
   })
 })

@@ -1,6 +1,6 @@
 import type { Handlers } from '../../shared/api'
 import { fail, ok, type Result } from '../../shared/result'
-import { readAppSettings, type AppSettings, type ExecutorChoice, type SettingsView } from '../../shared/settings'
+import { checkSettingValues, readAppSettings, type AppSettings, type ExecutorChoice, type PackageSourceView, type SettingsView } from '../../shared/settings'
 import type { probePython } from '../services/python/cpython-channel'
 import type { SwitchableExecutor, TableToLoad } from '../services/python/switchable'
 import type { Executor } from '../services/python/types'
@@ -16,6 +16,8 @@ export type SettingsDeps = {
   /** A fresh executor for a choice (the old one is closed by the switch). */
   createExecutor: (choice: ExecutorChoice) => Executor
   probe: typeof probePython
+  /** The Pyodide package folders searched and the pandas wheels missing from them. */
+  packages: () => PackageSourceView
 }
 
 type SettingsHandlers = Pick<Handlers, 'settings:get' | 'settings:set'>
@@ -27,7 +29,14 @@ export function storedAppSettings(store: KeyValueStore): AppSettings {
 
 export function createSettingsHandlers(deps: SettingsDeps): SettingsHandlers {
   let python: SettingsView['python'] = null
-  const view = (): SettingsView => ({ settings: storedAppSettings(deps.store), active: deps.executor.kind, python })
+  const packages = (): PackageSourceView => {
+    try {
+      return deps.packages()
+    } catch {
+      return { dirs: [], missing: ['(the Pyodide lock file could not be read)'] }
+    }
+  }
+  const view = (): SettingsView => ({ settings: storedAppSettings(deps.store), active: deps.executor.kind, python, packages: packages() })
 
   /** Check an interpreter path: it must run and import pandas. */
   function checkInterpreter(path: string): Result<{ version: string; pandas: string }> {
@@ -42,6 +51,12 @@ export function createSettingsHandlers(deps: SettingsDeps): SettingsHandlers {
   return {
     'settings:get': () => Promise.resolve(ok(view())),
     'settings:set': async (request) => {
+      const stored = storedAppSettings(deps.store)
+      // Parts left out of the request keep their stored values.
+      const sampling = request?.settings?.sampling ?? stored.sampling
+      const timeouts = request?.settings?.timeouts ?? stored.timeouts
+      const problem = checkSettingValues(sampling, timeouts)
+      if (problem) return fail('bad-input', problem)
       const raw = request?.settings?.executor as Partial<{ kind: unknown; python: unknown }> | undefined
       let choice: ExecutorChoice
       if (raw?.kind === 'pyodide') choice = { kind: 'pyodide' }
@@ -50,7 +65,7 @@ export function createSettingsHandlers(deps: SettingsDeps): SettingsHandlers {
         choice = { kind: 'cpython', python: raw.python.trim() }
       } else return fail('bad-input', 'Choose the Pyodide sandbox or a local Python.')
 
-      const before = storedAppSettings(deps.store).executor
+      const before = stored.executor
       let checked: SettingsView['python'] = null
       if (choice.kind === 'cpython') {
         const probed = checkInterpreter(choice.python)
@@ -59,7 +74,8 @@ export function createSettingsHandlers(deps: SettingsDeps): SettingsHandlers {
       }
       const unchanged = JSON.stringify(before) === JSON.stringify(choice) && deps.executor.kind === choice.kind
       try {
-        deps.store.set(APP_SETTINGS_KEY, { executor: choice } satisfies AppSettings)
+        const next: AppSettings = { executor: choice, sampling: readAppSettings({ sampling }).sampling, timeouts: readAppSettings({ timeouts }).timeouts }
+        deps.store.set(APP_SETTINGS_KEY, next)
       } catch (error) {
         return fail('store-error', 'The settings could not be saved.', String(error))
       }

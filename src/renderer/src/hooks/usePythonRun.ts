@@ -32,8 +32,14 @@ export function usePythonRun(onFinished: () => void): PythonRunState {
       running.current = runId
       setRunningId(runId)
       setStopError(null)
+      // The time limit is the one in the settings now; the fallback only when they cannot be read.
       void api
-        .runPython({ runId, code, tableId, timeoutMs: RUN_TIMEOUT_MS })
+        .getSettings()
+        .then(
+          (r) => (r.ok ? r.value.settings.timeouts.runMs : RUN_TIMEOUT_MS),
+          () => RUN_TIMEOUT_MS
+        )
+        .then((timeoutMs) => api.runPython({ runId, code, tableId, timeoutMs }))
         .catch((cause: unknown) => ({ ok: false as const, error: errorFromCause('Running the program', cause) }))
         .then((result) => {
           if (running.current !== runId) return

@@ -1,7 +1,8 @@
 import { useState } from 'react'
 import type { TableSummary } from '../../../shared/api'
-import type { AskProgress } from '../../../shared/ask'
+import type { AskOptions, AskProgress } from '../../../shared/ask'
 import { askOptions } from '../settings/askDefaults'
+import { useApi } from '../hooks/apiContext'
 import { AnswerView } from './AnswerView'
 import { useStudio } from './studio'
 import type { AskState } from './useAsk'
@@ -42,6 +43,7 @@ function Progress({ state }: { state: Extract<AskState, { phase: 'asking' }> }):
 /** Ask a question about the open table: the box, the endpoint, progress, and the answer with its programs. */
 export function QuestionPanel({ tables, activeTable }: Props): React.JSX.Element {
   const { endpoints, settings, asking } = useStudio()
+  const api = useApi()
   const [question, setQuestion] = useState('')
   const [picked, setEndpointId] = useState<string>('')
   const [scope, setScope] = useState<'active' | 'all'>('active')
@@ -70,8 +72,12 @@ export function QuestionPanel({ tables, activeTable }: Props): React.JSX.Element
     }
     setNotice(null)
     const tableIds = scope === 'all' ? tables.map((t) => t.id) : [activeTable.id]
-    const chosen = endpointId !== '' ? endpointId : (endpoints.defaultEndpoint?.id ?? null)
-    asking.ask({ question: text, tableIds, options: askOptions(chosen), ...(endpointId !== '' ? { endpointId } : {}) })
+    // Defaults are read when asking, so a change in the settings applies to the next question.
+    const send = (options: AskOptions | undefined): void => asking.ask({ question: text, tableIds, ...(options ? { options } : {}), ...(endpointId !== '' ? { endpointId } : {}) })
+    api.getSettings().then(
+      (r) => send(r.ok ? askOptions(r.value.settings) : undefined),
+      () => send(undefined)
+    )
   }
 
   const shownTableId = state.phase === 'done' ? (state.tableIds[0] ?? activeTable?.id ?? null) : null

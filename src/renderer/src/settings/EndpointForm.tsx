@@ -1,7 +1,6 @@
 import { useState } from 'react'
 import type { EndpointView } from '../../../shared/ask'
 import type { ApiKind } from '../../../shared/model'
-import { askDefaults, checkAskDefaults, saveAskDefaults } from './askDefaults'
 import type { EndpointsState } from './useEndpoints'
 
 /** What the form starts from: an endpoint to edit, or a preset for a new one. */
@@ -18,15 +17,12 @@ const API_KINDS: { value: ApiKind; label: string }[] = [
 /** Add or edit an endpoint. The key field is write-only: a saved key is never shown back. */
 export function EndpointForm({ start, endpoints, onSaved, onCancel }: Props): React.JSX.Element {
   const e = start.editing
-  const defaults = askDefaults(e?.id ?? null)
   const [name, setName] = useState(e?.name ?? start.preset.name)
   const [baseUrl, setBaseUrl] = useState(e?.baseUrl ?? start.preset.baseUrl)
   const [model, setModel] = useState(e?.model ?? start.preset.model)
   const [api, setApi] = useState<ApiKind>(e?.api ?? start.preset.api)
   const [key, setKey] = useState('')
   const [removeKey, setRemoveKey] = useState(false)
-  const [n, setN] = useState(String(defaults.n))
-  const [temperature, setTemperature] = useState(String(defaults.temperature))
   const [budget, setBudget] = useState(String(e?.promptTokenBudget ?? 6000))
   const [timeout, setTimeoutS] = useState(String(Math.round((e?.timeoutMs ?? 60_000) / 1000)))
   const [makeDefault, setMakeDefault] = useState(e?.isDefault ?? endpoints.endpoints.length === 0)
@@ -35,12 +31,8 @@ export function EndpointForm({ start, endpoints, onSaved, onCancel }: Props): Re
 
   const submit = (event: React.FormEvent): void => {
     event.preventDefault()
-    const samples = Number(n)
-    const temp = Number(temperature)
-    const problem = checkAskDefaults(samples, temp)
     const tokens = Number(budget)
     const seconds = Number(timeout)
-    if (problem) return setError(problem)
     if (!Number.isInteger(tokens) || tokens < 500) return setError('The prompt token budget must be a whole number of at least 500.')
     if (!Number.isFinite(seconds) || seconds < 1 || seconds > 3600) return setError('The timeout must be between 1 and 3600 seconds.')
     if (start.preset.needsKey && !e?.hasKey && key.trim() === '') return setError('This service needs an API key.')
@@ -51,7 +43,6 @@ export function EndpointForm({ start, endpoints, onSaved, onCancel }: Props): Re
     endpoints.save(draft, apiKey, makeDefault).then((result) => {
       setSaving(false)
       if (!result.ok) return setError(result.error.message)
-      saveAskDefaults(result.value.id, { n: samples, temperature: temp })
       setKey('')
       onSaved(result.value)
     }, () => setSaving(false))
@@ -98,14 +89,6 @@ export function EndpointForm({ start, endpoints, onSaved, onCancel }: Props): Re
         </label>
       )}
       <div className="form-row">
-        <label>
-          Samples (n)
-          <input type="number" min={1} max={20} value={n} onChange={(ev) => setN(ev.currentTarget.value)} />
-        </label>
-        <label>
-          Temperature
-          <input type="number" min={0} max={2} step={0.1} value={temperature} onChange={(ev) => setTemperature(ev.currentTarget.value)} />
-        </label>
         <label>
           Prompt tokens
           <input type="number" min={500} step={500} value={budget} onChange={(ev) => setBudget(ev.currentTarget.value)} />

@@ -1,14 +1,20 @@
 import { useState } from 'react'
 import { CPYTHON_WARNING, DEFAULT_APP_SETTINGS, type ExecutorChoice } from '../../../shared/settings'
+import { RunSettings } from './RunSettings'
 import { useAppSettings, type AppSettingsState } from './useAppSettings'
 
-/** Where programs run: the Pyodide sandbox (default) or a local CPython the user names. */
+/** Where programs run (the Pyodide sandbox by default, or a local CPython the user names), then sampling and time limits. */
 export function ExecutorSettings(): React.JSX.Element {
   const state = useAppSettings()
   const [saved, setSaved] = useState<string | null>(null)
   const stored = state.view?.settings.executor ?? null
   // The form starts again from what is stored whenever that arrives or changes.
-  return <ExecutorForm key={JSON.stringify(stored)} stored={stored ?? DEFAULT_APP_SETTINGS.executor} state={state} saved={saved} setSaved={setSaved} />
+  return (
+    <>
+      <ExecutorForm key={JSON.stringify(stored)} stored={stored ?? DEFAULT_APP_SETTINGS.executor} state={state} saved={saved} setSaved={setSaved} />
+      <RunSettings state={state} />
+    </>
+  )
 }
 
 type FormProps = { stored: ExecutorChoice; state: AppSettingsState; saved: string | null; setSaved: (text: string | null) => void }

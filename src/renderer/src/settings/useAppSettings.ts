@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { AppError } from '../../../shared/result'
-import type { AppSettings, SettingsView } from '../../../shared/settings'
+import type { SettingsUpdate, SettingsView } from '../../../shared/settings'
 import { useApi } from '../hooks/apiContext'
 
 export type AppSettingsState = {
   view: SettingsView | null
   error: AppError | null
   saving: boolean
-  save: (settings: AppSettings) => Promise<boolean>
+  save: (settings: SettingsUpdate) => Promise<boolean>
 }
 
 /**
@@ -43,7 +43,7 @@ export function useAppSettings(): AppSettingsState {
   }, [api])
 
   const save = useCallback(
-    async (settings: AppSettings): Promise<boolean> => {
+    async (settings: SettingsUpdate): Promise<boolean> => {
       setSaving(true)
       try {
         const r = await api.setSettings({ settings })

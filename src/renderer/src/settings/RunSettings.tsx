@@ -1,0 +1,159 @@
+import { useState } from 'react'
+import type { SelectionMode } from '../../../shared/model'
+import { checkSettingValues, type AppSettings, type SamplingSettings, type SettingsUpdate, type TimeoutSettings } from '../../../shared/settings'
+import type { AppSettingsState } from './useAppSettings'
+
+type Props = { state: AppSettingsState }
+
+/** Sampling, time limits and the Pyodide package source; each form starts again from what is stored. */
+export function RunSettings({ state }: Props): React.JSX.Element | null {
+  const { view } = state
+  if (!view) return null
+  const { settings } = view
+  return (
+    <>
+      <SamplingForm key={`s${JSON.stringify(settings.sampling)}`} settings={settings} state={state} />
+      <TimeLimitsForm key={`t${JSON.stringify(settings.timeouts)}`} settings={settings} state={state} />
+      <PackageSource dirs={view.packages.dirs} missing={view.packages.missing} />
+    </>
+  )
+}
+
+type FormProps = { settings: AppSettings; state: AppSettingsState }
+
+/** Saves one part; the server checks again and its message, if any, is shown. */
+function useSave(state: AppSettingsState): { problem: string | null; saved: boolean; submit: (update: SettingsUpdate, local: string | null) => void } {
+  const [local, setLocal] = useState<string | null>(null)
+  const [outcome, setOutcome] = useState<'none' | 'saved' | 'refused'>('none')
+  const submit = (update: SettingsUpdate, check: string | null): void => {
+    setOutcome('none')
+    setLocal(check)
+    if (check) return
+    void state.save(update).then((done) => setOutcome(done ? 'saved' : 'refused'))
+  }
+  return { problem: local ?? (outcome === 'refused' ? (state.error?.message ?? 'The settings could not be saved.') : null), saved: outcome === 'saved', submit }
+}
+
+function SamplingForm({ settings, state }: FormProps): React.JSX.Element {
+  const [n, setN] = useState(String(settings.sampling.n))
+  const [temperature, setTemperature] = useState(String(settings.sampling.temperature))
+  const [selection, setSelection] = useState<SelectionMode>(settings.sampling.selection)
+  const [score, setScore] = useState<SamplingSettings['score']>(settings.sampling.score)
+  const { problem, saved, submit } = useSave(state)
+
+  const apply = (event: React.FormEvent): void => {
+    event.preventDefault()
+    const sampling: SamplingSettings = { n: Number(n), temperature: Number(temperature), selection, score }
+    submit({ executor: settings.executor, sampling }, checkSettingValues(sampling, settings.timeouts))
+  }
+
+  return (
+    <form className="executor-settings run-settings" aria-labelledby="sampling-title" onSubmit={apply}>
+      <h3 id="sampling-title">Sampling and selection</h3>
+      <p className="muted small">Used by every question asked from now on.</p>
+      <div className="form-row">
+        <label>
+          Samples (n)
+          <input type="number" min={1} max={20} step={1} value={n} onChange={(e) => setN(e.currentTarget.value)} />
+        </label>
+        <label>
+          Temperature
+          <input type="number" min={0} max={2} step={0.1} value={temperature} onChange={(e) => setTemperature(e.currentTarget.value)} />
+        </label>
+        <label>
+          Selection
+          <select value={selection} onChange={(e) => setSelection(e.currentTarget.value === 'vote' ? 'vote' : e.currentTarget.value === 'greedy' ? 'greedy' : 'logprob')}>
+            <option value="logprob">Highest log-probability</option>
+            <option value="vote">Majority vote</option>
+            <option value="greedy">Greedy (first sample)</option>
+          </select>
+        </label>
+        <label>
+          Score
+          <select value={score} onChange={(e) => setScore(e.currentTarget.value === 'mean' ? 'mean' : 'sum')}>
+            <option value="sum">Sum of log-probabilities</option>
+            <option value="mean">Mean per token</option>
+          </select>
+        </label>
+      </div>
+      <Actions saving={state.saving} problem={problem} saved={saved ? 'Sampling saved.' : null} label="Save sampling" />
+    </form>
+  )
+}
+
+function TimeLimitsForm({ settings, state }: FormProps): React.JSX.Element {
+  const [run, setRun] = useState(String(settings.timeouts.runMs / 1000))
+  const [qa, setQa] = useState(String(settings.timeouts.qaMs / 1000))
+  const { problem, saved, submit } = useSave(state)
+
+  const apply = (event: React.FormEvent): void => {
+    event.preventDefault()
+    const timeouts: TimeoutSettings = { runMs: Math.round(Number(run) * 1000), qaMs: Math.round(Number(qa) * 1000) }
+    submit({ executor: settings.executor, timeouts }, checkSettingValues(settings.sampling, timeouts))
+  }
+
+  return (
+    <form className="executor-settings run-settings" aria-labelledby="limits-title" onSubmit={apply}>
+      <h3 id="limits-title">Time limits</h3>
+      <div className="form-row">
+        <label>
+          Program run (s)
+          <input type="number" min={1} max={600} step={1} value={run} onChange={(e) => setRun(e.currentTarget.value)} />
+        </label>
+        <label>
+          QA call (s)
+          <input type="number" min={1} max={600} step={1} value={qa} onChange={(e) => setQa(e.currentTarget.value)} />
+        </label>
+      </div>
+      <Actions saving={state.saving} problem={problem} saved={saved ? 'Time limits saved.' : null} label="Save time limits" />
+    </form>
+  )
+}
+
+function Actions({ saving, problem, saved, label }: { saving: boolean; problem: string | null; saved: string | null; label: string }): React.JSX.Element {
+  return (
+    <>
+      <div className="executor-actions">
+        <button type="submit" className="primary" disabled={saving}>
+          {saving ? 'Saving…' : label}
+        </button>
+        {saved && (
+          <span className="endpoint-check" role="status">
+            {saved}
+          </span>
+        )}
+      </div>
+      {problem && (
+        <p className="inline-error" role="alert">
+          {problem}
+        </p>
+      )}
+    </>
+  )
+}
+
+/** Where Pyodide loads pandas from: shown, not edited (the folders are fixed; `setup:python` fills them). */
+function PackageSource({ dirs, missing }: { dirs: string[]; missing: string[] }): React.JSX.Element {
+  return (
+    <section className="executor-settings" aria-labelledby="packages-title">
+      <h3 id="packages-title">Pyodide packages</h3>
+      <p className="muted small">Folders searched for the pandas wheels, in order:</p>
+      <ul className="package-dirs" aria-label="Package folders">
+        {dirs.map((dir) => (
+          <li key={dir}>
+            <code>{dir}</code>
+          </li>
+        ))}
+      </ul>
+      {missing.length === 0 ? (
+        <p className="endpoint-check" data-testid="packages-state">
+          pandas is available in the sandbox.
+        </p>
+      ) : (
+        <p className="executor-warning" data-testid="packages-state">
+          Missing: {missing.join(', ')}. Run <code>npm run setup:python</code> to fetch them, then restart.
+        </p>
+      )}
+    </section>
+  )
+}

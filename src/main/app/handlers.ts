@@ -8,7 +8,7 @@ import type { Executor } from '../services/python/types'
 import type { KeyValueStore } from '../services/store/store'
 import type { ExecutorChoice } from '../../shared/settings'
 import { probePython } from '../services/python/cpython-channel'
-import { APP_SETTINGS_KEY, createSettingsHandlers, storedAppSettings } from './settings-handlers'
+import { createSettingsHandlers, defaultRunTimeout, withStoredQaTimeout } from './settings-handlers'
 import { missingPandasWheels, packageDirs } from '../services/python/package-source'
 import type { Workspace } from '../services/workspace'
 import { createTableHandlers, samplesDir, type OpenDialog } from './table-handlers'
@@ -41,16 +41,6 @@ export type AppServices = {
 const MAX_CODE_CHARS = 200_000
 const MAX_TIMEOUT_MS = 10 * 60_000
 
-/** The run time limit from the app settings; the service default when they cannot be read. */
-function settingsRunMs(services: AppServices): number {
-  try {
-    const stored = services.settingsStore.get<{ timeouts?: unknown }>(APP_SETTINGS_KEY)
-    return stored?.timeouts === undefined ? services.defaultTimeoutMs : storedAppSettings(services.settingsStore).timeouts.runMs
-  } catch {
-    return services.defaultTimeoutMs
-  }
-}
-
 /** The contract's implementation, free of Electron: ipc.ts and the web server both register these. */
 export function createHandlers(services: AppServices): Handlers {
   const { workspace, executor, history, events } = services
@@ -82,7 +72,7 @@ export function createHandlers(services: AppServices): Handlers {
       },
       registry: services.endpoints,
       secrets: services.secrets,
-      executor,
+      executor: withStoredQaTimeout(executor, services.settingsStore),
       events,
       cache: services.cache,
       onAnswered: (summary) => {
@@ -93,7 +83,7 @@ export function createHandlers(services: AppServices): Handlers {
     'python:run': async (request) => {
       if (typeof request.code !== 'string' || request.code.trim() === '') return fail('bad-input', 'There is no code to run.')
       if (request.code.length > MAX_CODE_CHARS) return fail('bad-input', `The program is longer than ${MAX_CODE_CHARS.toLocaleString('en-US')} characters.`)
-      const timeoutMs = Math.min(request.timeoutMs ?? settingsRunMs(services), MAX_TIMEOUT_MS)
+      const timeoutMs = Math.min(request.timeoutMs ?? defaultRunTimeout(services.settingsStore, services.defaultTimeoutMs), MAX_TIMEOUT_MS)
       const table = request.tableId === null ? null : workspace.get(request.tableId)
       if (request.tableId !== null && !table) return fail('not-found', 'That table is no longer open.')
       const runId = typeof request.runId === 'string' && request.runId !== '' ? request.runId : randomUUID()

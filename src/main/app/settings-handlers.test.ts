@@ -5,7 +5,8 @@ import { probePython } from '../services/python/cpython-channel'
 import { SwitchableExecutor } from '../services/python/switchable'
 import type { Executor } from '../services/python/types'
 import type { KeyValueStore } from '../services/store/store'
-import { createSettingsHandlers, storedAppSettings } from './settings-handlers'
+import type { RunRequest } from '../services/python/types'
+import { createSettingsHandlers, defaultRunTimeout, storedAppSettings, withStoredQaTimeout } from './settings-handlers'
 
 function memoryStore(): KeyValueStore {
   const data = new Map<string, unknown>()
@@ -129,5 +130,31 @@ describe('settings handlers', () => {
       }
     }
     expect(store.get('app')).toBeUndefined()
+  })
+
+  it('give python:run the stored run time limit when a request names none', async () => {
+    const { handlers, store } = setup()
+    expect(defaultRunTimeout(store, 12_345)).toBe(12_345)
+    await handlers['settings:set']({ settings: { ...DEFAULT_APP_SETTINGS, timeouts: { runMs: 45_000, qaMs: 60_000 } } })
+    expect(defaultRunTimeout(store, 12_345)).toBe(45_000)
+    const broken: KeyValueStore = { path: ':memory:', get: () => { throw new Error('unreadable') }, set: () => {} }
+    expect(defaultRunTimeout(broken, 12_345)).toBe(12_345)
+  })
+
+  it('give question runs the stored QA call limit unless they name one', async () => {
+    const { handlers, store, executor } = setup()
+    const seen: RunRequest[] = []
+    const inner = stubExecutor('pyodide')
+    inner.run = (request) => {
+      seen.push(request)
+      return Promise.reject(new Error('stub'))
+    }
+    const wrapped = withStoredQaTimeout(inner, store)
+    await handlers['settings:set']({ settings: { ...DEFAULT_APP_SETTINGS, timeouts: { runMs: 30_000, qaMs: 7_000 } } })
+    await expect(wrapped.run({ runId: 'a', code: '1', tableId: null })).rejects.toThrow('stub')
+    await expect(wrapped.run({ runId: 'b', code: '1', tableId: null, qaTimeoutMs: 2_000 })).rejects.toThrow('stub')
+    expect(seen.map((r) => r.qaTimeoutMs)).toEqual([7_000, 2_000])
+    expect(wrapped.kind).toBe('pyodide')
+    expect(withStoredQaTimeout(executor, store).kind).toBe(executor.kind)
   })
 })

@@ -3,7 +3,7 @@ import { fail, ok, type Result } from '../../shared/result'
 import { checkSettingValues, readAppSettings, type AppSettings, type ExecutorChoice, type PackageSourceView, type SettingsView } from '../../shared/settings'
 import type { probePython } from '../services/python/cpython-channel'
 import type { SwitchableExecutor, TableToLoad } from '../services/python/switchable'
-import type { Executor } from '../services/python/types'
+import type { Executor, RunRequest } from '../services/python/types'
 import type { KeyValueStore } from '../services/store/store'
 
 export const APP_SETTINGS_KEY = 'app'
@@ -25,6 +25,29 @@ type SettingsHandlers = Pick<Handlers, 'settings:get' | 'settings:set'>
 /** The stored app settings (the default when none or malformed). */
 export function storedAppSettings(store: KeyValueStore): AppSettings {
   return readAppSettings(store.get<unknown>(APP_SETTINGS_KEY))
+}
+
+/** The time limit of a run that names none: the stored setting, else `fallback` (settings never saved, or unreadable). */
+export function defaultRunTimeout(store: KeyValueStore, fallback: number): number {
+  try {
+    const stored = store.get<{ timeouts?: unknown }>(APP_SETTINGS_KEY)
+    return stored?.timeouts === undefined ? fallback : storedAppSettings(store).timeouts.runMs
+  } catch {
+    return fallback
+  }
+}
+
+/** The executor as questions see it: runs that name no QA call limit get the stored one, read at each run. */
+export function withStoredQaTimeout(executor: Executor, store: KeyValueStore): Executor {
+  const run = (request: RunRequest): ReturnType<Executor['run']> => executor.run(request.qaTimeoutMs === undefined ? { ...request, qaTimeoutMs: storedAppSettings(store).timeouts.qaMs } : request)
+  // A proxy keeps the executor's own getters (its kind follows a switch) and methods.
+  return new Proxy(executor, {
+    get(target, prop) {
+      if (prop === 'run') return run
+      const value: unknown = Reflect.get(target, prop, target)
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
+    }
+  })
 }
 
 export function createSettingsHandlers(deps: SettingsDeps): SettingsHandlers {

@@ -22,6 +22,8 @@ let dir: string
 let handlers: QuestionHandlers
 const events: AskProgress[] = []
 const answered: AskSummary[] = []
+/** Tables open in the workspace; a test closes one while its question runs. */
+const open = new Set(['t1', 't2'])
 let table: ParsedTable
 
 beforeAll(async () => {
@@ -29,6 +31,7 @@ beforeAll(async () => {
     rules: [
       { match: /Question: who scored most\?/, reply: { choices: [{ text: '```python\nanswer = df.loc[df["Score"].idxmax(), "Name"]\n```', logprobs: [-1] }] } },
       { match: /Question: slow\?/, reply: { delayMs: 5_000, choices: [{ text: '```python\nanswer = 1\n```' }] } },
+      { match: /Question: a little slow\?/, reply: { delayMs: 600, choices: [{ text: '```python\nanswer = len(df)\n```' }] } },
       { match: /Question: broken\?/, reply: { fault: { kind: 'status', status: 404, message: 'no such model' } } }
     ]
   })
@@ -39,7 +42,7 @@ beforeAll(async () => {
   table = structureGrid(grids.value[0])
   const secrets = new MemorySecretStore()
   handlers = createQuestionHandlers({
-    table: (id) => (id === 't1' ? { name: 'scores.csv', table } : undefined),
+    table: (id) => (open.has(id) ? { name: 'scores.csv', table } : undefined),
     registry: new EndpointRegistry(openFileStore(dir, 'settings').store, secrets),
     secrets,
     executor,
@@ -98,5 +101,16 @@ describe('question and endpoint handlers', () => {
     expect(kept?.answer).toBeNull()
     expect(kept?.problem?.code).toBe(result.ok ? undefined : result.error.code)
     expect(answered.find((s) => s.askId === 'slow-1')?.problem?.code).toBe('cancelled')
+  })
+
+  it('finishes and keeps a question whose table is closed while it runs', async () => {
+    const pending = handlers['question:ask']({ askId: 'closing', tableIds: ['t2'], question: 'a little slow?', options: { n: 1 } })
+    await new Promise((r) => setTimeout(r, 100))
+    open.delete('t2')
+    const result = await pending
+    expect(result.ok && result.value.answer?.text).toBe('3')
+    expect(answered.find((s) => s.askId === 'closing')?.answer?.text).toBe('3')
+    const after = await handlers['question:ask']({ tableIds: ['t2'], question: 'a little slow?' })
+    expect(after.ok || after.error.code).toBe('not-found')
   })
 })

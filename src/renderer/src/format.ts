@@ -4,7 +4,7 @@ import type { AppInfo } from '../../shared/api'
 import type { ExecutorState, PythonFailure } from '../../shared/python'
 import { assertNever } from '../../shared/result'
 
-/** Time limit passed with every scratch run; the timeout message quotes it. */
+/** Time limit of a scratch run when the settings cannot be read. */
 export const RUN_TIMEOUT_MS = 30_000
 
 const numberFormat = new Intl.NumberFormat('en-US')
@@ -61,7 +61,8 @@ export function appInfoText(info: AppInfo): string {
 export function failureHeadline(error: Pick<PythonFailure, 'code' | 'message'>): string {
   switch (error.code) {
     case 'timeout':
-      return `Stopped after ${Math.round(RUN_TIMEOUT_MS / 1000)} s: the program ran past its time limit`
+      // The executor's message names the limit that applied ("Stopped after 45 s: …").
+      return /^Stopped after /.test(error.message) ? error.message.replace(/\.$/, '') : 'Stopped: the program ran past its time limit'
     case 'interrupted':
       return 'Stopped by you'
     default:

@@ -69,6 +69,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error)
+  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    console.error('That port is already in use (another TableQA Studio?). Choose another with `npm run web -- --port N`.')
+  } else {
+    console.error(error)
+  }
   process.exit(1)
 })

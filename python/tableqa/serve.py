@@ -26,6 +26,14 @@ def _limit_memory(megabytes: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
+def apply_table_message(message: dict[str, Any]) -> None:
+    """Load or forget a table as main asks."""
+    if message.get("type") == "table":
+        host.load_table(message["tableId"], message["payloadJson"])
+    else:
+        host.drop_table(message["tableId"])
+
+
 class Link:
     """The pipe pair to main; the program's own stdin is not this one."""
 
@@ -57,6 +65,10 @@ def main(argv: list[str]) -> int:
     def bridge(question: str, value: str | None) -> str:
         link.send({"type": "qa", "runId": current["run"], "question": question, "value": value})
         reply = link.receive()
+        # Table updates may arrive while the program waits; apply them and keep waiting.
+        while reply is not None and reply.get("type") in ("table", "drop-table"):
+            apply_table_message(reply)
+            reply = link.receive()
         if reply is None or reply.get("type") != "qa-answer":
             raise RuntimeError("the host went away")
         answer = reply["answer"]
@@ -76,10 +88,8 @@ def main(argv: list[str]) -> int:
         if message is None:
             return 0
         kind = message.get("type")
-        if kind == "table":
-            host.load_table(message["tableId"], message["payloadJson"])
-        elif kind == "drop-table":
-            host.drop_table(message["tableId"])
+        if kind in ("table", "drop-table"):
+            apply_table_message(message)
         elif kind == "run":
             current["run"] = message["runId"]
             signal.signal(signal.SIGINT, signal.default_int_handler)

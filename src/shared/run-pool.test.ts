@@ -43,7 +43,7 @@ describe('the run pool', () => {
     first.events.result('a', ok('a'), false)
     pool.handle({ type: 'table', tableId: 't', payloadJson: '"v2"' })
     pool.handle({ ...run('b'), tableId: 't' })
-    expect(first.loads).toEqual(['t="v1"', 'drop t', 't="v2"'])
+    expect(first.loads).toEqual(['t="v1"', 't="v2"'])
   })
 
   it('hands a queued run to a live interpreter, not to the one replaced after a tampering program', async () => {

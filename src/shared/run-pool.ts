@@ -75,10 +75,10 @@ export class RunPool {
       case 'configure':
         return
       case 'table':
-        // A new layout under the same id: interpreters holding the old one must load it again.
-        if (this.tables.has(message.tableId)) {
-          for (const slot of this.slots) if (slot.tables.delete(message.tableId)) slot.interpreter.dropTable(message.tableId)
-        }
+        if (this.tables.get(message.tableId) === message.payloadJson) return
+        // A new layout under the same id: interpreters holding the old one get the new one before their
+        // next run (loading replaces). Nothing is sent now: a busy interpreter may be waiting for a QA answer.
+        for (const slot of this.slots) slot.tables.delete(message.tableId)
         this.tables.set(message.tableId, message.payloadJson)
         return
       case 'drop-table':

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import type { PageToHost } from '../../shared/executor-protocol'
 import { EXECUTOR_HEADERS, type ExecutorAssets } from '../services/python/assets'
-import type { ChannelFactory, PageChannel } from '../services/python/channel'
+import { channelSignals, type ChannelFactory, type PageChannel } from '../services/python/channel'
 import { allowPermission, executorRequestAllowed, executorWindowPreferences } from './security'
 
 export const EXECUTOR_SCHEME = 'tableqa-exec'
@@ -48,21 +48,15 @@ export function electronChannelFactory(assets: ExecutorAssets, preloadDir: strin
     window.webContents.on('will-navigate', (event) => event.preventDefault())
     window.webContents.on('will-redirect', (event) => event.preventDefault())
 
-    const messageListeners: ((m: PageToHost) => void)[] = []
-    const exitListeners: ((reason: string) => void)[] = []
-    let exited = false
-    const exit = (reason: string): void => {
-      if (exited) return
-      exited = true
-      for (const listener of exitListeners) listener(reason)
-    }
+    const signals = channelSignals()
+    const exit = signals.exit
     window.webContents.on('render-process-gone', (_event, details) => exit(`The Python sandbox stopped (${details.reason}).`))
     window.on('closed', () => exit('The Python sandbox window closed.'))
 
     await window.loadURL(`${EXECUTOR_SCHEME}://app/executor.html`)
     const { port1, port2 } = new MessageChannelMain()
     port1.on('message', (event) => {
-      for (const listener of messageListeners) listener(event.data as PageToHost)
+      signals.emit(event.data as PageToHost)
     })
     port1.start()
     window.webContents.postMessage('executor:port', null, [port2])
@@ -72,10 +66,10 @@ export function electronChannelFactory(assets: ExecutorAssets, preloadDir: strin
         port1.postMessage(message)
         return Promise.resolve()
       },
-      onMessage: (listener) => messageListeners.push(listener),
-      onExit: (listener) => exitListeners.push(listener),
+      onMessage: signals.onMessage,
+      onExit: signals.onExit,
       close: () => {
-        exited = true
+        signals.silence()
         port1.close()
         if (!window.isDestroyed()) window.destroy()
         return Promise.resolve()

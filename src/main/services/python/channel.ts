@@ -12,3 +12,39 @@ export type PageChannel = {
 
 /** Opens a fresh executor page. Called at start and after a crash. */
 export type ChannelFactory = () => Promise<PageChannel>
+
+/**
+ * The listener bookkeeping every channel needs: messages fanned out to subscribers, and an exit
+ * reported once (a closed channel reports nothing).
+ */
+export function channelSignals(): {
+  emit: (message: PageToHost) => void
+  exit: (reason: string) => void
+  /** Called on a deliberate close: no exit is reported afterwards. */
+  silence: () => void
+  onMessage: (listener: (message: PageToHost) => void) => void
+  onExit: (listener: (reason: string) => void) => void
+} {
+  const messageListeners: ((message: PageToHost) => void)[] = []
+  const exitListeners: ((reason: string) => void)[] = []
+  let exited = false
+  return {
+    emit: (message) => {
+      for (const listener of messageListeners) listener(message)
+    },
+    exit: (reason) => {
+      if (exited) return
+      exited = true
+      for (const listener of exitListeners) listener(reason)
+    },
+    silence: () => {
+      exited = true
+    },
+    onMessage: (listener) => {
+      messageListeners.push(listener)
+    },
+    onExit: (listener) => {
+      exitListeners.push(listener)
+    }
+  }
+}

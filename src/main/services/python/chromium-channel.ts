@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { chromium, type Browser } from 'playwright-core'
 import type { PageToHost } from '../../../shared/executor-protocol'
 import { EXECUTOR_HEADERS, type ExecutorAssets } from './assets'
-import type { ChannelFactory, PageChannel } from './channel'
+import { channelSignals, type ChannelFactory, type PageChannel } from './channel'
 
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable']
 
@@ -61,17 +61,9 @@ export function chromiumChannelFactory(assets: ExecutorAssets, executablePath: s
       await context.route('**/*', (route) =>
         route.request().url().startsWith(`${origin}/`) ? route.continue() : route.abort('blockedbyclient')
       )
-      const messageListeners: ((m: PageToHost) => void)[] = []
-      const exitListeners: ((reason: string) => void)[] = []
-      let exited = false
-      const exit = (reason: string): void => {
-        if (exited) return
-        exited = true
-        for (const listener of exitListeners) listener(reason)
-      }
-      await context.exposeFunction('__executorEmit', (message: PageToHost) => {
-        for (const listener of messageListeners) listener(message)
-      })
+      const signals = channelSignals()
+      const exit = signals.exit
+      await context.exposeFunction('__executorEmit', (message: PageToHost) => signals.emit(message))
       const page = await context.newPage()
       page.on('crash', () => exit('The Python sandbox page crashed (out of memory?).'))
       page.on('close', () => exit('The Python sandbox page closed.'))
@@ -83,10 +75,10 @@ export function chromiumChannelFactory(assets: ExecutorAssets, executablePath: s
           // Runs in the page: its global is the page's window.
           await page.evaluate((m) => (globalThis as { __executorPost?: (m: unknown) => void }).__executorPost?.(m), message)
         },
-        onMessage: (listener) => messageListeners.push(listener),
-        onExit: (listener) => exitListeners.push(listener),
+        onMessage: signals.onMessage,
+        onExit: signals.onExit,
         async close() {
-          exited = true
+          signals.silence()
           await owned.close().catch(() => {})
           server.close()
         }

@@ -2,10 +2,10 @@ import { spawn, spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { Readable, Writable } from 'node:stream'
-import type { HostToPage, PageToHost } from '../../../shared/executor-protocol'
+import type { HostToPage } from '../../../shared/executor-protocol'
 import { RunPool, type Interpreter, type SpawnInterpreter } from '../../../shared/run-pool'
 import { appRoot } from '../paths'
-import type { ChannelFactory, PageChannel } from './channel'
+import { channelSignals, type ChannelFactory, type PageChannel } from './channel'
 
 export type CPythonOptions = {
   /** The interpreter to run, e.g. `python3` or a virtualenv's `bin/python`. */
@@ -111,21 +111,18 @@ function cpythonInterpreters(options: CPythonOptions): SpawnInterpreter {
 export function cpythonChannelFactory(options: CPythonOptions): ChannelFactory {
   return () => {
     let pool: RunPool | null = null
-    const messageListeners: ((m: PageToHost) => void)[] = []
-    const emit = (message: PageToHost): void => {
-      for (const listener of messageListeners) listener(message)
-    }
+    const signals = channelSignals()
     const channel: PageChannel = {
       post: (message: HostToPage) => {
         if (message.type === 'configure') {
           pool?.dispose()
-          pool = new RunPool(message.config, cpythonInterpreters(options), emit)
+          pool = new RunPool(message.config, cpythonInterpreters(options), signals.emit)
         } else {
           pool?.handle(message)
         }
         return Promise.resolve()
       },
-      onMessage: (listener) => messageListeners.push(listener),
+      onMessage: signals.onMessage,
       onExit: () => {},
       close: () => {
         pool?.dispose()

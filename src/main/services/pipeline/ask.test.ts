@@ -94,6 +94,7 @@ describe('ask on a HiTab table', () => {
     // Candidate 2 fails (KeyError), candidate 5 has no code; the other three agree.
     expect(s.candidates.map((c) => c.result.ok)).toEqual([true, false, true, true, false])
     expect(s.candidates[1]?.result.ok === false && s.candidates[1].result.error.code).toBe('python-error')
+    expect(s.candidates[1]?.result.ok === false && s.candidates[1].result.error.detail).toMatch(/^Traceback[\s\S]*KeyError/)
     expect(s.candidates[4]?.result.ok === false && s.candidates[4].result.error.code).toBe('model-no-code')
     expect(s.candidates.map((c) => c.answerKey)).toEqual(['11.1', null, '11.1', '11.1', null])
     expect(s.candidates[2]?.qaCalls).toBe(1)

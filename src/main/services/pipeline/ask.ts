@@ -89,10 +89,12 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
       }
       if (aborted(request.signal)) return cancelled()
       const read: Result<AskAnswer> = outcome.result.ok ? readAnswer(outcome.result.value) : { ok: false, error: outcome.result.error }
+      // The traceback is what lets the UI say which line failed and why (e.g. a removed network API).
+      const detail = read.ok ? undefined : (read.error.detail ?? (outcome.result.ok ? undefined : outcome.result.error.traceback))
       candidates.push({
         ...base,
         program: program.value,
-        result: read.ok ? { ok: true, answer: read.value } : { ok: false, error: { code: read.error.code, message: read.error.message, ...(read.error.detail === undefined ? {} : { detail: read.error.detail }) } },
+        result: read.ok ? { ok: true, answer: read.value } : { ok: false, error: { code: read.error.code, message: read.error.message, ...(detail === undefined ? {} : { detail }) } },
         answerKey: read.ok ? answerKey(read.value) : null,
         qaCalls: calls,
         durationMs: Date.now() - runStart

@@ -4,7 +4,7 @@
  * Only JSON-able data crosses; tables travel as JSON text so the interpreter can `json.loads` them in one call.
  */
 
-import type { PythonRunResult } from './python'
+import type { BootProgress, PythonRunResult } from './python'
 import type { Result } from './result'
 
 /** How an executor should set itself up. */
@@ -44,7 +44,9 @@ export type PageHostResult = { type: 'result'; runId: string; result: PythonRunR
 /** A running program asked a sub-question; the run's deadline is paused until the answer arrives. */
 export type PageHostQa = { type: 'qa'; runId: string; callId: number; question: string; value: string | null }
 export type PageHostLog = { type: 'log'; level: 'info' | 'warn'; message: string }
-export type PageToHost = PageHostReady | PageHostBootError | PageHostResult | PageHostQa | PageHostLog
+/** A boot step has begun; only sent before `ready`, and never moving backwards. */
+export type PageHostProgress = { type: 'progress'; progress: BootProgress }
+export type PageToHost = PageHostReady | PageHostBootError | PageHostResult | PageHostQa | PageHostLog | PageHostProgress
 
 export type PageWorkerInit = {
   type: 'init'
@@ -67,7 +69,8 @@ export type WorkerPageBootError = { type: 'boot-error'; message: string }
 /** `recycle`: the program changed shared interpreter state, so this worker must not run another program. */
 export type WorkerPageResult = { type: 'result'; runId: string; resultJson: string; recycle: boolean }
 export type WorkerPageQa = { type: 'qa'; runId: string; question: string; value: string | null }
-export type WorkerToPage = WorkerPageReady | WorkerPageBootError | WorkerPageResult | WorkerPageQa
+export type WorkerPageProgress = { type: 'progress'; progress: BootProgress }
+export type WorkerToPage = WorkerPageReady | WorkerPageBootError | WorkerPageResult | WorkerPageQa | WorkerPageProgress
 
 /** Layout of the QA answer buffer shared with a blocked worker. */
 export const QA_BUFFER_BYTES = 256 * 1024

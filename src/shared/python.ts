@@ -33,9 +33,12 @@ export type PythonFailure = AppError & { stdout: string; stderr: string; traceba
 
 export type PythonRunResult = { ok: true; value: PythonOutput } | { ok: false; error: PythonFailure }
 
+/** How far an executor has got while starting: `done` of `total` boot steps, and the step under way. */
+export type BootProgress = { done: number; total: number; label: string }
+
 /** Runtime state shown in the status bar. */
 export type ExecutorState =
-  | { state: 'starting'; detail: string }
+  | { state: 'starting'; detail: string; progress?: BootProgress }
   | { state: 'ready'; pandas: boolean; pythonVersion: string }
   | { state: 'busy'; runId: string }
   | { state: 'error'; message: string }

@@ -6,7 +6,7 @@
  */
 
 import type { ExecutorConfig, HostPageRun, HostToPage, PageToHost } from './executor-protocol'
-import type { PythonRunResult } from './python'
+import type { BootProgress, PythonRunResult } from './python'
 import { assertNever, type Result } from './result'
 
 /** One interpreter the pool drives. */
@@ -24,6 +24,8 @@ export type Interpreter = {
 /** What an interpreter reports back to the pool. */
 export type InterpreterEvents = {
   ready(info: { pythonVersion: string; pandas: boolean; bootMs: number }): void
+  /** A boot step has begun (interpreters that cannot tell their steps never call this). */
+  progress(progress: BootProgress): void
   bootError(message: string): void
   /** `recycle`: the program tampered with the interpreter; it is replaced after this result. */
   result(runId: string, resultJson: string, recycle: boolean): void
@@ -59,6 +61,8 @@ export class RunPool {
   private readonly queue: HostPageRun[] = []
   private readonly tables = new Map<string, string>()
   private announced = false
+  /** The furthest boot progress reported so far, as a fraction. */
+  private bootShown = -1
   private bootFailures = 0
   private disposed = false
 
@@ -121,6 +125,7 @@ export class RunPool {
           }
           this.dispatch()
         },
+        progress: (progress) => this.progress(progress),
         bootError: (message) => {
           this.emit({ type: 'boot-error', message })
           this.bootFailures += 1
@@ -143,6 +148,15 @@ export class RunPool {
       this.config
     )
     this.slots.push(slot)
+  }
+
+  /** Interpreters boot side by side: report the one furthest along, so the host's bar only moves forward. */
+  private progress(progress: BootProgress): void {
+    if (this.announced || !(progress.total > 0)) return
+    const fraction = Math.min(1, Math.max(0, progress.done / progress.total))
+    if (fraction <= this.bootShown) return
+    this.bootShown = fraction
+    this.emit({ type: 'progress', progress })
   }
 
   private dispatch(): void {

@@ -31,6 +31,9 @@ export function pyodideInterpreters(urls: Urls): SpawnInterpreter {
         case 'ready':
           events.ready({ pythonVersion: message.pythonVersion, pandas: message.pandas, bootMs: message.bootMs })
           return
+        case 'progress':
+          events.progress(message.progress)
+          return
         case 'boot-error':
           events.bootError(message.message)
           return

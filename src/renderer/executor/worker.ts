@@ -12,6 +12,7 @@ import {
   type WorkerToPage
 } from '../../shared/executor-protocol'
 import type { Result } from '../../shared/result'
+import { bootPlan, readLock, type LockLike } from '../../shared/boot-steps'
 
 type PyProxyLike = { destroy(): void }
 type Pyodide = {
@@ -40,28 +41,48 @@ function post(message: WorkerToPage): void {
 
 const RUNTIME_ROOT = '/home/pyodide/runtime'
 
+/** Pyodide's lock file, for the packages to load in order; null when it cannot be read. */
+async function fetchLock(indexURL: string): Promise<LockLike | null> {
+  try {
+    const response = await fetch(`${indexURL}pyodide-lock.json`)
+    return response.ok ? readLock(await response.json()) : null
+  } catch {
+    return null
+  }
+}
+
 async function boot(init: Extract<PageToWorker, { type: 'init' }>): Promise<void> {
   const started = performance.now()
+  const wanted = init.loadPandas ? ['numpy', 'pandas'] : []
+  const lock = wanted.length > 0 ? await fetchLock(init.indexURL) : null
+  const plan = bootPlan(lock, wanted)
+  let done = 0
+  const step = (): void => post({ type: 'progress', progress: { done, total: plan.steps.length, label: plan.steps[done] ?? '' } })
+  step()
   const module = (await import(/* @vite-ignore */ `${init.indexURL}pyodide.mjs`)) as { loadPyodide: LoadPyodide }
   const py = await module.loadPyodide({ indexURL: init.indexURL, env: { HOME: '/home/pyodide' }, stdout: () => {}, stderr: () => {} })
   py.setInterruptBuffer(new Int32Array(init.interruptBuffer))
   qaHeader = new Int32Array(init.qaBuffer, 0, 2)
   qaBytes = new Uint8Array(init.qaBuffer, 8)
+  done += 1
 
+  // One package at a time, dependencies first (without the lock file, each pulls in its own). A failed
+  // loadPackage resolves instead of throwing, so the import below is the real check.
+  for (const name of plan.packages) {
+    step()
+    await py.loadPackage([name], { messageCallback: () => {}, errorCallback: () => {} })
+    done += 1
+  }
+
+  step()
   const bundle = (await (await fetch(init.runtimeURL)).json()) as { files: Record<string, string> }
   for (const [path, source] of Object.entries(bundle.files)) {
     const full = `${RUNTIME_ROOT}/${path}`
     py.FS.mkdirTree(full.slice(0, full.lastIndexOf('/')))
     py.FS.writeFile(full, source)
   }
-
-  let pandas = false
-  if (init.loadPandas) {
-    // A failed loadPackage resolves instead of throwing, so the import below is the real check.
-    await py.loadPackage(['numpy', 'pandas'], { messageCallback: () => {}, errorCallback: () => {} })
-  }
   py.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(RUNTIME_ROOT)})\nimport tableqa.host as _tableqa_host`)
-  pandas = init.loadPandas && (py.runPython('_tableqa_host.pandas_available()') as boolean)
+  const pandas = init.loadPandas && (py.runPython('_tableqa_host.pandas_available()') as boolean)
   const host = py.globals.get('_tableqa_host') as {
     run_json(code: string, tableId: string | undefined, namedTablesJson: string, maxQaCalls: number): string
     load_table(tableId: string, payloadJson: string): void

@@ -167,6 +167,9 @@ export class PythonExecutor implements Executor {
       case 'boot-error':
         this.setState({ state: 'error', message: `Python could not start: ${message.message}` })
         return
+      case 'progress':
+        if (this.state.state === 'starting') this.setState({ state: 'starting', detail: message.progress.label, progress: message.progress })
+        return
       case 'result': {
         const entry = this.pending.get(message.runId)
         if (entry) {

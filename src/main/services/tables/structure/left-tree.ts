@@ -1,7 +1,7 @@
 import type { HeaderNode } from '../../../../shared/table'
 import { rawText, regionAt, type Grid } from './grid'
 import { aggregateBlocks } from './aggregates'
-import { classifyRow, isTotalLabel, type RowRole } from './rows'
+import { classifyRow, isTotalLabel, isWholeLabel, type RowRole } from './rows'
 import { newRoot } from './top-tree'
 
 export type LeftTree = {
@@ -14,7 +14,7 @@ export type LeftTree = {
 }
 
 /** An open parent; `until` is the last row of an aggregate's block. */
-type Open = { node: HeaderNode; level: number; until?: number }
+type Open = { node: HeaderNode; level: number; until?: number; whole?: boolean }
 
 // Between a section (-0.5) and a data row (0): data rows stay inside an aggregate, a section closes it.
 const AGGREGATE_LEVEL = -0.25
@@ -55,6 +55,9 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   const sectionsBelow = indented ? null : sectionRuns(roles)
   const blocks = hierarchy && !indented && headerCols === 1 ? aggregateBlocks(g, headerRows, headerCols, roles) : null
   const groups = hierarchy && !indented && headerCols === 1 ? groupRows(g, headerRows, headerCols, roles) : null
+  let lastRow = g.rows - 1
+  while (lastRow >= headerRows && roles[lastRow - headerRows] === 'empty') lastRow--
+  const grandTotal = hierarchy && !indented ? grandTotalRow(g, headerRows, headerCols, roles) : -1
 
   for (let r = headerRows; r < g.rows; r++) {
     const role: RowRole = roles[r - headerRows] ?? 'empty'
@@ -82,6 +85,11 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     }
     while (stack.length > 0 && (stack[stack.length - 1]?.until ?? r) < r) stack.pop()
     while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) >= effective) stack.pop()
+    // A second whole ("territories overall" after "provinces overall"'s rows) is a sibling of the first.
+    const wholeLabel = !indented && headerCols === 1 && hierarchy && role === 'data' && isWholeLabel(rowLabelText(g, r, headerCols))
+    const followsWhole = wholeLabel && stack[stack.length - 1]?.whole === true
+    if (followsWhole) stack.pop()
+    if (r === grandTotal) while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) !== -Infinity) stack.pop()
     const contextParent = stack[stack.length - 1]?.node ?? root
     if (stack.length !== 0 || role === 'section') above.fill(null)
 
@@ -133,9 +141,9 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
       if (group && own !== undefined && own.text.length > 0) stack.push({ node: own, level: effective })
       else if (indented && own !== undefined && own.text.length > 0) stack.push({ node: own, level })
       else if (blockEnd >= 0 && own !== undefined && own.text.length > 0) stack.push({ node: own, level: AGGREGATE_LEVEL, until: blockEnd + headerRows })
-      else if (!indented && headerCols === 1 && hierarchy && opensBody(previousRole) && isTotalLabel(rowLabelText(g, r, headerCols)) && own !== undefined && own.text.length > 0)
+      else if (wholeLabel && (opensBody(previousRole) || followsWhole) && r < lastRow && own !== undefined && own.text.length > 0)
         // A total heading the body (or a unit's rows), like "all industries", is the parent of the rows below.
-        stack.push({ node: own, level: AGGREGATE_LEVEL })
+        stack.push({ node: own, level: AGGREGATE_LEVEL, whole: true })
       else if (!indented && isTotalLabel(rowLabelText(g, r, headerCols)) && previousRole !== 'section') closeInnermostSection(stack)
     }
     previousRole = role
@@ -168,6 +176,24 @@ function groupRows(g: Grid, headerRows: number, headerCols: number, roles: RowRo
     out[i] = shared === 0 && own > 0 && below > own
   }
   return out
+}
+
+// Sections enough that the table is a list of breakdowns ("sex", "age group", "province", ...), not one.
+const BREAKDOWNS = 4
+
+/**
+ * The last row of a table of several breakdowns, when it names a total ("total", "total population"): the
+ * total of the whole table, outside the last breakdown. With one or two sections a closing total is the
+ * last section's own. Returns the body row (absolute) or -1.
+ */
+function grandTotalRow(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): number {
+  let last = roles.length - 1
+  while (last >= 0 && roles[last] === 'empty') last--
+  if (last < 0 || roles[last] !== 'data') return -1
+  let sections = 0
+  for (const role of roles) if (role === 'section') sections++
+  if (sections < BREAKDOWNS) return -1
+  return isTotalLabel(rowLabelText(g, headerRows + last, headerCols)) ? headerRows + last : -1
 }
 
 function opensBody(previous: RowRole | null): boolean {

@@ -103,3 +103,12 @@ const TOTAL = /^(?:total|all\b(?!\s+other)|overall|sum\b)/i
 export function isTotalLabel(label: string): boolean {
   return TOTAL.test(label)
 }
+
+// A country at the head of its provinces or states ("canada", "united statesa" with a footnote letter), and
+// labels ending in "overall" ("provinces overall").
+const WHOLE = /^(?:canada|united states|u\.s\.|world)[a-z]?$|\boverall$/i
+
+/** A label that names the whole of the rows listed under it: a total, or the country over its regions. */
+export function isWholeLabel(label: string): boolean {
+  return TOTAL.test(label) || WHOLE.test(label)
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest'
+import type { RawGrid } from '../../../../shared/table'
+import { structureGrid } from './index'
+
+const grid = (cells: string[][]): RawGrid => ({ name: 't', cells, merges: [], warnings: [] })
+const labels = (g: RawGrid): string[] => structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))
+
+describe('left hierarchy from the wording of row labels', () => {
+  it('puts a closing total after four breakdowns outside the last one, and keeps it inside with fewer', () => {
+    const rows = [
+      ['sex', ''],
+      ['men', '48'],
+      ['women', '52'],
+      ['age group', ''],
+      ['young', '30'],
+      ['old', '70'],
+      ['region', ''],
+      ['east', '40'],
+      ['west', '60'],
+      ['income', ''],
+      ['low', '45'],
+      ['high', '55'],
+      ['total', '100']
+    ]
+    const many = labels(grid([['', 'percent'], ...rows]))
+    expect(many[many.length - 1]).toBe('total')
+    const few = labels(grid([['', 'percent'], ...rows.slice(6)]))
+    expect(few[few.length - 1]).toBe('income > total')
+  })
+
+  it('makes the country heading the body the parent of its regions, though rates do not add up', () => {
+    const g = grid([
+      ['', 'rate'],
+      ['canada', '16.8'],
+      ['quebec', '27.8'],
+      ['ontario', '10.4'],
+      ['alberta', '19.5']
+    ])
+    expect(labels(g)).toEqual(['canada', 'canada > quebec', 'canada > ontario', 'canada > alberta'])
+    // Only the whole of the table: a country further down is an ordinary row.
+    const later = grid([
+      ['', 'rate'],
+      ['quebec', '27.8'],
+      ['canada', '16.8'],
+      ['ontario', '10.4']
+    ])
+    expect(labels(later)).toEqual(['quebec', 'canada', 'ontario'])
+  })
+
+  it('reads successive "… overall" rows as sibling groups and a closing whole as their sibling', () => {
+    const g = grid([
+      ['', 'rate'],
+      ['provinces overall', '1,200'],
+      ['quebec', '1,100'],
+      ['ontario', '1,300'],
+      ['territories overall', '4,000'],
+      ['yukon', '3,500'],
+      ['nunavut', '4,500'],
+      ['canada', '1,250']
+    ])
+    expect(labels(g)).toEqual([
+      'provinces overall',
+      'provinces overall > quebec',
+      'provinces overall > ontario',
+      'territories overall',
+      'territories overall > yukon',
+      'territories overall > nunavut',
+      'canada'
+    ])
+  })
+})

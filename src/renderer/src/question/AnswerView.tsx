@@ -47,7 +47,7 @@ export function AnswerView({ summary, tableId, tableName }: Props): React.JSX.El
         {summary.qaCalls > 0 ? ` · ${summary.qaCalls} QA calls` : ''} · {formatDuration(summary.timings.totalMs)}
       </p>
       {summary.program !== null && <ProgramView key={`${summary.askId}:${summary.program}`} program={summary.program} tableId={tableId} tableName={tableName} />}
-      <Candidates candidates={summary.candidates} chosen={summary.chosen} ranking={summary.selection?.ranking ?? []} />
+      <Candidates candidates={summary.candidates} chosen={summary.chosen} ranking={summary.selection?.ranking ?? []} executor={summary.executor} />
       {summary.notes.length > 0 && (
         <ul className="answer-notes muted small">
           {summary.notes.map((n) => (

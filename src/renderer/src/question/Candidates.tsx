@@ -1,24 +1,41 @@
-import type { CandidateSummary } from '../../../shared/ask'
+import type { AskSummary, CandidateSummary } from '../../../shared/ask'
 import { formatDuration } from '../format'
+import { blockedReason, type BlockedReason } from './blocked'
 import { Code } from './Code'
 
 function score(value: number | null): string {
   return value === null ? 'n/a' : value.toFixed(3)
 }
 
-/** Every sampled program with its log-probability and what running it gave; the chosen one marked. */
-export function Candidates({ candidates, chosen, ranking }: { candidates: CandidateSummary[]; chosen: number | null; ranking: number[] }): React.JSX.Element {
+function reasonOf(c: CandidateSummary, executor: AskSummary['executor']): BlockedReason | null {
+  return c.result.ok ? null : blockedReason(c.result.error, executor)
+}
+
+/**
+ * Every sampled program with its log-probability and what running it gave; the chosen one marked. A
+ * program the sandbox stopped is open with its code and says what was blocked, so an injected attempt is
+ * seen rather than buried under the answer.
+ */
+export function Candidates({ candidates, chosen, ranking, executor }: { candidates: CandidateSummary[]; chosen: number | null; ranking: number[]; executor: AskSummary['executor'] }): React.JSX.Element {
+  const reasons = candidates.map((c) => reasonOf(c, executor))
+  const blocked = reasons.filter((r) => r !== null).length
   return (
-    <details className="candidates">
+    <details className="candidates" open={blocked > 0}>
       <summary>
         Candidates ({candidates.length}) <span className="muted small">· log-probability and result of each program</span>
+        {blocked > 0 && (
+          <span className="badge badge-error candidates-blocked">
+            {blocked} blocked by the sandbox
+          </span>
+        )}
       </summary>
       <ol className="candidate-list" aria-label="Candidates">
-        {candidates.map((c) => {
+        {candidates.map((c, i) => {
           const rank = ranking.indexOf(c.index)
+          const reason = reasons[i] ?? null
           return (
-            <li key={c.index} className={c.index === chosen ? 'candidate chosen' : 'candidate'}>
-              <details>
+            <li key={c.index} className={c.index === chosen ? 'candidate chosen' : 'candidate'} aria-label={`Candidate ${c.index + 1}`}>
+              <details open={reason !== null}>
                 <summary>
                   <span className="candidate-index">#{c.index + 1}</span>
                   {c.index === chosen && <span className="badge badge-ok">chosen</span>}
@@ -37,8 +54,13 @@ export function Candidates({ candidates, chosen, ranking }: { candidates: Candid
                     {c.qaCalls > 0 ? ` · ${c.qaCalls} QA` : ''}
                     {rank >= 0 ? ` · rank ${rank + 1}` : ''}
                   </span>
+                  {reason && (
+                    <span className="candidate-blocked" data-kind={reason.kind}>
+                      {reason.text}
+                    </span>
+                  )}
                 </summary>
-                {c.program === null ? <p className="muted">The reply held no program.</p> : <Code code={c.program} />}
+                {c.program === null ? <p className="muted">The reply held no program.</p> : <Code code={c.program} label={`Program of candidate ${c.index + 1}`} />}
                 {!c.result.ok && c.result.error.detail && <pre className="stream stream-err">{c.result.error.detail}</pre>}
               </details>
             </li>

@@ -19,9 +19,12 @@ const SIGNIFICANT = 20
  * and columns that add up must outnumber those that do not (shares and rates never add up). A block has two
  * members or more and stops at the first row that is not a data row.
  */
-export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): Int32Array {
+export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], known?: Int32Array): Int32Array {
   const n = roles.length
   const ends = new Int32Array(n).fill(-1)
+  // Blocks known from elsewhere (the wording of labels) are taken as they are, and count as one member.
+  const fixed = (i: number): boolean => known !== undefined && (known[i] ?? -1) >= 0
+  if (known !== undefined) for (let i = 0; i < n; i++) if (fixed(i)) ends[i] = known[i] ?? -1
   if (n < 3 || n > MAX_BODY_ROWS || headerCols < 1) return ends
   const width = Math.min(g.cols - headerCols, MAX_COLUMNS)
   if (width < 1) return ends
@@ -42,7 +45,7 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
   // Pairs that add up but are followed by a plain row: taken below only next to another block.
   const pairs = new Int32Array(n).fill(-1)
   for (let i = n - 2; i >= 0; i--) {
-    if (roles[i] !== 'data') continue
+    if (roles[i] !== 'data' || fixed(i)) continue
     sums.fill(0)
     negative.fill(0)
     let members = 0

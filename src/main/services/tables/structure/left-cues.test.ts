@@ -68,4 +68,34 @@ describe('left hierarchy from the wording of row labels', () => {
       'canada'
     ])
   })
+
+  it('closes a group at the "other …" row that names its head, and at the complement of its head', () => {
+    const g = grid([
+      ['', 'share'],
+      ['science', '75.5'],
+      ['chemistry', '17.8'],
+      ['physics', '30.8'],
+      ['other science fields', '2.6'],
+      ['engineering', '21.9'],
+      ['visible minority', '12.0'],
+      ['chinese', '4.0'],
+      ['black', '3.0'],
+      ['not a visible minority', '88.0'],
+      ['women', '50.0'],
+      ['not a visible minority', '44.0']
+    ])
+    expect(labels(g)).toEqual([
+      'science',
+      'science > chemistry',
+      'science > physics',
+      'science > other science fields',
+      'engineering',
+      'visible minority',
+      'visible minority > chinese',
+      'visible minority > black',
+      'not a visible minority',
+      'women',
+      'not a visible minority'
+    ])
+  })
 })

@@ -1,0 +1,77 @@
+import { type Grid } from './grid'
+import { rowLabel, type RowRole } from './rows'
+
+// How far back a closing label looks for the row it names.
+const MAX_REACH = 200
+
+/**
+ * Blocks that the wording of row labels marks, for tables whose source lost the indentation:
+ *
+ * - "other science fields" names "science" a few rows up: it is the last of science's parts, so "science" is
+ *   the parent of the rows down to it;
+ * - "not a visible minority" (or "non-X") is the complement of "visible minority" a few rows up: the rows
+ *   between are the parts of "visible minority", the complement is its sibling.
+ *
+ * Returns, per body row (index 0 = row headerRows), the last body row of the block it heads, or -1.
+ */
+export function labelBlocks(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): Int32Array {
+  const n = roles.length
+  const ends = new Int32Array(n).fill(-1)
+  const words: (string[] | null)[] = new Array<string[] | null>(n).fill(null)
+  for (let i = 0; i < n; i++) if (roles[i] === 'data') words[i] = tokens(rowLabel(g, headerRows + i, headerCols))
+  for (let k = 1; k < n; k++) {
+    const w = words[k]
+    if (w === null || w.length < 2) continue
+    const closing = w[0] === 'other'
+    const complement = !closing && complementOf(w)
+    if (!closing && complement === null) continue
+    const named = closing ? w.slice(1) : (complement ?? [])
+    for (let p = k - 1; p >= 0 && k - p <= MAX_REACH; p--) {
+      const pw = words[p]
+      // The same label further up belongs to an earlier group: the head of this one is not above it.
+      if (pw !== null && sameWords(pw, w)) break
+      if (pw === null || pw.length === 0 || pw[0] === 'other' || pw[0] === 'total' || pw[0] === 'all') continue
+      const hit = closing ? contains(named, pw) : sameWords(named, pw)
+      if (!hit) continue
+      // Right after the row it names, the label has no parts to close ("visible minority | not a visible minority").
+      if (p < k - 1) ends[p] = Math.max(ends[p] ?? -1, closing ? k : k - 1)
+      break
+    }
+  }
+  return ends
+}
+
+/** The words of "not a X", "not X", "non-X" or "non X" after the negation, or null. */
+function complementOf(w: string[]): string[] | null {
+  if (w[0] === 'not') return w[1] === 'a' || w[1] === 'an' ? w.slice(2) : w.slice(1)
+  if (w[0] === 'non') return w.slice(1)
+  return null
+}
+
+function tokens(label: string): string[] {
+  return label
+    .toLowerCase()
+    .split(/[^a-z0-9$]+/)
+    .filter((t) => t.length > 0)
+}
+
+/** Equal words, or one with a footnote letter stuck to its end ("engineeringa"). */
+function sameWord(a: string, b: string): boolean {
+  if (a === b) return true
+  if (Math.min(a.length, b.length) < 4 || Math.abs(a.length - b.length) !== 1) return false
+  return a.length > b.length ? a.startsWith(b) : b.startsWith(a)
+}
+
+function sameWords(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((x, i) => sameWord(x, b[i] ?? ''))
+}
+
+/** `part` occurs in `whole` as consecutive words. */
+function contains(whole: string[], part: string[]): boolean {
+  for (let s = 0; s + part.length <= whole.length; s++) {
+    let ok = true
+    for (let j = 0; j < part.length && ok; j++) ok = sameWord(whole[s + j] ?? '', part[j] ?? '')
+    if (ok) return true
+  }
+  return false
+}

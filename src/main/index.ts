@@ -37,7 +37,7 @@ function openStore(dataDir: string, name: 'history' | 'settings'): KeyValueStore
 
 const openDialog: OpenDialog = async () => {
   const window = BrowserWindow.getFocusedWindow()
-  const options = { properties: ['openFile' as const], filters: [{ name: 'Tables', extensions: ['csv', 'tsv', 'txt', 'xlsx', 'ods', 'html', 'htm', 'json', 'sqlite', 'db'] }] }
+  const options = { properties: ['openFile' as const], filters: [{ name: 'Tables', extensions: ['csv', 'tsv', 'txt', 'xlsx', 'xls', 'ods', 'html', 'htm', 'json', 'sqlite', 'db'] }] }
   const picked = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options)
   const path = picked.filePaths[0]
   if (picked.canceled || !path) return ok(null)

@@ -157,17 +157,11 @@ describe.skipIf(!has('spreadsheets'))('published spreadsheets', () => {
     return { path: m[1] ?? '', fmt: m[2] ?? '', sheets: Number(cols[4]), merged: Number(cols[5]), indented: (cols[6] ?? '').startsWith('y') }
   })
 
-  it('opens every XLSX/ODS with all its sheets, merges and indentation, and rejects .xls clearly', async () => {
+  it('opens every XLSX/XLS/ODS with all its sheets, merges and indentation', async () => {
     expect(rows.length).toBeGreaterThan(20)
-    const rejected: string[] = []
     for (const row of rows) {
       const path = join(DATA, 'spreadsheets', row.path)
       const r = await importFile(row.path.split('/').pop() ?? row.path, new Uint8Array(readFileSync(path)))
-      if (row.fmt === 'XLS') {
-        expect(!r.ok && r.error.code, row.path).toBe('unsupported-format')
-        rejected.push(row.path)
-        continue
-      }
       if (!r.ok) throw new Error(`${row.path}: ${r.error.message}`)
       expect(r.value.length, row.path).toBe(row.sheets)
       r.value.forEach(expectRectangular)
@@ -176,6 +170,5 @@ describe.skipIf(!has('spreadsheets'))('published spreadsheets', () => {
       const indents = r.value.reduce((n, g) => n + Object.values(g.styles ?? {}).filter((s) => (s.indent ?? 0) > 0).length, 0)
       if (row.indented) expect(indents, row.path).toBeGreaterThan(0)
     }
-    console.log(`Legacy .xls rejected: ${rejected.join(', ')}`)
   })
 })

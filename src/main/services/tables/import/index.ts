@@ -5,6 +5,7 @@ import { importHtml } from './html'
 import { importJson } from './json'
 import { importOds } from './ods'
 import { importSqlite } from './sqlite'
+import { importXls } from './xls'
 import { importXlsx } from './xlsx'
 import { listZip } from './zip'
 
@@ -81,7 +82,7 @@ export function importFileSync(name: string, bytes: Uint8Array): Result<RawGrid[
   if (bytes.length === 0) return fail('bad-input', `${name} is empty.`)
   const format = detectFormat(name, bytes)
   if (format === null) {
-    return fail('unsupported-format', `${name} is not a format that can be imported: expected CSV, TSV, XLSX, ODS, HTML, JSON or SQLite.`)
+    return fail('unsupported-format', `${name} is not a format that can be imported: expected CSV, TSV, XLSX, XLS, ODS, HTML, JSON or SQLite.`)
   }
   switch (format) {
     case 'csv':
@@ -93,10 +94,7 @@ export function importFileSync(name: string, bytes: Uint8Array): Result<RawGrid[
     case 'ods':
       return importOds(name, bytes)
     case 'xls':
-      return fail(
-        'unsupported-format',
-        `${name} is a legacy Excel 97-2003 (.xls) workbook, which cannot be read. Open it in Excel or LibreOffice and save it as .xlsx or .ods.`
-      )
+      return importXls(name, bytes)
     case 'html':
       return importHtml(name, bytes)
     case 'json':

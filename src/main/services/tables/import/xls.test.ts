@@ -250,6 +250,27 @@ describe('importXls', () => {
     expect(!o.ok && o.error.message).toMatch(/outside the file/)
   })
 
+  it('answers every one of 400 randomly damaged copies with a result, quickly', () => {
+    const file = compoundFile([{ name: 'Workbook', data: cat(sample(), new Uint8Array(5000)) }])
+    let seed = 7
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff
+      return seed % n
+    }
+    const codes = new Set<string>()
+    for (let k = 0; k < 400; k++) {
+      const copy = file.slice()
+      // Half the copies are damaged in the header, FAT and directory, half anywhere.
+      for (let j = 0, n = 1 + random(12); j < n; j++) copy[random(k % 2 === 0 ? 1536 : copy.length)] = random(256)
+      const started = performance.now()
+      const r = importXls('f.xls', copy)
+      expect(performance.now() - started).toBeLessThan(1000)
+      codes.add(r.ok ? 'ok' : r.error.code)
+    }
+    expect([...codes].every((c) => ['ok', 'bad-input', 'unsupported-format'].includes(c))).toBe(true)
+    expect(codes.has('bad-input')).toBe(true)
+  })
+
   it('reports a workbook stream cut inside a record as bad input', () => {
     const stream = sample()
     const r = importXls('short.xls', compoundFile([{ name: 'Workbook', data: stream.subarray(0, stream.length - 30) }]))

@@ -38,7 +38,57 @@ export function labelBlocks(g: Grid, headerRows: number, headerCols: number, rol
       break
     }
   }
+  repeatedLists(roles, words, ends)
   return ends
+}
+
+// Longest list of parts looked for, and the most body rows scanned for repeated lists.
+const MAX_PARTS = 40
+const MAX_ROWS = 5000
+
+/**
+ * The same list of labels after each of several different rows ("18 to 39 | males | females | 40 to 59 |
+ * males | females"): each of those rows is the parent of the list that follows it. Lists of two or more
+ * labels, repeated right after each other, inside one run of data rows; the heads differ and do not occur in
+ * the list.
+ */
+function repeatedLists(roles: RowRole[], words: (string[] | null)[], ends: Int32Array): void {
+  const n = roles.length
+  if (n > MAX_ROWS) return
+  const keys: string[] = words.map((w) => (w === null ? '' : w.join(' ')))
+  for (let s = 0; s < n; s++) {
+    if (roles[s] !== 'data') continue
+    for (let period = 3; period <= MAX_PARTS + 1 && s + 2 * period <= n; period++) {
+      const heads = [s]
+      let next = s + period
+      while (next + period <= n && sameList(keys, roles, s, next, period) && fresh(keys, heads, next, s, period)) {
+        heads.push(next)
+        next += period
+      }
+      if (heads.length < 2) continue
+      for (const h of heads) ends[h] = Math.max(ends[h] ?? -1, h + period - 1)
+      s = next - 1
+      break
+    }
+  }
+}
+
+/** Rows a+1 .. a+period-1 and b+1 .. b+period-1 are data rows with the same labels, and b is a data row. */
+function sameList(keys: string[], roles: RowRole[], a: number, b: number, period: number): boolean {
+  if (roles[b] !== 'data' || keys[b] === '') return false
+  for (let j = 1; j < period; j++) {
+    if (roles[a + j] !== 'data' || roles[b + j] !== 'data') return false
+    if (keys[a + j] !== keys[b + j] || keys[a + j] === '') return false
+  }
+  return true
+}
+
+/** The head at `b` differs from the heads before it and from every label of the list. */
+function fresh(keys: string[], heads: number[], b: number, a: number, period: number): boolean {
+  const key = keys[b] ?? ''
+  for (const h of heads) if (keys[h] === key) return false
+  for (let j = 1; j < period; j++) if (keys[a + j] === key || keys[a + j] === keys[a]) return false
+  return true
 }
 
 /** The words of "not a X", "not X", "non-X" or "non X" after the negation, or null. */

@@ -98,4 +98,28 @@ describe('left hierarchy from the wording of row labels', () => {
       'not a visible minority'
     ])
   })
+
+  it('makes each row that a repeated list follows the parent of that list', () => {
+    const g = grid([
+      ['', 'minutes'],
+      ['18 to 39 years', '30'],
+      ['males', '33'],
+      ['females', '27'],
+      ['40 to 59 years', '25'],
+      ['males', '27'],
+      ['females', '23'],
+      ['smokers', '20'],
+      ['males', '21']
+    ])
+    expect(labels(g)).toEqual([
+      '18 to 39 years',
+      '18 to 39 years > males',
+      '18 to 39 years > females',
+      '40 to 59 years',
+      '40 to 59 years > males',
+      '40 to 59 years > females',
+      'smokers',
+      'males'
+    ])
+  })
 })

@@ -20,14 +20,14 @@ export function labelBlocks(g: Grid, headerRows: number, headerCols: number, rol
   const words: (string[] | null)[] = new Array<string[] | null>(n).fill(null)
   for (let i = 0; i < n; i++) if (roles[i] === 'data') words[i] = tokens(rowLabel(g, headerRows + i, headerCols))
   for (let k = 1; k < n; k++) {
-    const w = words[k]
+    const w = words[k] ?? null
     if (w === null || w.length < 2) continue
     const closing = w[0] === 'other'
-    const complement = !closing && complementOf(w)
+    const complement = closing ? null : complementOf(w)
     if (!closing && complement === null) continue
     const named = closing ? w.slice(1) : (complement ?? [])
     for (let p = k - 1; p >= 0 && k - p <= MAX_REACH; p--) {
-      const pw = words[p]
+      const pw = words[p] ?? null
       // The same label further up belongs to an earlier group: the head of this one is not above it.
       if (pw !== null && sameWords(pw, w)) break
       if (pw === null || pw.length === 0 || pw[0] === 'other' || pw[0] === 'total' || pw[0] === 'all') continue

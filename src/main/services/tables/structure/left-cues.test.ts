@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { RawGrid } from '../../../../shared/table'
+import type { MergedRegion, RawGrid } from '../../../../shared/table'
 import { structureGrid } from './index'
 
-const grid = (cells: string[][]): RawGrid => ({ name: 't', cells, merges: [], warnings: [] })
+const grid = (cells: string[][], merges: MergedRegion[] = []): RawGrid => ({ name: 't', cells, merges, warnings: [] })
 const labels = (g: RawGrid): string[] => structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))
 
 describe('left hierarchy from the wording of row labels', () => {
@@ -121,5 +121,33 @@ describe('left hierarchy from the wording of row labels', () => {
       'smokers',
       'males'
     ])
+  })
+
+  it('reads a divider merged across a table with several label columns, and a source line, as leaves', () => {
+    const g = grid(
+      [
+        ['no', 'player', 'apps', 'goals'],
+        ['goalkeepers', '', '', ''],
+        ['1', 'grohe', '21', '0'],
+        ['20', 'jardim', '3', '0'],
+        ['defenders', '', '', ''],
+        ['2', 'edilson', '7', '1'],
+        ['source: club records', '', '', '']
+      ],
+      [
+        { top: 1, left: 0, bottom: 1, right: 3 },
+        { top: 4, left: 0, bottom: 4, right: 3 }
+      ]
+    )
+    const p = structureGrid(g, { headerRows: 1, headerCols: 2, leftHierarchy: 'auto' })
+    expect(p.index).toEqual([
+      ['1', 'grohe'],
+      ['20', 'jardim'],
+      ['2', 'edilson']
+    ])
+    expect(p.leftTree.children.map((n) => n.text)).toEqual(['goalkeepers', '1', '20', 'defenders', '2', 'source: club records'])
+    // With one label column the same merged row is a section over the rows below it.
+    const one = structureGrid(g, { headerRows: 1, headerCols: 1, leftHierarchy: 'auto' })
+    expect(one.leftTree.children.map((n) => n.text)).toEqual(['goalkeepers', 'defenders', 'source: club records'])
   })
 })

@@ -63,6 +63,15 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   for (let r = headerRows; r < g.rows; r++) {
     const role: RowRole = roles[r - headerRows] ?? 'empty'
     if (role === 'empty') continue
+    if (role === 'note') {
+      while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) !== -Infinity) stack.pop()
+      above.fill(null)
+      const col = firstFilled(g, r, 0)
+      const node: HeaderNode = { text: rawText(g, r, col), cell: { row: r, col }, children: [] }
+      ;(stack[stack.length - 1]?.node ?? root).children.push(node)
+      previousRole = role
+      continue
+    }
     if (role === 'unit') {
       stack.length = 0
       const col = firstFilled(g, r, headerCols)

@@ -9,6 +9,11 @@ export type RowRole =
   | 'section'
   /** No label, one short text above the data ("percent", "number", "$ thousands"): parent of the rows below. */
   | 'unit'
+  /**
+   * A remark or a divider, no data: "source: …", a legend, or a label merged over every column of a table
+   * with several label columns ("goalkeepers" in a squad list). A leaf of the left tree, never a parent.
+   */
+  | 'note'
   | 'data'
 
 /** Counts over the cells of one row from column `from` on; covered (non-anchor) merged cells are skipped. */
@@ -91,7 +96,7 @@ function labelledUnit(g: Grid, row: number, headerCols: number): boolean {
 export function classifyRow(g: Grid, row: number, headerCols: number): RowRole {
   const hasData = !dataEmpty(g, row, headerCols)
   const label = rowLabel(g, row, headerCols)
-  if (!hasData) return label.length > 0 ? 'section' : 'empty'
+  if (!hasData) return label.length === 0 ? 'empty' : isNote(g, row, headerCols, label) ? 'note' : 'section'
   if (label.length > 0 && labelledUnit(g, row, headerCols)) return 'section'
   if (isUnitRow(g, row, headerCols)) return 'unit'
   return 'data'
@@ -111,4 +116,13 @@ const WHOLE = /^(?:canada|united states|u\.s\.|world)[a-z]?$|\boverall$/i
 /** A label that names the whole of the rows listed under it: a total, or the country over its regions. */
 export function isWholeLabel(label: string): boolean {
   return TOTAL.test(label) || WHOLE.test(label)
+}
+
+const REMARK = /^(?:sources?|notes?|ref\.?|references?)\s*:|^["'“]?[-–—*]["'”]?\s+(?:denotes|indicates|means)\b/i
+
+function isNote(g: Grid, row: number, headerCols: number, label: string): boolean {
+  if (REMARK.test(label)) return true
+  if (headerCols < 2) return false
+  const m = regionAt(g, row, 0)
+  return m !== null && m.top === row && m.left === 0 && m.right === g.cols - 1
 }

@@ -93,7 +93,13 @@ export function evaluateHitab(): {
       })
     const topPaths = treePaths(parsed.topTree)
     if (sameSet(pathSet(topPaths), pathSet(gold.topPaths))) top++
-    else misses.push({ table: id, what: 'top', reason: options.headerRows !== gold.treeHeaderRows ? 'header-rows' : 'tree-shape' })
+    else
+      misses.push({
+        table: id,
+        what: 'top',
+        // A different number of label columns moves the first data column, so the top paths differ too.
+        reason: options.headerRows !== gold.treeHeaderRows ? 'header-rows' : options.headerCols !== gold.treeHeaderCols ? 'header-cols' : 'tree-shape'
+      })
     const leftPaths = treePaths(parsed.leftTree)
     if (sameSet(pathSet(leftPaths), pathSet(gold.leftPaths))) left++
     else {

@@ -7,21 +7,28 @@ type Props = { state: AppSettingsState }
 
 /** Sampling, time limits and the Pyodide package source; each form starts again from what is stored. */
 export function RunSettings({ state }: Props): React.JSX.Element | null {
+  // Kept out here: a save changes the stored values, which starts the form again and would lose its outcome.
+  const samplingSave = useSave(state)
+  const limitsSave = useSave(state)
   const { view } = state
   if (!view) return null
   const { settings } = view
   return (
     <>
-      <SamplingForm key={`s${JSON.stringify(settings.sampling)}`} settings={settings} state={state} />
-      <TimeLimitsForm key={`t${JSON.stringify(settings.timeouts)}`} settings={settings} state={state} />
+      <SamplingForm key={`s${JSON.stringify(settings.sampling)}`} settings={settings} state={state} save={samplingSave} />
+      <TimeLimitsForm key={`t${JSON.stringify(settings.timeouts)}`} settings={settings} state={state} save={limitsSave} />
       <PackageSource dirs={view.packages.dirs} missing={view.packages.missing} />
     </>
   )
 }
 
-type FormProps = { settings: AppSettings; state: AppSettingsState }
+type Save = ReturnType<typeof useSave>
+type FormProps = { settings: AppSettings; state: AppSettingsState; save: Save }
 
-/** Saves one part; the server checks again and its message, if any, is shown. */
+/**
+ * Saves one part; the server checks again and its message, if any, is shown. The forms skip the
+ * browser's own validation, which would block the submit silently (a bubble, not a message on the page).
+ */
 function useSave(state: AppSettingsState): { problem: string | null; saved: boolean; submit: (update: SettingsUpdate, local: string | null) => void } {
   const [local, setLocal] = useState<string | null>(null)
   const [outcome, setOutcome] = useState<'none' | 'saved' | 'refused'>('none')
@@ -34,12 +41,12 @@ function useSave(state: AppSettingsState): { problem: string | null; saved: bool
   return { problem: local ?? (outcome === 'refused' ? (state.error?.message ?? 'The settings could not be saved.') : null), saved: outcome === 'saved', submit }
 }
 
-function SamplingForm({ settings, state }: FormProps): React.JSX.Element {
+function SamplingForm({ settings, state, save }: FormProps): React.JSX.Element {
   const [n, setN] = useState(String(settings.sampling.n))
   const [temperature, setTemperature] = useState(String(settings.sampling.temperature))
   const [selection, setSelection] = useState<SelectionMode>(settings.sampling.selection)
   const [score, setScore] = useState<SamplingSettings['score']>(settings.sampling.score)
-  const { problem, saved, submit } = useSave(state)
+  const { problem, saved, submit } = save
 
   const apply = (event: React.FormEvent): void => {
     event.preventDefault()
@@ -48,7 +55,7 @@ function SamplingForm({ settings, state }: FormProps): React.JSX.Element {
   }
 
   return (
-    <form className="executor-settings run-settings" aria-labelledby="sampling-title" onSubmit={apply}>
+    <form className="executor-settings run-settings" aria-labelledby="sampling-title" onSubmit={apply} noValidate>
       <h3 id="sampling-title">Sampling and selection</h3>
       <p className="muted small">Used by every question asked from now on.</p>
       <div className="form-row">
@@ -81,10 +88,10 @@ function SamplingForm({ settings, state }: FormProps): React.JSX.Element {
   )
 }
 
-function TimeLimitsForm({ settings, state }: FormProps): React.JSX.Element {
+function TimeLimitsForm({ settings, state, save }: FormProps): React.JSX.Element {
   const [run, setRun] = useState(String(settings.timeouts.runMs / 1000))
   const [qa, setQa] = useState(String(settings.timeouts.qaMs / 1000))
-  const { problem, saved, submit } = useSave(state)
+  const { problem, saved, submit } = save
 
   const apply = (event: React.FormEvent): void => {
     event.preventDefault()
@@ -93,7 +100,7 @@ function TimeLimitsForm({ settings, state }: FormProps): React.JSX.Element {
   }
 
   return (
-    <form className="executor-settings run-settings" aria-labelledby="limits-title" onSubmit={apply}>
+    <form className="executor-settings run-settings" aria-labelledby="limits-title" onSubmit={apply} noValidate>
       <h3 id="limits-title">Time limits</h3>
       <div className="form-row">
         <label>

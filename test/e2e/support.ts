@@ -58,3 +58,55 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 export function dataset(...parts: string[]): string {
   return join(datasetsDir(), ...parts)
 }
+
+/** Add an OpenAI-compatible server as the endpoint through the settings dialog, and wait until the status bar finds it reachable. */
+export async function addEndpoint(page: Page, endpoint: { url: string; key: string; name?: string; model?: string }): Promise<void> {
+  await page.getByRole('button', { name: 'Endpoints…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Model endpoints' })
+  await dialog.getByRole('button', { name: /Local server URL/ }).click()
+  await dialog.getByRole('textbox', { name: 'Name' }).fill(endpoint.name ?? 'Scripted')
+  await dialog.getByLabel('Base URL').fill(endpoint.url)
+  await dialog.getByRole('textbox', { name: 'Model' }).fill(endpoint.model ?? 'test-model')
+  await dialog.getByRole('combobox', { name: 'API kind' }).selectOption('chat')
+  await dialog.getByLabel('API key').fill(endpoint.key)
+  await dialog.getByRole('button', { name: 'Save endpoint' }).click()
+  await dialog.getByTestId('endpoint-check').filter({ hasText: /^✓/ }).waitFor({ timeout: 30_000 })
+  await dialog.getByRole('button', { name: 'Close' }).click()
+  await page.getByTestId('endpoint-health').filter({ hasText: 'reachable' }).waitFor({ timeout: 30_000 })
+}
+
+export type EventRecorder = {
+  /** Payloads of the named event, in the order the server pushed them. */
+  payloads(event: string): unknown[]
+  stop(): void
+}
+
+/** Follow the server's push events (`/api/events`) from the test process, as the page's EventSource does. */
+export async function recordEvents(app: WebApp): Promise<EventRecorder> {
+  const url = new URL(app.url)
+  const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? ''
+  const controller = new AbortController()
+  const seen: { event: string; payload: unknown }[] = []
+  const response = await fetch(`${url.origin}/api/events?token=${encodeURIComponent(token)}`, { signal: controller.signal })
+  if (!response.ok || !response.body) throw new Error(`the event stream answered HTTP ${response.status}`)
+  const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader()
+  const decoder = new TextDecoder()
+  let buffer = ''
+  void (async () => {
+    for (;;) {
+      const chunk: { done: boolean; value?: Uint8Array } = await reader.read().catch(() => ({ done: true as const, value: undefined }))
+      if (chunk.done || !chunk.value) return
+      buffer += decoder.decode(chunk.value, { stream: true })
+      let end = buffer.indexOf('\n\n')
+      while (end >= 0) {
+        const block = buffer.slice(0, end)
+        buffer = buffer.slice(end + 2)
+        for (const line of block.split('\n')) {
+          if (line.startsWith('data: ')) seen.push(JSON.parse(line.slice('data: '.length)) as { event: string; payload: unknown })
+        }
+        end = buffer.indexOf('\n\n')
+      }
+    }
+  })()
+  return { payloads: (event) => seen.filter((e) => e.event === event).map((e) => e.payload), stop: () => controller.abort() }
+}

@@ -150,4 +150,15 @@ describe('left hierarchy from the wording of row labels', () => {
     const one = structureGrid(g, { headerRows: 1, headerCols: 1, leftHierarchy: 'auto' })
     expect(one.leftTree.children.map((n) => n.text)).toEqual(['goalkeepers', 'defenders', 'source: club records'])
   })
+
+  it('puts a closing mean or median outside the last section', () => {
+    const g = grid([
+      ['', 'rate'],
+      ['asset', ''],
+      ['office buildings', '2.9'],
+      ['warehouses', '3.1'],
+      ['mean, all assets', '3.0']
+    ])
+    expect(labels(g)).toEqual(['asset > office buildings', 'asset > warehouses', 'mean, all assets'])
+  })
 })

@@ -190,6 +190,7 @@ function groupRows(g: Grid, headerRows: number, headerCols: number, roles: RowRo
 
 // Sections enough that the table is a list of breakdowns ("sex", "age group", "province", ...), not one.
 const BREAKDOWNS = 4
+const SUMMARY = /^(?:mean|median)\b/i
 
 /**
  * The last row of a table of several breakdowns, when it names a total ("total", "total population"): the
@@ -200,10 +201,13 @@ function grandTotalRow(g: Grid, headerRows: number, headerCols: number, roles: R
   let last = roles.length - 1
   while (last >= 0 && roles[last] === 'empty') last--
   if (last < 0 || roles[last] !== 'data') return -1
+  const label = rowLabelText(g, headerRows + last, headerCols)
+  // A closing mean or median ("mean, all assets", "median age") sums up the table, not the last section.
+  if (SUMMARY.test(label)) return headerRows + last
   let sections = 0
   for (const role of roles) if (role === 'section') sections++
   if (sections < BREAKDOWNS) return -1
-  return isTotalLabel(rowLabelText(g, headerRows + last, headerCols)) ? headerRows + last : -1
+  return isTotalLabel(label) ? headerRows + last : -1
 }
 
 function opensBody(previous: RowRole | null): boolean {

@@ -274,6 +274,8 @@ describe('settings, closing a tab mid-question, and local Python', () => {
     const max = Number(await bar.getAttribute('max'))
     expect(max).toBeGreaterThanOrEqual(2)
     expect(Number(await bar.getAttribute('value'))).toBeLessThan(max)
+    expect(await bar.getAttribute('aria-valuetext')).toMatch(/\(step \d+ of \d+\)$/)
+    await screenshot(page, 'settings-startup-progress')
     await page.getByTestId('python-status').filter({ hasText: /ready/i }).waitFor({ timeout: 120_000 })
     await bar.waitFor({ state: 'detached', timeout: 10_000 })
     expect(await page.getByTestId('executor-badge').count()).toBe(0)

@@ -9,7 +9,7 @@ export default defineConfig({
         input: {
           index: resolve(import.meta.dirname, 'src/main/index.ts'),
           web: resolve(import.meta.dirname, 'src/main/web.ts'),
-          'import-worker': resolve(import.meta.dirname, 'src/main/import-worker.ts')
+          'table-worker': resolve(import.meta.dirname, 'src/main/table-worker.ts')
         }
       }
     }

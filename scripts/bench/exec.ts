@@ -11,6 +11,7 @@ import { testExecutor } from '../../test/support/executor'
 import { datasetsDir } from '../../src/main/services/paths'
 import { createCPythonExecutor } from '../../src/main/services/python/cpython-executor'
 import type { PythonExecutor } from '../../src/main/services/python/executor'
+import { encodeTable } from '../../src/main/services/python/types'
 import { importFile } from '../../src/main/services/tables/import'
 import { structureGrid } from '../../src/main/services/tables/structure'
 import type { SuiteResult } from '../bench'
@@ -51,14 +52,14 @@ function descendantRssMb(): number {
   return total
 }
 
-async function hitabPayload(): Promise<unknown> {
+async function hitabPayload(): Promise<Uint8Array> {
   const path = join(datasetsDir(), HITAB_TABLE)
   const grids = await importFile('1004.json', new Uint8Array(readFileSync(path)))
   if (!grids.ok || !grids.value[0]) throw new Error(`cannot import ${path}`)
-  return structureGrid(grids.value[0])
+  return encodeTable(structureGrid(grids.value[0]))
 }
 
-async function measure(label: string, executor: PythonExecutor, payload: unknown): Promise<{ metrics: Record<string, number>; details: unknown }> {
+async function measure(label: string, executor: PythonExecutor, payload: Uint8Array): Promise<{ metrics: Record<string, number>; details: unknown }> {
   const baseline = descendantRssMb()
   let pandas = false
   const readyAt = new Promise<number>((resolve) => {

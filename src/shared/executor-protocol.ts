@@ -23,6 +23,12 @@ export type NamedTable = { name: string; tableId: string }
 export type HostPageConfigure = { type: 'configure'; config: ExecutorConfig }
 export type HostPageTable = { type: 'table'; tableId: string; payloadJson: string }
 export type HostPageDropTable = { type: 'drop-table'; tableId: string }
+/**
+ * A table the page fetches from its own origin instead of receiving it in the message: a Node host moves
+ * hundreds of MB over HTTP without blocking, where a message would be serialised in one piece. The page
+ * turns it into a `table` message, in order with everything else.
+ */
+export type HostPageTableUrl = { type: 'table-url'; tableId: string; url: string }
 export type HostPageRun = {
   type: 'run'
   runId: string

@@ -8,7 +8,7 @@ import { PythonExecutor } from '../services/python/executor'
 import { missingPandasWheels, packageDirs } from '../services/python/package-source'
 import type { KeyValueStore } from '../services/store/store'
 import { DEFAULT_LIMITS, Workspace } from '../services/workspace'
-import { threadedImporter } from '../services/tables/import-thread'
+import { threadedReader } from '../services/tables/table-thread'
 import { join } from 'node:path'
 import { ResponseCache, type SecretStore } from '../services/model'
 import { EndpointRegistry } from '../services/settings'
@@ -67,7 +67,7 @@ export function composeServices(options: ComposeOptions): AppServices {
   adoptOldHistory(sessions, options.historyStore)
   return {
     info: { mode: options.mode, version: appVersion(), dataDir: options.dataDir, nativeFileDialog: options.openDialog !== null },
-    workspace: new Workspace(DEFAULT_LIMITS, (id) => void executor.dropTable(id), threadedImporter()),
+    workspace: new Workspace(DEFAULT_LIMITS, (id) => void executor.dropTable(id), threadedReader()),
     executor,
     createExecutor,
     settingsStore: options.settingsStore,

@@ -50,7 +50,7 @@ export function createHandlers(services: AppServices): Handlers {
     ...createSettingsHandlers({
       store: services.settingsStore,
       executor,
-      tables: () => workspace.list().map((t) => ({ tableId: t.id, payload: t.parsed })),
+      tables: () => workspace.list().map((t) => ({ tableId: t.id, payload: t.payload })),
       createExecutor: services.createExecutor,
       probe: probePython,
       packages: () => {

@@ -3,7 +3,7 @@ import type { ExecutorState } from '../../shared/python'
 import { DEFAULT_APP_SETTINGS, type ExecutorChoice } from '../../shared/settings'
 import { probePython } from '../services/python/cpython-channel'
 import { SwitchableExecutor } from '../services/python/switchable'
-import type { Executor } from '../services/python/types'
+import { encodeTable, type Executor } from '../services/python/types'
 import type { KeyValueStore } from '../services/store/store'
 import type { RunRequest } from '../services/python/types'
 import { createSettingsHandlers, defaultRunTimeout, storedAppSettings, withStoredQaTimeout } from './settings-handlers'
@@ -39,7 +39,7 @@ function setup(probe: typeof probePython = probePython) {
   const handlers = createSettingsHandlers({
     store,
     executor,
-    tables: () => [{ tableId: 'a', payload: {} }],
+    tables: () => [{ tableId: 'a', payload: encodeTable({}) }],
     createExecutor: (choice: ExecutorChoice) => {
       const next = stubExecutor(choice.kind)
       created.push(next)

@@ -13,9 +13,9 @@ function fakeExecutor() {
   return {
     loaded,
     calls,
-    loadTable: (id: string, payload: unknown) => {
+    loadTable: (id: string, payload: Uint8Array) => {
       calls.push(`load ${id}`)
-      loaded.set(id, JSON.parse(JSON.stringify(payload)) as { columns: string[][]; index: string[][] })
+      loaded.set(id, JSON.parse(new TextDecoder().decode(payload)) as { columns: string[][]; index: string[][] })
       return Promise.resolve()
     },
     dropTable: (id: string) => {

@@ -11,7 +11,7 @@ export type OpenDialog = () => Promise<Result<{ name: string; bytes: Uint8Array 
 /** What the table handlers need: the open tables and the interpreter that sees them. */
 export type TableHandlerDeps = {
   workspace: Workspace
-  executor: { loadTable(tableId: string, payload: unknown): Promise<void>; dropTable(tableId: string): Promise<void> }
+  executor: { loadTable(tableId: string, payload: Uint8Array): Promise<void>; dropTable(tableId: string): Promise<void> }
   openDialog: OpenDialog | null
   /** Folder holding the sample files (resources/samples). */
   samplesDir: string
@@ -39,14 +39,14 @@ export function createTableHandlers(deps: TableHandlerDeps): Pick<Handlers, Tabl
     if (typeof name !== 'string' || !(bytes instanceof Uint8Array)) return fail('bad-input', 'Expected a file name and its bytes.')
     const opened = await workspace.open(name, bytes)
     if (!opened.ok) return opened
-    for (const table of opened.value) sendToPython(table.id, table.parsed)
+    for (const table of opened.value) sendToPython(table.id, table.payload)
     return ok(opened.value.map((t) => t.summary))
   }
 
   // The executor keeps the table as soon as loadTable is called (runs asked for later see it); only the copy
   // into the interpreter page is awaited inside, which for a large table takes seconds the grid need not wait.
-  function sendToPython(tableId: string, parsed: unknown): void {
-    executor.loadTable(tableId, parsed).catch((error: unknown) => console.error(`Could not give table ${tableId} to Python:`, error))
+  function sendToPython(tableId: string, payload: Uint8Array): void {
+    executor.loadTable(tableId, payload).catch((error: unknown) => console.error(`Could not give table ${tableId} to Python:`, error))
   }
 
   return {
@@ -78,14 +78,14 @@ export function createTableHandlers(deps: TableHandlerDeps): Pick<Handlers, Tabl
     },
     'table:list': () => Promise.resolve(ok(workspace.list().map((t) => t.summary))),
     'table:structure': (request) => Promise.resolve(workspace.structure(request.tableId)),
-    'table:restructure': (request) => {
-      const result = workspace.restructure(request.tableId, request.options, request.view)
-      if (!result.ok) return Promise.resolve(result)
+    'table:restructure': async (request) => {
+      const result = await workspace.restructure(request.tableId, request.options, request.view)
+      if (!result.ok) return result
       // Interpreters that already hold this id keep their copy on a plain reload; dropping it first makes
       // every one of them take the new layout before its next run.
       executor.dropTable(result.value.id).catch((error: unknown) => console.error(`Could not drop table ${result.value.id} from Python:`, error))
-      sendToPython(result.value.id, result.value.parsed)
-      return Promise.resolve(ok(result.value.summary))
+      sendToPython(result.value.id, result.value.payload)
+      return ok(result.value.summary)
     }
   }
 }

@@ -66,6 +66,10 @@ export function electronChannelFactory(assets: ExecutorAssets, preloadDir: strin
         port1.postMessage(message)
         return Promise.resolve()
       },
+      sendTable: (tableId, payload) => {
+        port1.postMessage({ type: 'table', tableId, payloadJson: new TextDecoder().decode(payload) })
+        return Promise.resolve()
+      },
       onMessage: signals.onMessage,
       onExit: signals.onExit,
       close: () => {

@@ -1,22 +1,21 @@
-import { randomUUID } from 'node:crypto'
 import type { IndexView, RowBlock, TableStructure, TableSummary } from '../../shared/api'
 import { fail, ok, type Result } from '../../shared/result'
-import type { HeaderNode, ParsedTable, RawGrid, StructureOptions } from '../../shared/table'
-import { importFile } from './tables/import'
-import type { Importer } from './tables/import-thread'
-import { flattenTable, parseNumber, structureGrid } from './tables/structure'
+import type { HeaderNode, ParsedTable, StructureOptions } from '../../shared/table'
+import { parseNumber } from './tables/structure'
+import { localReader, type ReadTable, type TableReader } from './tables/table-thread'
 
 /** Largest file the app reads into memory; bigger ones get a clear message instead of an out-of-memory crash. */
 export const MAX_FILE_BYTES = 512 * 1024 * 1024
 
 /**
- * One open table. The imported grid is kept so the header layout can change without reading the file
- * again; `parsed` is what the grid and Python see.
+ * One open table: `parsed` is what the grid and Python see, `payload` the same as the JSON the executors
+ * take. The imported cells stay with the reader (keyed by `id`) so the header layout can change without
+ * reading the file again.
  */
 export type OpenTable = {
   id: string
-  grid: RawGrid
   parsed: ParsedTable
+  payload: Uint8Array
   summary: TableSummary
   /** The layout header detection chose when the table was opened. */
   detected: StructureOptions
@@ -50,8 +49,8 @@ export class Workspace {
   constructor(
     private readonly limits: WorkspaceLimits = DEFAULT_LIMITS,
     private readonly onEvict: (id: string) => void = () => {},
-    /** Reads a file into grids; the app passes a worker-thread importer so big files do not block it. */
-    private readonly importer: Importer = importFile
+    /** Reads and structures files; the app passes the threaded reader so big files do not block it. */
+    private readonly reader: TableReader = localReader()
   ) {}
 
   async open(name: string, bytes: Uint8Array): Promise<Result<OpenTable[]>> {
@@ -59,19 +58,17 @@ export class Workspace {
       const mb = Math.round(bytes.byteLength / 1024 / 1024)
       return fail('too-large', `${name} is ${mb} MB; the largest file TableQA opens is ${MAX_FILE_BYTES / 1024 / 1024} MB.`)
     }
-    let grids
+    let read
     try {
-      grids = await this.importer(name, bytes)
+      read = await this.reader.open(name, bytes)
     } catch (error) {
       return fail('internal', `Could not read ${name}.`, error instanceof Error ? (error.stack ?? error.message) : String(error))
     }
-    if (!grids.ok) return grids
-    if (grids.value.length === 0) return fail('bad-input', `${name} contains no table.`)
-    const opened = grids.value.map((grid) => {
-      const parsed = structureGrid(grid)
-      const id = randomUUID()
-      const table: OpenTable = { id, grid, parsed, summary: summarize(id, grid, parsed, 'multiindex'), detected: parsed.options, seq: this.seq++, numeric: null }
-      this.tables.set(id, table)
+    if (!read.ok) return read
+    if (read.value.length === 0) return fail('bad-input', `${name} contains no table.`)
+    const opened = read.value.map((prepared) => {
+      const table: OpenTable = { id: prepared.key, parsed: prepared.parsed, payload: prepared.payload, summary: summarize(prepared), detected: prepared.structure, seq: this.seq++, numeric: null }
+      this.tables.set(table.id, table)
       return table
     })
     this.evict(new Set(opened.map((t) => t.id)))
@@ -93,19 +90,18 @@ export class Workspace {
     return [...this.tables.values()].sort((a, b) => a.seq - b.seq)
   }
 
-  /** Structure a table again from its kept grid; the id stays, the cells and tuples change. */
-  restructure(id: string, options: StructureOptions, view: IndexView = 'multiindex'): Result<OpenTable> {
-    const table = this.get(id)
-    if (!table) return fail('not-found', 'That table is no longer open.')
+  /** Structure a table again from its kept cells; the id stays, the cells and tuples change. */
+  async restructure(id: string, options: StructureOptions, view: IndexView = 'multiindex'): Promise<Result<OpenTable>> {
+    if (!this.get(id)) return fail('not-found', 'That table is no longer open.')
     const checked = checkOptions(options)
     if (!checked.ok) return checked
     if (view !== 'multiindex' && view !== 'flatten') return fail('bad-input', 'The view is either "multiindex" or "flatten".')
-    const structured = structureGrid(table.grid, checked.value)
-    const parsed = view === 'flatten' ? flattenTable(structured) : structured
-    const summary = summarize(id, table.grid, parsed, view)
-    // The layout the user asked for, as the structure pass fitted it, even when the flat view replaces it.
-    summary.structure = structured.options
-    const next: OpenTable = { ...table, parsed, summary, numeric: null }
+    const prepared = await this.reader.restructure(id, checked.value, view)
+    if (!prepared.ok) return prepared
+    // Closed while it was being structured: stays closed.
+    const table = this.tables.get(id)
+    if (!table) return fail('not-found', 'That table is no longer open.')
+    const next: OpenTable = { ...table, parsed: prepared.value.parsed, payload: prepared.value.payload, summary: summarize(prepared.value), numeric: null }
     this.tables.set(id, next)
     return ok(next)
   }
@@ -138,6 +134,7 @@ export class Workspace {
       if (keep.has(id)) continue
       cells -= table.parsed.values.length * table.parsed.columns.length
       this.tables.delete(id)
+      this.reader.forget(id)
       this.onEvict(id)
     }
   }
@@ -161,38 +158,23 @@ export class Workspace {
   }
 
   close(id: string): boolean {
+    this.reader.forget(id)
     return this.tables.delete(id)
   }
 }
 
-function summarize(id: string, grid: RawGrid, parsed: ParsedTable, view: IndexView): TableSummary {
+function summarize(table: ReadTable): TableSummary {
   return {
-    id,
-    name: grid.name,
-    columns: parsed.columns,
-    indexColumns: indexColumnNames(grid, parsed),
-    rowCount: parsed.values.length,
-    structure: parsed.options,
-    view,
-    warnings: grid.warnings
+    id: table.key,
+    name: table.gridName,
+    columns: table.parsed.columns,
+    indexColumns: table.indexColumns,
+    rowCount: table.parsed.values.length,
+    // The layout the user asked for, as the structure pass fitted it, even when the flat view replaces it.
+    structure: table.structure,
+    view: table.view,
+    warnings: table.gridWarnings
   }
-}
-
-/**
- * A name per index level: the corner text above each header column. Section and unit rows add outer
- * levels, so the corner names the innermost levels and the outer ones stay "".
- */
-export function indexColumnNames(grid: RawGrid, parsed: ParsedTable): string[] {
-  const depth = parsed.index.reduce((d, t) => Math.max(d, t.length), 0)
-  const { headerRows, headerCols } = parsed.options
-  const names = new Array<string>(depth).fill('')
-  const offset = Math.max(0, depth - headerCols)
-  for (let c = 0; c < headerCols && offset + c < depth; c++) {
-    let text = ''
-    for (let r = headerRows - 1; r >= 0 && text === ''; r--) text = (grid.cells[r]?.[c] ?? '').trim()
-    names[offset + c] = text
-  }
-  return names
 }
 
 /** Columns whose non-blank cells in the first rows are numbers, allowing one stray cell in fifty. */

@@ -4,15 +4,15 @@
  * evaluate/exposeFunction). The run pool owns the time limits: interrupt at the deadline, terminate after a grace.
  */
 
-import type { ExecutorConfig, HostToPage, PageToHost } from '../../shared/executor-protocol'
+import type { ExecutorConfig, HostPageTableUrl, HostToPage, PageToHost } from '../../shared/executor-protocol'
 import { RunPool } from '../../shared/run-pool'
 import { pyodideInterpreters } from './pool'
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- merging into Window needs an interface
   interface Window {
-    /** Node hosts call this through page.evaluate. */
-    __executorPost?: (message: HostToPage) => void
+    /** Node hosts call this through page.evaluate; settles once the message has been handled. */
+    __executorPost?: (message: HostToPage | HostPageTableUrl) => Promise<void>
     /** Node hosts install this with page.exposeFunction. */
     __executorEmit?: (message: PageToHost) => void
   }
@@ -35,6 +35,22 @@ function handle(message: HostToPage): void {
   pool.handle(message)
 }
 
+// Messages are handled one after another: a fetched table reaches the pool before the run that needs it.
+let inbox: Promise<void> = Promise.resolve()
+
+function receive(message: HostToPage | HostPageTableUrl): Promise<void> {
+  const done = inbox.then(() => deliver(message))
+  inbox = done.catch(() => {})
+  return done
+}
+
+async function deliver(message: HostToPage | HostPageTableUrl): Promise<void> {
+  if (message.type !== 'table-url') return handle(message)
+  const response = await fetch(message.url, { cache: 'no-store' })
+  if (!response.ok) throw new Error(`Could not fetch table ${message.tableId}: HTTP ${response.status}`)
+  handle({ type: 'table', tableId: message.tableId, payloadJson: await response.text() })
+}
+
 function start(config: ExecutorConfig): void {
   pool?.dispose()
   const base = new URL('.', window.location.href).href
@@ -53,7 +69,7 @@ function connect(send: (message: PageToHost) => void): void {
   for (const message of pending.splice(0)) send(message)
 }
 
-window.__executorPost = handle
+window.__executorPost = receive
 if (window.__executorEmit) {
   const send = window.__executorEmit
   connect((message) => send(message))
@@ -64,6 +80,6 @@ window.addEventListener('message', (event: MessageEvent) => {
   if (event.source !== window || event.data !== 'tableqa-executor-port') return
   const port = event.ports[0]
   if (!port) return
-  port.onmessage = (m: MessageEvent<HostToPage>) => handle(m.data)
+  port.onmessage = (m: MessageEvent<HostToPage>) => void receive(m.data)
   connect((message) => port.postMessage(message))
 })

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks'
 import type { SelectionMode } from '../../../shared/model'
 import { selectCandidate } from '../model/select'
 import { represent } from '../pipeline/tables'
-import type { Executor } from '../python/types'
+import { encodeTable, type Executor } from '../python/types'
 import { postprocessPrediction, removeDistinct, replaceCurrentYear } from './score/spider'
 import { scoreAnswer } from './score/index'
 import { readShaped, sqlProgram, wrapProgram } from './program'
@@ -40,11 +40,11 @@ export type RunOptions = {
 type Executed = { candidate: CandidateProgram; ok: boolean; answer?: ShapedAnswer; error?: string; code: string; sqlChanged: boolean; qaCalls: number }
 
 // The same view of the table as the generation pipeline gives the model (pipeline/tables.ts).
-function tablePayload(t: NamedTable['table'], numbers: (number | null)[][] | undefined, repr: RunOptions['tableRepr']): Record<string, unknown> {
+function tablePayload(t: NamedTable['table'], numbers: (number | null)[][] | undefined, repr: RunOptions['tableRepr']): Uint8Array {
   const table = represent(t, repr)
   const rest: Record<string, unknown> = { ...table }
   delete rest.numbers
-  return numbers === undefined ? rest : { ...rest, numbers }
+  return encodeTable(numbers === undefined ? rest : { ...rest, numbers })
 }
 
 /** Tables in the executor, loaded on first use and dropped after the last question that needs them. */

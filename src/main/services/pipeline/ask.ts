@@ -11,7 +11,7 @@ import { fail, ok } from '../../../shared/result'
 import type { Candidate, ModelClient } from '../model'
 import { selectCandidate } from '../model'
 import type { PromptLibrary } from '../prompt'
-import type { Executor, RunOutcome } from '../python/types'
+import { encodeTable, type Executor, type RunOutcome } from '../python/types'
 import { answerKey, readAnswer } from './answer'
 import type { AskRequest } from './generate'
 import { DEFAULTS, generate } from './generate'
@@ -53,7 +53,7 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
   })
   const candidates: CandidateSummary[] = []
   try {
-    for (const [i, table] of tables.entries()) await executor.loadTable(tableIds[i] ?? '', table)
+    for (const [i, table] of tables.entries()) await executor.loadTable(tableIds[i] ?? '', encodeTable(table))
     const seen = new Map<string, { outcome: RunOutcome; index: number }>()
     for (const [i, sample] of samples.entries()) {
       if (aborted(request.signal)) return cancelled()

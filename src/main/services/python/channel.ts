@@ -4,6 +4,11 @@ import type { HostToPage, PageToHost } from '../../../shared/executor-protocol'
 export type PageChannel = {
   /** Deliver a message to the page. */
   post(message: HostToPage): Promise<void>
+  /**
+   * Deliver a table (a ParsedTable as UTF-8 JSON). Its own method because tables can be hundreds of MB:
+   * each channel moves them the way that keeps the host's event loop free, in order with `post`.
+   */
+  sendTable(tableId: string, payload: Uint8Array): Promise<void>
   onMessage(listener: (message: PageToHost) => void): void
   /** The page or its browser died; the channel is unusable afterwards. */
   onExit(listener: (reason: string) => void): void

@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { chromium, type Browser } from 'playwright-core'
-import type { PageToHost } from '../../../shared/executor-protocol'
+import type { HostPageTableUrl, PageToHost } from '../../../shared/executor-protocol'
 import { EXECUTOR_HEADERS, type ExecutorAssets } from './assets'
 import { channelSignals, type ChannelFactory, type PageChannel } from './channel'
 
@@ -27,9 +28,19 @@ export const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage'
 ]
 
-/** Serves exactly the executor asset set on a loopback port; everything else is 404. */
-function serveAssets(assets: ExecutorAssets): Promise<Server> {
+/**
+ * Serves exactly the executor asset set on a loopback port, plus the tables on their way to the page
+ * (each under an unguessable path, removed once fetched); everything else is 404.
+ */
+function serveAssets(assets: ExecutorAssets, tables: Map<string, Uint8Array>): Promise<Server> {
   const server = createServer((request, response) => {
+    const table = request.method === 'GET' ? tables.get(request.url ?? '') : undefined
+    if (table) {
+      tables.delete(request.url ?? '')
+      response.writeHead(200, { ...EXECUTOR_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': table.byteLength })
+      response.end(table)
+      return
+    }
     const asset = request.method === 'GET' ? assets.resolve(request.url ?? '/') : null
     if (!asset) {
       response.writeHead(404, EXECUTOR_HEADERS).end()
@@ -52,7 +63,8 @@ function serveAssets(assets: ExecutorAssets): Promise<Server> {
  */
 export function chromiumChannelFactory(assets: ExecutorAssets, executablePath: string): ChannelFactory {
   return async () => {
-    const server = await serveAssets(assets)
+    const tables = new Map<string, Uint8Array>()
+    const server = await serveAssets(assets, tables)
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     let browser: Browser | null = null
     try {
@@ -73,7 +85,18 @@ export function chromiumChannelFactory(assets: ExecutorAssets, executablePath: s
       const channel: PageChannel = {
         async post(message) {
           // Runs in the page: its global is the page's window.
-          await page.evaluate((m) => (globalThis as { __executorPost?: (m: unknown) => void }).__executorPost?.(m), message)
+          await page.evaluate((m) => (globalThis as { __executorPost?: (m: unknown) => Promise<void> }).__executorPost?.(m), message)
+        },
+        async sendTable(tableId, payload) {
+          // Over HTTP rather than in an evaluate: the protocol would serialise the whole table on this thread.
+          const path = `/table/${randomUUID()}.json`
+          tables.set(path, payload)
+          const message: HostPageTableUrl = { type: 'table-url', tableId, url: `${origin}${path}` }
+          try {
+            await page.evaluate((m) => (globalThis as { __executorPost?: (m: unknown) => Promise<void> }).__executorPost?.(m), message)
+          } finally {
+            tables.delete(path)
+          }
         },
         onMessage: signals.onMessage,
         onExit: signals.onExit,

@@ -122,6 +122,9 @@ export function cpythonChannelFactory(options: CPythonOptions): ChannelFactory {
         }
         return Promise.resolve()
       },
+      sendTable(tableId, payload) {
+        return channel.post({ type: 'table', tableId, payloadJson: new TextDecoder().decode(payload) })
+      },
       onMessage: signals.onMessage,
       onExit: () => {},
       close: () => {

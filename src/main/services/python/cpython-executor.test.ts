@@ -3,7 +3,7 @@ import type { PythonRunResult } from '../../../shared/python'
 import { createCPythonExecutor } from './cpython-executor'
 import { probePython } from './cpython-channel'
 import type { PythonExecutor } from './executor'
-import type { RunRequest } from './types'
+import { encodeTable, type RunRequest } from './types'
 
 const PYTHON = process.env.TABLEQA_PYTHON ?? 'python3'
 let executor: PythonExecutor
@@ -19,7 +19,7 @@ beforeAll(async () => {
   if (!probe.ok || probe.pandas === null) throw new Error(`The CPython executor tests need ${PYTHON} with pandas (pip install -r python/requirements-test.txt).`)
   process.env.TABLEQA_TEST_API_KEY = 'sk-should-not-leak'
   executor = createCPythonExecutor({ python: PYTHON, memoryMb: 2048, defaultTimeoutMs: 10_000 })
-  await executor.loadTable('hier', {
+  await executor.loadTable('hier', encodeTable({
     name: 'report',
     columns: [
       ['2019', 'men'],
@@ -30,7 +30,7 @@ beforeAll(async () => {
       ['1,200', '1,300'],
       ['(12)', '45%']
     ]
-  })
+  }))
 })
 
 afterAll(async () => {
@@ -88,7 +88,7 @@ describe('local CPython executor', () => {
   })
 
   it('binds a database\'s tables by name for sqldf', async () => {
-    await executor.loadTable('singer', { name: 'singer', columns: [['name'], ['age']], index: [[], []], values: [['Ann', '30'], ['Bo', '41']] })
+    await executor.loadTable('singer', encodeTable({ name: 'singer', columns: [['name'], ['age']], index: [[], []], values: [['Ann', '30'], ['Bo', '41']] }))
     const result = await run('sqldf("SELECT name FROM singer WHERE age > 35")["name"].tolist()', { namedTables: [{ name: 'singer', tableId: 'singer' }] })
     expect(result.ok).toBe(true)
     if (result.ok) expect(JSON.stringify(result.value.value?.json)).toContain('Bo')

@@ -24,6 +24,7 @@ function scriptedBoot(): { factory: ChannelFactory; interpreters: InterpreterEve
         } else pool?.handle(message)
         return Promise.resolve()
       },
+      sendTable: () => Promise.resolve(),
       onMessage: signals.onMessage,
       onExit: signals.onExit,
       close: () => Promise.resolve()

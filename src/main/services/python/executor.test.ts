@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testExecutor } from '../../../../test/support/executor'
 import type { PythonRunResult } from '../../../shared/python'
 import type { PythonExecutor } from './executor'
-import type { QaCall, RunRequest } from './types'
+import { encodeTable, type QaCall, type RunRequest } from './types'
 
 let executor: PythonExecutor
 let canary: Server
@@ -32,12 +32,12 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => canary.listen(0, '127.0.0.1', resolve))
   canaryUrl = `http://127.0.0.1:${(canary.address() as AddressInfo).port}/`
   executor = testExecutor()
-  await executor.loadTable('flat', {
+  await executor.loadTable('flat', encodeTable({
     name: 'cities.csv',
     columns: [['City'], ['Population']],
     index: [[], [], []],
     values: [['Oslo', '709,037'], ['Bergen', '289,330'], ['Tromsø', '78,745']]
-  })
+  }))
 })
 
 afterAll(async () => {
@@ -81,7 +81,7 @@ describe('Python executor in the sandboxed page', () => {
   })
 
   it('binds several tables by name', async () => {
-    await executor.loadTable('second', { name: 'b', columns: [['x']], index: [[]], values: [['7']] })
+    await executor.loadTable('second', encodeTable({ name: 'b', columns: [['x']], index: [[]], values: [['7']] }))
     const result = await run('[len(cities), len(other)]', { namedTables: [{ name: 'cities', tableId: 'flat' }, { name: 'other', tableId: 'second' }] })
     expect(value(result)).toEqual([3, 1])
   })

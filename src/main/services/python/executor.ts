@@ -38,7 +38,7 @@ export class PythonExecutor implements Executor {
   private ready: { promise: Promise<void>; resolve: () => void } = deferred()
   private state: ExecutorState = { state: 'starting', detail: 'Starting Python…' }
   private readonly pending = new Map<string, Pending>()
-  private readonly tables = new Map<string, string>()
+  private readonly tables = new Map<string, Uint8Array>()
   private readonly listeners = new Set<(state: ExecutorState) => void>()
   private closed = false
   private generation = 0
@@ -72,7 +72,7 @@ export class PythonExecutor implements Executor {
           channel.onExit((reason) => this.lost(generation, reason))
           this.channel = channel
           await channel.post({ type: 'configure', config: this.options.config })
-          for (const [tableId, payloadJson] of this.tables) await channel.post({ type: 'table', tableId, payloadJson })
+          for (const [tableId, payload] of this.tables) await channel.sendTable(tableId, payload)
           return channel
         })
         .catch((error: unknown) => {
@@ -87,10 +87,9 @@ export class PythonExecutor implements Executor {
   }
 
   /** Make a table available to programs under `tableId` (kept across page restarts). */
-  async loadTable(tableId: string, payload: unknown): Promise<void> {
-    const payloadJson = JSON.stringify(payload)
-    this.tables.set(tableId, payloadJson)
-    if (this.channel) await this.channel.post({ type: 'table', tableId, payloadJson })
+  async loadTable(tableId: string, payload: Uint8Array): Promise<void> {
+    this.tables.set(tableId, payload)
+    if (this.channel) await this.channel.sendTable(tableId, payload)
   }
 
   async dropTable(tableId: string): Promise<void> {

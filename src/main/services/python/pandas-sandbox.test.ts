@@ -3,6 +3,7 @@ import { testExecutor } from '../../../../test/support/executor'
 import { defaultDataDir } from '../paths'
 import type { PythonExecutor } from './executor'
 import { missingPandasWheels, packageDirs } from './package-source'
+import { encodeTable } from './types'
 
 /**
  * The runtime library with pandas inside the Pyodide sandbox. It runs only where the wheels Pyodide's
@@ -30,7 +31,7 @@ describe('pandas inside the Pyodide sandbox', () => {
 
   it.runIf(missing.length === 0)('loads pandas and runs the runtime library over a MultiIndex table', async () => {
     executor = testExecutor({ loadPandas: true }, 30_000, dirs)
-    await executor.loadTable('h', {
+    await executor.loadTable('h', encodeTable({
       name: 'h',
       columns: [
         ['2019', 'men'],
@@ -41,7 +42,7 @@ describe('pandas inside the Pyodide sandbox', () => {
         ['1,200', '1,300'],
         ['(12)', '45%']
       ]
-    })
+    }))
     const { result } = await executor.run({ runId: 'p', code: 'float(lookup(df, "canada", ("2019", "men")))', tableId: 'h' })
     expect(result.ok && result.value.tableKind).toBe('pandas')
     expect(result.ok && result.value.value?.json).toBeDefined()

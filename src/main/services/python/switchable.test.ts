@@ -3,7 +3,7 @@ import type { ExecutorState } from '../../../shared/python'
 import { probePython } from './cpython-channel'
 import { createCPythonExecutor } from './cpython-executor'
 import { SwitchableExecutor } from './switchable'
-import type { Executor, RunOutcome } from './types'
+import { encodeTable, type Executor, type RunOutcome } from './types'
 
 const PYTHON = process.env.TABLEQA_PYTHON ?? 'python3'
 
@@ -63,7 +63,7 @@ describe('SwitchableExecutor', () => {
     switchable.onStatus((state) => states.push(state))
 
     const cpython = createCPythonExecutor({ python: PYTHON, defaultTimeoutMs: 20_000 })
-    await switchable.switchTo(cpython, [{ tableId: 't1', payload: table }])
+    await switchable.switchTo(cpython, [{ tableId: 't1', payload: encodeTable(table) }])
     expect(switchable.kind).toBe('cpython')
     const { result } = await switchable.run({ runId: 'r1', code: 'int(df["amount"].astype(int).sum())', tableId: 't1' })
     expect(result.ok).toBe(true)
@@ -74,7 +74,7 @@ describe('SwitchableExecutor', () => {
     expect(states.some((s) => s.state === 'ready')).toBe(true)
 
     const back = fakeExecutor()
-    await switchable.switchTo(back, [{ tableId: 't1', payload: table }])
+    await switchable.switchTo(back, [{ tableId: 't1', payload: encodeTable(table) }])
     expect(switchable.kind).toBe('pyodide')
     expect(back.loaded).toEqual(['t1'])
     const after = await cpython.run({ runId: 'r2', code: '1', tableId: null })

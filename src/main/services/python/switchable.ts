@@ -2,7 +2,7 @@ import type { ExecutorState } from '../../../shared/python'
 import type { Executor, RunOutcome, RunRequest } from './types'
 
 /** A table to hand to the new executor after a switch. */
-export type TableToLoad = { tableId: string; payload: unknown }
+export type TableToLoad = { tableId: string; payload: Uint8Array }
 
 /**
  * The executor every handler holds: it delegates to the current one, which the user can replace (Pyodide
@@ -35,7 +35,7 @@ export class SwitchableExecutor implements Executor {
     return () => this.listeners.delete(listener)
   }
 
-  loadTable(tableId: string, payload: unknown): Promise<void> {
+  loadTable(tableId: string, payload: Uint8Array): Promise<void> {
     return this.current.loadTable(tableId, payload)
   }
 

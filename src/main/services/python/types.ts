@@ -37,10 +37,18 @@ export type Executor = {
   start(): Promise<unknown>
   status(): ExecutorState
   onStatus(listener: (state: ExecutorState) => void): () => void
-  /** Make a ParsedTable available to programs under `tableId`. */
-  loadTable(tableId: string, payload: unknown): Promise<void>
+  /** Make a table available to programs under `tableId`; `payload` is a ParsedTable as UTF-8 JSON (`encodeTable`). */
+  loadTable(tableId: string, payload: Uint8Array): Promise<void>
   dropTable(tableId: string): Promise<void>
   run(request: RunRequest): Promise<RunOutcome>
   stop(runId: string): Promise<boolean>
   close(): Promise<void>
+}
+
+/**
+ * A table as every executor takes it: the ParsedTable (or the part of it the runtime reads: name, columns,
+ * index, values) as UTF-8 JSON. Encoded once, where the table is made, and handed on without copies.
+ */
+export function encodeTable(table: object): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(table))
 }

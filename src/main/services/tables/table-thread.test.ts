@@ -1,0 +1,125 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { appRoot } from '../paths'
+import { joinPrepared, prepareTable, splitPrepared } from './prepare'
+import { importFile } from './import'
+import { localReader, threadedReader, type TableReader } from './table-thread'
+
+const report = [
+  'Region,Year,Sales,Share',
+  'North,,,',
+  '  Alpha,2019,"1,200",12%',
+  '  Beta,2019,(300),3%',
+  'South,,,',
+  '  Gamma,2020,$3.5,—',
+  'Total,,"4,000",100%'
+].join('\n')
+
+const bytes = new TextEncoder().encode(report)
+const script = join(appRoot(), 'out', 'main', 'table-worker.js')
+
+async function grid() {
+  const read = await importFile('report.csv', bytes)
+  if (!read.ok || !read.value[0]) throw new Error('import failed')
+  return read.value[0]
+}
+
+describe('a prepared table cut into parts', () => {
+  it('joins back to the same table, numbers included, whatever the part size', async () => {
+    const whole = prepareTable(await grid())
+    for (const size of [1, 2, 3, 100]) {
+      const { head, parts } = splitPrepared(whole, size)
+      // What crosses threads is cloned: clone here too, so nothing is shared by reference.
+      const joined = joinPrepared(structuredClone(head))
+      for (const part of parts) joined.add(structuredClone(part))
+      const back = joined.finish()
+      const { numbers, ...rest } = back.parsed
+      const { numbers: wholeNumbers, ...wholeRest } = whole.parsed
+      expect(rest).toEqual(wholeRest)
+      expect(numbers()).toEqual(wholeNumbers())
+      expect(back.payload).toEqual(whole.payload)
+      expect({ ...back, parsed: null }).toEqual({ ...whole, parsed: null })
+    }
+  })
+
+  it('reads label columns of the flat view as no number, as the flat view itself does', async () => {
+    const flat = prepareTable(await grid(), undefined, 'flatten')
+    const { head, parts } = splitPrepared(flat, 2)
+    const joined = joinPrepared(structuredClone(head))
+    for (const part of parts) joined.add(structuredClone(part))
+    expect(joined.finish().parsed.numbers()).toEqual(flat.parsed.numbers())
+  })
+
+  it('refuses a table that arrived without all of its parts', async () => {
+    const { head, parts } = splitPrepared(prepareTable(await grid()), 2)
+    const joined = joinPrepared(head)
+    joined.add(parts[0] ?? { values: [], index: [], indexCells: [], rowSource: [], branches: [] })
+    expect(() => joined.finish()).toThrow(/incomplete/)
+  })
+})
+
+/** The same contract from both readers: the one the app uses (a worker thread) and the in-thread one. */
+function readerContract(name: string, make: () => TableReader): void {
+  describe(name, () => {
+    it('opens a file, keeps its cells, restructures them, and forgets them when told', async () => {
+      const reader = make()
+      const opened = await reader.open('report.csv', bytes)
+      expect(opened.ok).toBe(true)
+      if (!opened.ok) return
+      const [table] = opened.value
+      if (!table) throw new Error('no table')
+      const expected = prepareTable(await grid())
+      expect(table.parsed.values).toEqual(expected.parsed.values)
+      expect(table.parsed.leftTree).toEqual(expected.parsed.leftTree)
+      expect(new TextDecoder().decode(table.payload)).toBe(new TextDecoder().decode(expected.payload))
+      expect(table.gridName).toBe('report.csv')
+
+      const again = await reader.restructure(table.key, { headerRows: 1, headerCols: 0 }, 'multiindex')
+      expect(again.ok && again.value.parsed.values[0]).toEqual(['North', '', '', ''])
+      const flat = await reader.restructure(table.key, { headerRows: 1, headerCols: 1 }, 'flatten')
+      expect(flat.ok && flat.value.structure).toMatchObject({ headerRows: 1, headerCols: 1 })
+      expect(flat.ok && flat.value.view).toBe('flatten')
+
+      reader.forget(table.key)
+      const gone = await reader.restructure(table.key, { headerRows: 1, headerCols: 1 }, 'multiindex')
+      expect(gone.ok ? null : gone.error.code).toBe('not-found')
+    })
+
+    it('passes on the importer’s message for a file that is not a table', async () => {
+      const reader = make()
+      const bad = await reader.open('noise.csv', new Uint8Array([0, 1, 2, 0, 255, 0]))
+      expect(bad.ok).toBe(false)
+      if (!bad.ok) expect(bad.error.message).toMatch(/noise\.csv/)
+    })
+  })
+}
+
+readerContract('the in-thread reader', localReader)
+
+describe.runIf(existsSync(script))('the threaded reader', () => {
+  readerContract('with the built worker', () => threadedReader(script))
+
+  it('hands over a table of 50,000 rows in parts, answering other work in between', async () => {
+    const rows = Array.from({ length: 50_000 }, (_, i) => `r${i},${i},${i * 2}`)
+    const big = new TextEncoder().encode(`name,a,b\n${rows.join('\n')}\n`)
+    const reader = threadedReader(script)
+    let ticks = 0
+    const timer = setInterval(() => ticks++, 1)
+    const opened = await reader.open('big.csv', big)
+    clearInterval(timer)
+    const local = await localReader().open('big.csv', big)
+    expect(opened.ok && opened.value[0]?.parsed.values.length).toBe(50_000)
+    expect(opened.ok && opened.value[0]?.parsed.values).toEqual(local.ok && local.value[0]?.parsed.values)
+    expect(opened.ok && opened.value[0]?.parsed.index).toEqual(local.ok && local.value[0]?.parsed.index)
+    // The host's own timers ran while the table arrived: it was never one blocking step.
+    expect(ticks).toBeGreaterThan(2)
+  })
+})
+
+describe.runIf(!existsSync(script))('the threaded reader without a build', () => {
+  it('is skipped: run `npx electron-vite build` first', () => {
+    expect(existsSync(script)).toBe(false)
+  })
+})
+

@@ -1,7 +1,7 @@
 import { shortcut } from './platform'
 
 /** File types the importers read, for the browser's file picker. */
-export const OPENABLE = '.csv,.tsv,.txt,.xlsx,.ods,.html,.htm,.json,.sqlite,.db'
+export const OPENABLE = '.csv,.tsv,.txt,.xlsx,.xlsm,.xls,.ods,.html,.htm,.json,.sqlite,.db'
 
 const shortcutLabel = shortcut('O')
 

@@ -118,6 +118,14 @@ describe('numeric view', () => {
     expect(numericText('7%', 7)).toBe('7%')
   })
 
+  it('groups digits only where the source grouped them', () => {
+    expect(numericText('2021', 2021)).toBe('2021')
+    expect(numericText('1234567.5', 1234567.5)).toBe('1234567.5')
+    expect(numericText('1,234,567', 1234567)).toBe('1,234,567')
+    expect(numericText('$3,500.25', 3500.25)).toBe('3,500.25')
+    expect(numericText("12'345", 12345)).toBe('12,345')
+  })
+
   it('sorts numbers by value before cells that are not numbers', () => {
     expect([3, null, -1, 10].sort(compareNumbers)).toEqual([-1, 3, 10, null])
   })

@@ -28,23 +28,23 @@ describe('left hierarchy from the wording of row labels', () => {
     expect(few[few.length - 1]).toBe('income > total')
   })
 
-  it('makes the country heading the body the parent of its regions, though rates do not add up', () => {
+  it('makes a whole heading the body the parent of its parts, though rates do not add up', () => {
     const g = grid([
       ['', 'rate'],
-      ['canada', '16.8'],
+      ['all regions', '16.8'],
       ['quebec', '27.8'],
       ['ontario', '10.4'],
       ['alberta', '19.5']
     ])
-    expect(labels(g)).toEqual(['canada', 'canada > quebec', 'canada > ontario', 'canada > alberta'])
-    // Only the whole of the table: a country further down is an ordinary row.
-    const later = grid([
+    expect(labels(g)).toEqual(['all regions', 'all regions > quebec', 'all regions > ontario', 'all regions > alberta'])
+    // A place name is not read as a whole: that would need a list of places.
+    const place = grid([
       ['', 'rate'],
-      ['quebec', '27.8'],
       ['canada', '16.8'],
+      ['quebec', '27.8'],
       ['ontario', '10.4']
     ])
-    expect(labels(later)).toEqual(['quebec', 'canada', 'ontario'])
+    expect(labels(place)).toEqual(['canada', 'quebec', 'ontario'])
   })
 
   it('reads successive "… overall" rows as sibling groups and a closing whole as their sibling', () => {
@@ -56,7 +56,7 @@ describe('left hierarchy from the wording of row labels', () => {
       ['territories overall', '4,000'],
       ['yukon', '3,500'],
       ['nunavut', '4,500'],
-      ['canada', '1,250']
+      ['all regions', '1,250']
     ])
     expect(labels(g)).toEqual([
       'provinces overall',
@@ -65,7 +65,7 @@ describe('left hierarchy from the wording of row labels', () => {
       'territories overall',
       'territories overall > yukon',
       'territories overall > nunavut',
-      'canada'
+      'all regions'
     ])
   })
 

@@ -109,11 +109,11 @@ export function isTotalLabel(label: string): boolean {
   return TOTAL.test(label)
 }
 
-// A country at the head of its provinces or states ("canada", "united statesa" with a footnote letter), and
-// labels ending in "overall" ("provinces overall").
-const WHOLE = /^(?:canada|united states|u\.s\.|world)[a-z]?$|\boverall$/i
+// Labels ending in "overall" ("provinces overall"). Place names that head their regions ("canada" over its
+// provinces) would need a gazetteer; they are left to the sum check in aggregates.ts.
+const WHOLE = /\boverall$/i
 
-/** A label that names the whole of the rows listed under it: a total, or the country over its regions. */
+/** A label that names the whole of the rows listed under it: a total, or "… overall". */
 export function isWholeLabel(label: string): boolean {
   return TOTAL.test(label) || WHOLE.test(label)
 }

@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-openai-server'
-import { launchBrowser, screenshot, startWebApp, type WebApp } from './support'
+import { addEndpoint, launchBrowser, screenshot, startWebApp, type WebApp } from './support'
 
 const KEY = 'sk-e2e-injection-key-0123456789abcdef'
 const SECRET = 'injection-canary-9d41'
@@ -111,17 +111,7 @@ describe('browser mode: a table whose cells carry a prompt injection', () => {
     await page.goto(app.url)
     await page.getByTestId('file-input').setInputFiles(csvPath)
     await expect.poll(() => page.getByTestId('table-title').textContent(), { timeout: 30_000 }).toContain('budget.csv')
-    await page.getByRole('button', { name: 'Add one…' }).click()
-    const dialog = page.getByRole('dialog', { name: 'Model endpoints' })
-    await dialog.getByRole('button', { name: /Local server URL/ }).click()
-    await dialog.getByRole('textbox', { name: 'Name' }).fill('Obedient')
-    await dialog.getByLabel('Base URL').fill(server.url)
-    await dialog.getByRole('textbox', { name: 'Model' }).fill('test-model')
-    await dialog.getByRole('combobox', { name: 'API kind' }).selectOption('chat')
-    await dialog.getByLabel('API key').fill(KEY)
-    await dialog.getByRole('button', { name: 'Save endpoint' }).click()
-    await expect.poll(() => dialog.getByTestId('endpoint-check').innerText(), { timeout: 30_000 }).toMatch(/^✓/)
-    await dialog.getByRole('button', { name: 'Close' }).click()
+    await addEndpoint(page, { url: server.url, key: KEY, name: 'Obedient' })
     await page.getByRole('status').filter({ hasText: /ready/i }).first().waitFor({ timeout: 120_000 })
   })
 

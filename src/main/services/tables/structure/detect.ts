@@ -126,7 +126,8 @@ function detectHeaderCols(g: Grid, headerRows: number): number {
 
 /**
  * Column k belongs to the corner above the row labels: its header cells are all empty, or (with several
- * header rows) it has one label reaching down through the header rows, merged or over empty cells.
+ * header rows) it has one label reaching down through the header rows, merged or over empty cells, or its
+ * one label sits in the last header row under empty cells ("name | years" below a band of group headers).
  */
 function cornerColumn(g: Grid, k: number, headerRows: number): boolean {
   const top = regionAt(g, 0, k)
@@ -134,8 +135,19 @@ function cornerColumn(g: Grid, k: number, headerRows: number): boolean {
     if (top.right > top.left) return false
     return headerRows >= 2 && top.bottom >= headerRows - 1
   }
+  if (headerRows >= 2 && namedBelowBlanks(g, k, headerRows)) return true
   for (let r = 1; r < headerRows; r++) if (rawText(g, r, k).length > 0) return false
   return rawText(g, 0, k).length === 0 || headerRows >= 2
+}
+
+/** Every header cell of the column above the last header row is empty or a missing marker ("none"). */
+function namedBelowBlanks(g: Grid, col: number, headerRows: number): boolean {
+  for (let r = 0; r < headerRows - 1; r++) {
+    if (regionAt(g, r, col) !== null) return false
+    const t = rawText(g, r, col)
+    if (t.length > 0 && !isMissingMarker(t)) return false
+  }
+  return true
 }
 
 const FLAG = /^(?:yes|no|y|n|true|false|[✓✔✗✘])$/i

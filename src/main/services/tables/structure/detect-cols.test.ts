@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest'
+import type { MergedRegion, RawGrid } from '../../../../shared/table'
+import { detectStructure, structureGrid, treePaths } from './index'
+
+const grid = (cells: string[][], merges: MergedRegion[] = []): RawGrid => ({ name: 't', cells, merges, warnings: [] })
+const m = (top: number, left: number, bottom: number, right: number): MergedRegion => ({ top, left, bottom, right })
+
+describe('label columns named in the corner', () => {
+  it('takes leading columns named only in the last header row, under empty cells, as label columns', () => {
+    const g = grid(
+      [
+        ['', '', 'overall', '', 'conference', '', ''],
+        ['name', 'years', 'won-lost', 'pct', 'won-lost', 'pct', 'notes'],
+        ['ann lee', '1968-88', '190-116', '61.0%', '9-9', '50.0%', 'two titles'],
+        ['bo kim', '1989-2001', '127-106', '54.2%', '62-37', '61.8%', '']
+      ],
+      [m(0, 2, 0, 3), m(0, 4, 0, 5)]
+    )
+    expect(detectStructure(g)).toMatchObject({ headerRows: 2, headerCols: 2 })
+    const p = structureGrid(g)
+    expect(p.index).toEqual([
+      ['ann lee', '1968-88'],
+      ['bo kim', '1989-2001']
+    ])
+    expect(treePaths(p.topTree)[0]).toEqual(['overall', 'won-lost'])
+  })
+
+  it('reads a missing marker above a column name as empty', () => {
+    const g = grid(
+      [
+        ['none', 'none', 'overall', ''],
+        ['name', 'years', 'won-lost', 'pct'],
+        ['ann lee', '1968-88', '190-116', '61.0%'],
+        ['bo kim', '1989-2001', '127-106', '54.2%']
+      ],
+      [m(0, 2, 0, 3)]
+    )
+    expect(detectStructure(g)).toMatchObject({ headerRows: 2, headerCols: 2 })
+  })
+
+  it('stops at the first column with a header above its last header row', () => {
+    const g = grid(
+      [
+        ['', 'men', '', 'women', ''],
+        ['region', '2011', '2016', '2011', '2016'],
+        ['east', '1', '2', '3', '4'],
+        ['west', '5', '6', '7', '8']
+      ],
+      [m(0, 1, 0, 2), m(0, 3, 0, 4)]
+    )
+    expect(detectStructure(g)).toMatchObject({ headerRows: 2, headerCols: 1 })
+  })
+})

@@ -50,4 +50,28 @@ describe('label columns named in the corner', () => {
     )
     expect(detectStructure(g)).toMatchObject({ headerRows: 2, headerCols: 1 })
   })
+
+  it('continues two text label columns with a numeric one named under an empty cell', () => {
+    const g = grid(
+      [
+        ['year', 'team', '', 'rushing', ''],
+        ['', '', 'gp', 'att', 'yds'],
+        ['1987', 'rai', '7', '81', '554'],
+        ['1988', 'rai', '10', '136', '580']
+      ],
+      [m(0, 0, 1, 0), m(0, 1, 1, 1), m(0, 3, 0, 4)]
+    )
+    expect(detectStructure(g)).toMatchObject({ headerRows: 2, headerCols: 3 })
+    // After one label column the same numeric column stays data.
+    const one = grid(
+      [
+        ['city', '', 'black', ''],
+        ['', 'population', 'rank', 'percent'],
+        ['detroit', '713,777', '1', '84.3'],
+        ['jackson', '173,514', '2', '80.1']
+      ],
+      [m(0, 0, 1, 0), m(0, 2, 0, 3)]
+    )
+    expect(detectStructure(one)).toMatchObject({ headerRows: 2, headerCols: 1 })
+  })
 })

@@ -106,8 +106,8 @@ function detectHeaderCols(g: Grid, headerRows: number): number {
     while (k < g.cols - 1 && cornerColumn(g, k, headerRows) && !flagColumn(g, k, headerRows)) k++
     // A numeric column under a corner-like header is data (a column named by a vertical merge), except that
     // column 0 of a report with several header rows labels the rows even when the labels are ordinals
-    // ("0", "1", "2" years), and a numeric column named by a vertical merge after two or more text label
-    // columns continues them ("year | team | games": HiTab's sports tables).
+    // ("0", "1", "2" years), and a numeric column named in the corner (a vertical merge, or a name under empty
+    // cells) after two or more text label columns continues them ("year | team | games": HiTab's sports tables).
     const floor = headerRows >= 2 ? 1 : 0
     while (k > floor && mostlyNumeric(g, k - 1, headerRows) && !continuesLabels(g, k - 1, headerRows)) k--
     if (k > 0) return k
@@ -221,7 +221,8 @@ function hasSectionOrUnitRows(g: Grid, headerRows: number): boolean {
 }
 
 function continuesLabels(g: Grid, col: number, headerRows: number): boolean {
-  return regionAt(g, 0, col) !== null && textColumns(g, col, headerRows) >= 2
+  const named = regionAt(g, 0, col) !== null || (headerRows >= 2 && namedBelowBlanks(g, col, headerRows))
+  return named && textColumns(g, col, headerRows) >= 2
 }
 
 /** How many of the columns before `before` are not mostly numeric. */

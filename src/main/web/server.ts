@@ -145,7 +145,12 @@ function readBody(request: IncomingMessage, limit: number): Promise<Uint8Array |
       if (size > limit) over = true
       else chunks.push(chunk)
     })
-    request.on('end', () => resolve(over ? null : new Uint8Array(Buffer.concat(chunks))))
+    request.on('end', () => {
+      if (over) return resolve(null)
+      // A view on the joined buffer: a 100 MB upload is copied once, not twice.
+      const joined = Buffer.concat(chunks, size)
+      resolve(new Uint8Array(joined.buffer, joined.byteOffset, joined.byteLength))
+    })
     request.on('error', reject)
   })
 }

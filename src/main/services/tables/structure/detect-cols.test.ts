@@ -74,4 +74,17 @@ describe('label columns named in the corner', () => {
     )
     expect(detectStructure(one)).toMatchObject({ headerRows: 2, headerCols: 1 })
   })
+
+  it('reads missing markers under a column name as empty header cells', () => {
+    const g = grid(
+      [
+        ['station', 'capacity', 'owner', 'payment', ''],
+        ['none', 'none', 'none', '2018', '2019'],
+        ['afsin a', '1355', 'celikler', 'none', 'none'],
+        ['bolu', '270', 'kazanci', '30', 'eligible']
+      ],
+      [m(0, 3, 0, 4)]
+    )
+    expect(detectStructure(g)).toMatchObject({ headerRows: 2, headerCols: 3 })
+  })
 })

@@ -136,16 +136,14 @@ function cornerColumn(g: Grid, k: number, headerRows: number): boolean {
     return headerRows >= 2 && top.bottom >= headerRows - 1
   }
   if (headerRows >= 2 && namedBelowBlanks(g, k, headerRows)) return true
-  for (let r = 1; r < headerRows; r++) if (rawText(g, r, k).length > 0) return false
+  for (let r = 1; r < headerRows; r++) if (!blankHeaderCell(rawText(g, r, k))) return false
   return rawText(g, 0, k).length === 0 || headerRows >= 2
 }
 
 /** Every header cell of the column above the last header row is empty or a missing marker ("none"). */
 function namedBelowBlanks(g: Grid, col: number, headerRows: number): boolean {
   for (let r = 0; r < headerRows - 1; r++) {
-    if (regionAt(g, r, col) !== null) return false
-    const t = rawText(g, r, col)
-    if (t.length > 0 && !isMissingMarker(t)) return false
+    if (regionAt(g, r, col) !== null || !blankHeaderCell(rawText(g, r, col))) return false
   }
   return true
 }
@@ -230,4 +228,9 @@ function textColumns(g: Grid, before: number, headerRows: number): number {
   let n = 0
   for (let c = 0; c < before; c++) if (!mostlyNumeric(g, c, headerRows)) n++
   return n
+}
+
+/** Empty, or a placeholder that some sources write into empty header cells ("none"). */
+function blankHeaderCell(t: string): boolean {
+  return t.length === 0 || isMissingMarker(t)
 }

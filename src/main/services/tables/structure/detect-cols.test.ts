@@ -87,4 +87,20 @@ describe('label columns named in the corner', () => {
     )
     expect(detectStructure(g)).toMatchObject({ headerRows: 2, headerCols: 3 })
   })
+
+  it('takes a text first column as row labels when most other columns hold numbers, not when most hold text', () => {
+    const measures = grid([
+      ['state', 'r&d', 'r&d/gdp', 'largest industry', 'share'],
+      ['california', '64104', '3.4', 'semiconductors', '17'],
+      ['washington', '13659', '3.8', 'software', '56'],
+      ['texas', '12920', '1', 'semiconductors', '21']
+    ])
+    expect(detectStructure(measures)).toMatchObject({ headerRows: 1, headerCols: 1 })
+    const records = grid([
+      ['union', 'employee group', 'employees', 'status'],
+      ['pilots association', 'pilots', '2,871', 'amendable 4/1/2020'],
+      ['flight attendants association', 'flight attendants', '5,815', 'amendable 12/17/2021']
+    ])
+    expect(detectStructure(records)).toMatchObject({ headerRows: 1, headerCols: 0 })
+  })
 })

@@ -117,7 +117,7 @@ function detectHeaderCols(g: Grid, headerRows: number): number {
   if (hasSectionOrUnitRows(g, headerRows)) return 1
   // Several header rows make a report rather than a list of records: its first column of text labels the rows.
   if (headerRows >= 2 && !g.records) return 1
-  // A labelled first column: row labels of a matrix when the other columns are numbers,
+  // A labelled first column: row labels of a matrix when most other columns are numbers,
   // an ordinary column of a relational table otherwise. In a table of records a first column with a
   // header of its own ("name", "city") is always data.
   if (g.records && headerRows === 1 && rawText(g, 0, 0).length > 0) return 0
@@ -190,19 +190,26 @@ function yearColumn(g: Grid, headerRows: number): boolean {
   return filled > 0 && years === filled
 }
 
+/**
+ * Most columns right of the first hold numbers: a matrix of measures whose rows the first column names,
+ * even with a text column among the measures ("state | r&d | r&d/gdp | largest industry | share").
+ */
 function otherColumnsNumeric(g: Grid, headerRows: number): boolean {
+  let numeric = 0
+  let textual = 0
+  const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
   for (let c = 1; c < g.cols; c++) {
     let numbers = 0
     let texts = 0
-    const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
     for (let r = headerRows; r < end; r++) {
       const kind = cellKind(rawText(g, r, c))
       if (kind === 'number' || kind === 'missing') numbers++
       else if (kind === 'text') texts++
     }
-    if (texts > numbers) return false
+    if (texts > numbers) textual++
+    else numeric++
   }
-  return true
+  return numeric > textual
 }
 
 function hasSectionOrUnitRows(g: Grid, headerRows: number): boolean {

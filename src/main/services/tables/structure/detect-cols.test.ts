@@ -104,3 +104,22 @@ describe('label columns named in the corner', () => {
     expect(detectStructure(records)).toMatchObject({ headerRows: 1, headerCols: 0 })
   })
 })
+
+describe('header rows inside merges', () => {
+  it('keeps a row covered throughout by merges from the header row above in the header', () => {
+    const g = grid(
+      [
+        ['factor', '%', 'confidence interval', ''],
+        ['', '', '', ''],
+        ['', '', 'from', 'to'],
+        ['reasons for use', '', '', ''],
+        ['base tan', '62.0', '57.3', '66.6'],
+        ['aesthetic', '21.0', '17.2', '24.8']
+      ],
+      [m(0, 0, 2, 0), m(0, 1, 2, 1), m(0, 2, 1, 3), m(3, 1, 3, 3)]
+    )
+    expect(detectStructure(g)).toMatchObject({ headerRows: 3, headerCols: 1 })
+    expect(treePaths(structureGrid(g).topTree)).toEqual([['%'], ['confidence interval', 'from'], ['confidence interval', 'to']])
+  })
+})
+

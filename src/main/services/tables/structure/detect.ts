@@ -47,7 +47,8 @@ function isHeaderRow(g: Grid, r: number, probeCols: number): boolean {
   // A unit-like row ("December 31," over the data) with another header row below it is part of the header.
   if (probeCols > 0 && isUnitRow(g, r, probeCols) && !(r + 1 < g.rows - 1 && plainHeaderRow(g, r + 1, probeCols))) return false
   const counts = countRow(g, r, probeCols)
-  if (counts.filled === 0) return false
+  // A row with nothing of its own, inside merges reaching down from the header, is still the header.
+  if (counts.filled === 0) return coveredThroughout(g, r)
   const labelFree = labelCellsFree(g, r, probeCols)
   const above = countRow(g, r - 1, probeCols)
   // Below a spanning parent, or inside a merge anchored above: the children of a header row.
@@ -240,4 +241,14 @@ function textColumns(g: Grid, before: number, headerRows: number): number {
 /** Empty, or a placeholder that some sources write into empty header cells ("none"). */
 function blankHeaderCell(t: string): boolean {
   return t.length === 0 || isMissingMarker(t)
+}
+
+/** Every cell of the row is covered by a merge anchored in an earlier row. */
+function coveredThroughout(g: Grid, r: number): boolean {
+  if (g.owner === null) return false
+  for (let c = 0; c < g.cols; c++) {
+    const m = regionAt(g, r, c)
+    if (m === null || m.top >= r) return false
+  }
+  return true
 }

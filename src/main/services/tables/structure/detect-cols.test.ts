@@ -123,3 +123,19 @@ describe('header rows inside merges', () => {
   })
 })
 
+describe('placeholder rows', () => {
+  it('drops a body row written only with placeholders, as an empty row', () => {
+    const g = grid(
+      [
+        ['state', 'total', 'rate'],
+        ['none', 'none', 'none'],
+        ['alabama', '99,800', '2,640'],
+        ['alaska', '12,900', '2,320']
+      ]
+    )
+    const p = structureGrid(g, { headerRows: 1, headerCols: 1, leftHierarchy: 'auto' })
+    expect(p.index).toEqual([['alabama'], ['alaska']])
+    expect(p.rowSource).toEqual([2, 3])
+  })
+})
+

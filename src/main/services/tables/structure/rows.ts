@@ -94,6 +94,7 @@ function labelledUnit(g: Grid, row: number, headerCols: number): boolean {
 }
 
 export function classifyRow(g: Grid, row: number, headerCols: number): RowRole {
+  if (placeholdersOnly(g, row)) return 'empty'
   const hasData = !dataEmpty(g, row, headerCols)
   const label = rowLabel(g, row, headerCols)
   if (!hasData) return label.length === 0 ? 'empty' : isNote(g, row, headerCols, label) ? 'note' : 'section'
@@ -125,4 +126,15 @@ function isNote(g: Grid, row: number, headerCols: number, label: string): boolea
   if (headerCols < 2) return false
   const m = regionAt(g, row, 0)
   return m !== null && m.top === row && m.left === 0 && m.right === g.cols - 1
+}
+
+/** Every cell is empty or a missing marker ("none | none | none"): a blank row written with placeholders. */
+function placeholdersOnly(g: Grid, row: number): boolean {
+  let markers = 0
+  for (let c = 0; c < g.cols; c++) {
+    const kind = cellKind(rawText(g, row, c))
+    if (kind === 'missing') markers++
+    else if (kind !== 'empty') return false
+  }
+  return markers >= 2
 }

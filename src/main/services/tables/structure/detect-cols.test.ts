@@ -121,6 +121,43 @@ describe('header rows inside merges', () => {
     expect(detectStructure(g)).toMatchObject({ headerRows: 3, headerCols: 1 })
     expect(treePaths(structureGrid(g).topTree)).toEqual([['%'], ['confidence interval', 'from'], ['confidence interval', 'to']])
   })
+
+  it('takes a label under an empty corner beside a unit merged over the data into the header', () => {
+    const g = grid(
+      [
+        ['', 'all crimes', 'violent crimes'],
+        ['number of victimizations', 'percent', ''],
+        ['0', '6.7', '7.6'],
+        ['1', '11.7', '18.1'],
+        ['3 or more', '17.6', 'f']
+      ],
+      [m(1, 1, 1, 2)]
+    )
+    expect(detectStructure(g)).toMatchObject({ headerRows: 2, headerCols: 1 })
+    expect(structureGrid(g).index).toEqual([['0'], ['1'], ['3 or more']])
+    // Under a named corner, or followed by rows of the same shape, such a row heads a section of the body.
+    const named = grid(
+      [
+        ['ancestry', 'all crimes', 'violent crimes'],
+        ['region of ancestry', 'percent', ''],
+        ['europe', '6.7', '7.6'],
+        ['asia', '11.7', '18.1']
+      ],
+      [m(1, 1, 1, 2)]
+    )
+    expect(detectStructure(named)).toMatchObject({ headerRows: 1, headerCols: 1 })
+    const sections = grid(
+      [
+        ['', 'all crimes', 'violent crimes'],
+        ['region of ancestry', 'percent', ''],
+        ['europe', '6.7', '7.6'],
+        ['country of ancestry', 'percent', ''],
+        ['haiti', '11.7', '18.1']
+      ],
+      [m(1, 1, 1, 2), m(3, 1, 3, 2)]
+    )
+    expect(detectStructure(sections)).toMatchObject({ headerRows: 1, headerCols: 1 })
+  })
 })
 
 describe('placeholder rows', () => {

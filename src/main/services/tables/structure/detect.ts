@@ -49,6 +49,7 @@ function isHeaderRow(g: Grid, r: number, probeCols: number): boolean {
   const counts = countRow(g, r, probeCols)
   // A row with nothing of its own, inside merges reaching down from the header, is still the header.
   if (counts.filled === 0) return coveredThroughout(g, r)
+  if (stubHeadAndUnit(g, r)) return true
   const labelFree = labelCellsFree(g, r, probeCols)
   const above = countRow(g, r - 1, probeCols)
   // Below a spanning parent, or inside a merge anchored above: the children of a header row.
@@ -251,4 +252,25 @@ function coveredThroughout(g: Grid, r: number): boolean {
     if (m === null || m.top >= r) return false
   }
   return true
+}
+
+/**
+ * The first label under an empty corner beside one unit merged over every data column ("number of
+ * victimizations | percent"): the label names the label column and the unit qualifies the data, so the row
+ * belongs to the header. When later rows have the same shape, each of them heads a section of the body.
+ */
+function stubHeadAndUnit(g: Grid, r: number): boolean {
+  if (!labelAndUnit(g, r)) return false
+  for (let q = 0; q < r; q++) if (rawText(g, q, 0).length > 0 || regionAt(g, q, 0) !== null) return false
+  const end = Math.min(g.rows, r + SAMPLE_ROWS)
+  for (let q = r + 1; q < end; q++) if (labelAndUnit(g, q)) return false
+  return true
+}
+
+/** A text label in column 0 and one text merged over every other column of that row. */
+function labelAndUnit(g: Grid, r: number): boolean {
+  if (g.cols < 3 || cellKind(rawText(g, r, 0)) !== 'text') return false
+  const m = regionAt(g, r, 1)
+  if (m === null || m.top !== r || m.bottom !== r || m.left !== 1 || m.right !== g.cols - 1) return false
+  return cellKind(rawText(g, r, 1)) === 'text'
 }

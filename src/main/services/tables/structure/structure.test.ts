@@ -246,13 +246,16 @@ describe('left hierarchy', () => {
         ['', 'women', 'men'],
         ['region of ancestry', 'percent', ''],
         ['africa', '12.1', '11.0'],
-        ['asia', '30.2', '28.4']
+        ['asia', '30.2', '28.4'],
+        ['country of ancestry', 'percent', ''],
+        ['haiti', '79.6', '63.6']
       ],
-      [m(1, 1, 1, 2)]
+      [m(1, 1, 1, 2), m(4, 1, 4, 2)]
     )
     expect(structureGrid(g).index).toEqual([
       ['region of ancestry', 'africa'],
-      ['region of ancestry', 'asia']
+      ['region of ancestry', 'asia'],
+      ['country of ancestry', 'haiti']
     ])
     const crew = grid(
       [

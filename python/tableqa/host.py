@@ -1,13 +1,17 @@
 """Entry points for the executor: JSON text in, JSON text out.
 
-The executor keeps each open table's payload here once and gives every run a fresh namespace, so a
-program cannot change what the next program sees (DataFrames are copies; row lists are rebuilt).
+The executor keeps each open table here once, already turned into what programs get (a DataFrame, or
+row dicts without pandas), and gives every run a fresh namespace with its own copy, so a program cannot
+change what the next program sees. Turning a table of millions of cells into a frame takes seconds, so
+it happens when the table arrives, while the interpreter waits, not inside a program's time limit.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from tableqa import runner
@@ -19,9 +23,19 @@ from tableqa.rows import rows_view
 _tables: dict[str, dict[str, Any]] = {}
 _pandas: bool | None = None
 
+ELSEWHERE = "Use the local Python executor (Settings \u203a Where programs run) or filter the file first."
+
 
 class QAError(RuntimeError):
     """The host could not answer a QA call (no endpoint, timeout, cap reached, model error)."""
+
+
+class TableTooLarge(RuntimeError):
+    """The table was refused (or did not fit) when it was loaded; the message says why."""
+
+
+class TableUnreadable(RuntimeError):
+    """The table's payload could not be turned into a table when it was loaded."""
 
 
 def pandas_available() -> bool:
@@ -37,9 +51,107 @@ def pandas_available() -> bool:
     return _pandas
 
 
-def load_table(table_id: str, payload_json: str) -> None:
-    """Keep a table's ParsedTable payload under ``table_id``."""
-    _tables[table_id] = {"payload": json.loads(payload_json)}
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Building millions of containers triggers the cyclic collector again and again, each pass
+    walking everything built so far; nothing built here is cyclic garbage, so it waits until the end."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _millions(n: int) -> str:
+    return f"{n / 1e6:.1f} million" if n >= 1_000_000 else f"{n:,}"
+
+
+def payload_text(payload: object) -> str:
+    """The payload as text: a str, UTF-8 bytes, or (in Pyodide) a JS buffer of UTF-8 bytes."""
+    if isinstance(payload, str):
+        return payload
+    if isinstance(payload, (bytes, bytearray, memoryview)):
+        return bytes(payload).decode("utf-8")
+    to_bytes = getattr(payload, "to_bytes", None)  # a JsProxy of a Uint8Array
+    if callable(to_bytes):
+        data = to_bytes()
+        if isinstance(data, (bytes, bytearray)):
+            return bytes(data).decode("utf-8")
+    raise TypeError(f"a table payload must be JSON text or UTF-8 bytes, not {type(payload).__name__}")
+
+
+def table_size(payload: dict[str, Any]) -> tuple[int, int]:
+    """Data rows and columns of a ParsedTable payload.
+
+    Examples
+    --------
+    >>> table_size({"columns": [["a"], ["b"]], "values": [["1", "2"], ["3"]]})
+    (2, 2)
+    """
+    values = payload.get("values") or []
+    width = max(len(payload.get("columns") or []), max(map(len, values), default=0))
+    return len(values), width
+
+
+def _refusal(rows: int, cols: int, max_cells: int) -> str:
+    return (f"This table has {_millions(rows * cols)} cells ({rows:,} rows \u00d7 {cols:,} columns); "
+            f"the Python sandbox handles up to {_millions(max_cells)}. {ELSEWHERE}")
+
+
+def load_table(table_id: str, payload: object, max_cells: int | None = None,
+               max_bytes: int | None = None) -> str:
+    """Keep a table under ``table_id``, built into what programs get.
+
+    Parameters
+    ----------
+    table_id : str
+        The host's id for the table.
+    payload : str, bytes or JS buffer
+        A ParsedTable as JSON.
+    max_cells, max_bytes : int, optional
+        What this interpreter can hold (the Pyodide sandbox has a fixed heap). A larger table is not
+        built: it is kept as a refusal that every run using it reports.
+
+    Returns
+    -------
+    str
+        ``""`` when the table is ready, else the message runs will report.
+    """
+    _tables.pop(table_id, None)  # a new layout replaces the old one: free it before building
+    size = len(payload) if isinstance(payload, (str, bytes, bytearray)) else getattr(payload, "byteLength", 0)
+    if max_bytes is not None and isinstance(size, int) and size > max_bytes:
+        message = (f"This table is {size / 2**20:,.0f} MB as data; the Python sandbox handles up to "
+                   f"{max_bytes / 2**20:,.0f} MB. {ELSEWHERE}")
+        _tables[table_id] = {"refused": message}
+        return message
+    entry: dict[str, Any] = {}
+    try:
+        with _collector_paused():
+            data = json.loads(payload_text(payload))
+            del payload
+            rows, cols = table_size(data)
+            if max_cells is not None and rows * cols > max_cells:
+                entry["refused"] = _refusal(rows, cols, max_cells)
+            else:
+                entry.update(_build(data))
+            del data
+    except MemoryError:
+        entry = {"refused": "This table did not fit in Python's memory. "
+                            + (ELSEWHERE if max_cells is not None else "Filter the file first.")}
+    except (ValueError, TypeError, KeyError, IndexError) as error:
+        entry = {"unreadable": f"Python could not read this table: {type(error).__name__}: {error}"}
+    _tables[table_id] = entry
+    return str(entry.get("refused", entry.get("unreadable", "")))
+
+
+def _build(payload: dict[str, Any]) -> dict[str, Any]:
+    if pandas_available():
+        from tableqa.frame import build_frame
+
+        return {"frame": build_frame(payload)}
+    return {"rows": rows_view(payload)}
 
 
 def drop_table(table_id: str) -> None:
@@ -63,17 +175,14 @@ def install_qa_bridge(bridge: Callable[[str, str | None], Any]) -> None:
 def _table_value(table_id: str) -> tuple[str, Any]:
     entry = _tables.get(table_id)
     if entry is None:
-        raise KeyError(f"table {table_id!r} is not loaded")
-    payload = entry["payload"]
-    if pandas_available():
-        from tableqa.frame import build_frame
-
-        if "frame" not in entry:
-            entry["frame"] = build_frame(payload)
+        raise TableUnreadable(f"The table {table_id!r} is not loaded in Python (its loading failed).")
+    if "refused" in entry:
+        raise TableTooLarge(entry["refused"])
+    if "unreadable" in entry:
+        raise TableUnreadable(entry["unreadable"])
+    if "frame" in entry:
         return "pandas", entry["frame"].copy()
-    if "rows" not in entry:
-        entry["rows"] = rows_view(payload)
-    return "rows", [dict(r) for r in entry["rows"]]
+    return "rows", list(map(dict, entry["rows"]))
 
 
 def _namespace(table_id: str | None, named: list[dict[str, str]]) -> dict[str, Any]:
@@ -100,14 +209,26 @@ def _namespace(table_id: str | None, named: list[dict[str, str]]) -> dict[str, A
 _last_run_tampered = False
 
 
-def run_json(code: str, table_id: str | None, named_tables_json: str = "[]", max_qa_calls: int = 20) -> str:
+def run_json(code: str, table_id: str | None, named_tables_json: str = "[]", max_qa_calls: int = 20,
+             on_start: Callable[[], Any] | None = None) -> str:
     """Run ``code`` with its tables bound and return the runner's result as JSON text.
 
+    ``on_start`` is called once the namespace is ready, just before the program itself starts: the
+    executor starts the program's clock there, so copying a big table is not charged to the program.
     Afterwards :func:`tampered` tells whether the program changed state the next program would see.
     """
     global _last_run_tampered
+    _last_run_tampered = False
     set_qa_limit(max_qa_calls)
-    namespace = _namespace(table_id, json.loads(named_tables_json))
+    try:
+        with _collector_paused():
+            namespace = _namespace(table_id, json.loads(named_tables_json))
+    except (TableTooLarge, TableUnreadable) as refused:
+        code = "too-large" if isinstance(refused, TableTooLarge) else "bad-input"
+        return json.dumps({"ok": False, "error": {"code": code, "message": str(refused),
+                                                  "stdout": "", "stderr": ""}})
+    if on_start is not None:
+        on_start()
     before = fingerprint(_tables)
     result = json.dumps(runner.run(code, namespace), default=repr)
     _last_run_tampered = fingerprint(_tables) != before

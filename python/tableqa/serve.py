@@ -3,16 +3,20 @@
 Started by main (``src/main/services/python/cpython-channel.ts``) as ``python -u -m tableqa.serve
 [--memory-mb N]``. Programs run in this process with the runtime library, as in Pyodide, but with the
 user's own interpreter and no sandbox: this executor is opt-in and labelled as such.
+
+A table comes as a line ``{"type": "table", "tableId": ..., "bytes": N}`` followed by N bytes of
+UTF-8 JSON: a payload of hundreds of MB is neither escaped into a JSON string by main nor parsed twice here.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
 import sys
 import time
-from typing import Any, TextIO
+from typing import IO, Any, TextIO
 
 from tableqa import host
 
@@ -29,7 +33,8 @@ def _limit_memory(megabytes: int) -> None:
 def apply_table_message(message: dict[str, Any]) -> None:
     """Load or forget a table as main asks."""
     if message.get("type") == "table":
-        host.load_table(message["tableId"], message["payloadJson"])
+        payload = message["payload"] if "payload" in message else message["payloadJson"]
+        host.load_table(message["tableId"], payload)
     else:
         host.drop_table(message["tableId"])
 
@@ -37,7 +42,7 @@ def apply_table_message(message: dict[str, Any]) -> None:
 class Link:
     """The pipe pair to main; the program's own stdin is not this one."""
 
-    def __init__(self, incoming: TextIO, outgoing: TextIO) -> None:
+    def __init__(self, incoming: IO[bytes], outgoing: TextIO) -> None:
         self.incoming = incoming
         self.outgoing = outgoing
 
@@ -46,10 +51,17 @@ class Link:
         self.outgoing.flush()
 
     def receive(self) -> dict[str, Any] | None:
+        """The next message; a table's payload bytes, when they follow the line, under ``payload``."""
         line = self.incoming.readline()
         if not line:
             return None
         message: dict[str, Any] = json.loads(line)
+        size = message.get("bytes")
+        if isinstance(size, int):
+            payload = self.incoming.read(size)
+            if len(payload) != size:
+                return None
+            message["payload"] = payload
         return message
 
 
@@ -58,7 +70,7 @@ def main(argv: list[str]) -> int:
     started = time.perf_counter()
     if "--memory-mb" in argv:
         _limit_memory(int(argv[argv.index("--memory-mb") + 1]))
-    link = Link(sys.stdin, os.fdopen(3, "w", encoding="utf-8"))
+    link = Link(sys.stdin.buffer, os.fdopen(3, "w", encoding="utf-8"))
     sys.stdin = open(os.devnull)  # noqa: SIM115 - programs must not read the control pipe
     current: dict[str, str | None] = {"run": None}
 
@@ -94,10 +106,12 @@ def main(argv: list[str]) -> int:
             current["run"] = message["runId"]
             signal.signal(signal.SIGINT, signal.default_int_handler)
             recycle = True
+            on_start = functools.partial(link.send, {"type": "started", "runId": message["runId"]})
             try:
                 result = host.run_json(message["code"], message.get("tableId"),
                                        json.dumps(message.get("namedTables", [])),
-                                       int(message.get("maxQaCalls", 20)))
+                                       int(message.get("maxQaCalls", 20)),
+                                       on_start=on_start)
                 recycle = host.tampered()
             except KeyboardInterrupt:  # between the program's end and the runner's return
                 result = json.dumps({"ok": False, "error": {"code": "interrupted", "message": "Interrupted.",

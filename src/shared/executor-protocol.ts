@@ -1,7 +1,8 @@
 /**
  * Messages between main (the host) and an executor: the sandboxed executor page (Pyodide workers) or
  * the local CPython pool. Names say the direction: Host→Page, Page→Host, Page→Worker, Worker→Page.
- * Only JSON-able data crosses; tables travel as JSON text so the interpreter can `json.loads` them in one call.
+ * Only JSON-able data crosses; tables travel as JSON (text, or its UTF-8 bytes, which need no decoding
+ * on the way) so the interpreter can `json.loads` them in one call.
  */
 
 import type { BootProgress, PythonRunResult } from './python'
@@ -15,13 +16,21 @@ export type ExecutorConfig = {
   loadPandas: boolean
   /** Grace after an interrupt before the interpreter is terminated (C-level loops ignore interrupts). */
   killGraceMs: number
+  /**
+   * Longest wait for an interpreter to load a run's tables before the program starts (default
+   * DEFAULT_TABLE_LOAD_LIMIT_MS). Loading is not charged to the program's own time limit.
+   */
+  tableLoadLimitMs?: number
 }
+
+/** A ParsedTable as JSON: text, or its UTF-8 bytes. */
+export type TablePayload = string | Uint8Array
 
 /** A table bound to a variable name in the program's namespace. */
 export type NamedTable = { name: string; tableId: string }
 
 export type HostPageConfigure = { type: 'configure'; config: ExecutorConfig }
-export type HostPageTable = { type: 'table'; tableId: string; payloadJson: string }
+export type HostPageTable = { type: 'table'; tableId: string; payloadJson: TablePayload }
 export type HostPageDropTable = { type: 'drop-table'; tableId: string }
 /**
  * A table the page fetches from its own origin instead of receiving it in the message: a Node host moves
@@ -65,7 +74,7 @@ export type PageWorkerInit = {
   runtimeURL: string
   loadPandas: boolean
 }
-export type PageWorkerTable = { type: 'table'; tableId: string; payloadJson: string }
+export type PageWorkerTable = { type: 'table'; tableId: string; payloadJson: TablePayload }
 export type PageWorkerDropTable = { type: 'drop-table'; tableId: string }
 export type PageWorkerRun = { type: 'run'; runId: string; code: string; tableId: string | null; namedTables: NamedTable[]; maxQaCalls: number }
 export type PageToWorker = PageWorkerInit | PageWorkerTable | PageWorkerDropTable | PageWorkerRun
@@ -76,7 +85,12 @@ export type WorkerPageBootError = { type: 'boot-error'; message: string }
 export type WorkerPageResult = { type: 'result'; runId: string; resultJson: string; recycle: boolean }
 export type WorkerPageQa = { type: 'qa'; runId: string; question: string; value: string | null }
 export type WorkerPageProgress = { type: 'progress'; progress: BootProgress }
-export type WorkerToPage = WorkerPageReady | WorkerPageBootError | WorkerPageResult | WorkerPageQa | WorkerPageProgress
+/** The run's tables are in place and its program begins: its time limit starts now. */
+export type WorkerPageStarted = { type: 'started'; runId: string }
+export type WorkerToPage = WorkerPageReady | WorkerPageBootError | WorkerPageResult | WorkerPageQa | WorkerPageProgress | WorkerPageStarted
+
+/** Default of `ExecutorConfig.tableLoadLimitMs`. */
+export const DEFAULT_TABLE_LOAD_LIMIT_MS = 180_000
 
 /** Layout of the QA answer buffer shared with a blocked worker. */
 export const QA_BUFFER_BYTES = 256 * 1024

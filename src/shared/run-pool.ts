@@ -3,15 +3,21 @@
  * deadline (interrupt, then terminate after a grace), pauses the deadline while a program waits for a
  * QA answer, and replaces interpreters that die. Used inside the sandboxed executor page (Pyodide
  * workers) and in main for local CPython processes, so both behave the same.
+ *
+ * Tables: loading one of millions of cells into an interpreter takes seconds, so each open table is
+ * loaded into an idle interpreter as soon as it arrives (one interpreter per table, not all: each copy
+ * costs the interpreter's memory), runs go to an interpreter that holds their tables, and a run's
+ * deadline starts when the interpreter says its program has started, after any loading. Loading has a
+ * limit of its own.
  */
 
-import type { ExecutorConfig, HostPageRun, HostToPage, PageToHost } from './executor-protocol'
+import { DEFAULT_TABLE_LOAD_LIMIT_MS, type ExecutorConfig, type HostPageRun, type HostToPage, type PageToHost, type TablePayload } from './executor-protocol'
 import type { BootProgress, PythonRunResult } from './python'
 import { assertNever, type Result } from './result'
 
 /** One interpreter the pool drives. */
 export type Interpreter = {
-  loadTable(tableId: string, payloadJson: string): void
+  loadTable(tableId: string, payload: TablePayload): void
   dropTable(tableId: string): void
   run(request: Omit<HostPageRun, 'type' | 'timeoutMs'>): void
   /** Unblock the program waiting in `qa(...)`. */
@@ -29,6 +35,8 @@ export type InterpreterEvents = {
   bootError(message: string): void
   /** `recycle`: the program tampered with the interpreter; it is replaced after this result. */
   result(runId: string, resultJson: string, recycle: boolean): void
+  /** The run's tables are loaded and its program begins. */
+  started(runId: string): void
   qa(runId: string, question: string, value: string | null): void
   crash(message: string): void
 }
@@ -44,7 +52,10 @@ type Slot = {
 
 type ActiveRun = {
   request: HostPageRun
-  stopping: 'timeout' | 'stopped' | null
+  stopping: 'timeout' | 'stopped' | 'load-timeout' | null
+  /** False while the interpreter still loads the run's tables; the deadline is armed once it starts. */
+  started: boolean
+  loadLimit: ReturnType<typeof setTimeout> | null
   /** Time left before the deadline; the clock runs only while the program is not waiting for QA. */
   remainingMs: number
   armedAt: number
@@ -56,10 +67,14 @@ type ActiveRun = {
 
 const MAX_BOOT_FAILURES = 3
 
+const LOAD_CRASH = 'It stopped while loading the table, probably for lack of memory: filter the file first, or use the local Python executor (Settings › Where programs run).'
+
 export class RunPool {
   private readonly slots: Slot[] = []
   private readonly queue: HostPageRun[] = []
-  private readonly tables = new Map<string, string>()
+  private readonly tables = new Map<string, TablePayload>()
+  /** Tables held by an interpreter that died: loaded only when a run needs them. */
+  private readonly crashedLoading = new Set<string>()
   private announced = false
   /** The furthest boot progress reported so far, as a fraction. */
   private bootShown = -1
@@ -84,9 +99,12 @@ export class RunPool {
         // next run (loading replaces). Nothing is sent now: a busy interpreter may be waiting for a QA answer.
         for (const slot of this.slots) slot.tables.delete(message.tableId)
         this.tables.set(message.tableId, message.payloadJson)
+        this.crashedLoading.delete(message.tableId)
+        this.preload()
         return
       case 'drop-table':
         this.tables.delete(message.tableId)
+        this.crashedLoading.delete(message.tableId)
         for (const slot of this.slots) if (slot.tables.delete(message.tableId)) slot.interpreter.dropTable(message.tableId)
         return
       case 'run':
@@ -124,6 +142,7 @@ export class RunPool {
             this.emit({ type: 'ready', ...info })
           }
           this.dispatch()
+          this.preload()
         },
         progress: (progress) => this.progress(progress),
         bootError: (message) => {
@@ -138,10 +157,16 @@ export class RunPool {
           this.finish(slot, parseResult(resultJson), false)
           if (recycle) this.retire(slot)
         },
+        started: (runId) => this.started(slot, runId),
         qa: (runId, question, value) => this.ask(slot, runId, question, value),
         crash: (message) => {
           if (slot.state === 'dead') return
-          if (slot.run) this.finish(slot, failure('executor-crashed', message), true)
+          slot.state = 'dead'
+          // An interpreter that dies with tables to load most likely ran out of memory loading them:
+          // those are no longer loaded ahead of runs, so a too-large table cannot crash interpreters in a loop.
+          const run = slot.run
+          if (!run?.started) for (const tableId of slot.tables) this.crashedLoading.add(tableId)
+          if (run) this.finish(slot, failure('executor-crashed', run.started ? message : `${message} ${LOAD_CRASH}`), true)
           this.retire(slot)
         }
       },
@@ -160,17 +185,38 @@ export class RunPool {
   }
 
   private dispatch(): void {
-    for (const slot of this.slots) {
-      if (this.queue.length === 0) return
-      if (slot.state !== 'ready') continue
-      const request = this.queue.shift()
-      if (request) this.start(slot, request)
+    while (this.queue.length > 0) {
+      const request = this.queue[0] as HostPageRun
+      const needed = neededTables(request)
+      // The idle interpreter that already holds (or is loading) most of the run's tables.
+      let best: Slot | null = null
+      let bestHeld = -1
+      for (const slot of this.slots) {
+        if (slot.state !== 'ready') continue
+        const held = needed.filter((id) => slot.tables.has(id)).length
+        if (held > bestHeld) [best, bestHeld] = [slot, held]
+      }
+      if (!best) return
+      this.queue.shift()
+      this.start(best, request)
+    }
+  }
+
+  /** Give each open table to one idle interpreter, unless a live one already holds it. */
+  private preload(): void {
+    for (const [tableId, payload] of this.tables) {
+      if (this.crashedLoading.has(tableId)) continue
+      const live = this.slots.filter((s) => s.state === 'ready' || s.state === 'busy')
+      if (live.some((s) => s.tables.has(tableId))) continue
+      const idle = live.find((s) => s.state === 'ready')
+      if (!idle) return
+      idle.interpreter.loadTable(tableId, payload)
+      idle.tables.add(tableId)
     }
   }
 
   private start(slot: Slot, request: HostPageRun): void {
-    const needed = [request.tableId, ...request.namedTables.map((t) => t.tableId)].filter((id): id is string => id !== null)
-    for (const tableId of needed) {
+    for (const tableId of neededTables(request)) {
       if (slot.tables.has(tableId)) continue
       const payloadJson = this.tables.get(tableId)
       if (payloadJson === undefined) {
@@ -182,9 +228,19 @@ export class RunPool {
       slot.tables.add(tableId)
     }
     slot.state = 'busy'
-    slot.run = { request, stopping: null, remainingMs: request.timeoutMs, armedAt: 0, deadline: null, kill: null, qaCalls: 0, qaPending: null }
-    this.arm(slot)
+    const run: ActiveRun = { request, stopping: null, started: false, loadLimit: null, remainingMs: request.timeoutMs, armedAt: 0, deadline: null, kill: null, qaCalls: 0, qaPending: null }
+    slot.run = run
+    run.loadLimit = setTimeout(() => this.halt(slot, 'load-timeout'), this.config.tableLoadLimitMs ?? DEFAULT_TABLE_LOAD_LIMIT_MS)
     slot.interpreter.run({ runId: request.runId, code: request.code, tableId: request.tableId, namedTables: request.namedTables, maxQaCalls: request.maxQaCalls })
+  }
+
+  private started(slot: Slot, runId: string): void {
+    const run = slot.run
+    if (!run || run.request.runId !== runId || run.started || run.stopping) return
+    run.started = true
+    if (run.loadLimit) clearTimeout(run.loadLimit)
+    run.loadLimit = null
+    this.arm(slot)
   }
 
   private arm(slot: Slot): void {
@@ -229,16 +285,29 @@ export class RunPool {
     if (slot) this.halt(slot, 'stopped')
   }
 
-  /** Interrupt first (Python-level loops stop in ms); terminate if the program does not yield. */
-  private halt(slot: Slot, why: 'timeout' | 'stopped'): void {
+  /**
+   * Interrupt first (Python-level loops stop in ms); terminate if the program does not yield. Before
+   * the program has started the interpreter is loading tables and is terminated at once: an interrupt
+   * there would leave it with a table half loaded.
+   */
+  private halt(slot: Slot, why: 'timeout' | 'stopped' | 'load-timeout'): void {
     const run = slot.run
     if (!run || run.stopping) return
     run.stopping = why
+    if (!run.started) {
+      slot.interpreter.terminate()
+      slot.state = 'dead'
+      this.finish(slot, stoppedResult(run, this.config), true)
+      this.retire(slot)
+      return
+    }
     slot.interpreter.interrupt()
     run.kill = setTimeout(() => {
       if (slot.run !== run) return
       slot.interpreter.terminate()
-      this.finish(slot, stoppedResult(run), true)
+      // Out of service first, so finishing does not hand the next queued run to the terminated interpreter.
+      slot.state = 'dead'
+      this.finish(slot, stoppedResult(run, this.config), true)
       this.retire(slot)
     }, this.config.killGraceMs)
   }
@@ -248,11 +317,13 @@ export class RunPool {
     if (!run) return
     if (run.deadline) clearTimeout(run.deadline)
     if (run.kill) clearTimeout(run.kill)
+    if (run.loadLimit) clearTimeout(run.loadLimit)
     slot.run = null
     if (slot.state === 'busy') slot.state = 'ready'
-    const final = run.stopping && !result.ok && result.error.code === 'interrupted' ? stoppedResult(run, result) : result
+    const final = run.stopping && !result.ok && result.error.code === 'interrupted' ? stoppedResult(run, this.config, result) : result
     this.emit({ type: 'result', runId: run.request.runId, result: final, killed, qaCalls: Math.min(run.qaCalls, run.request.maxQaCalls) })
     this.dispatch()
+    this.preload()
   }
 
   /** Replace a dead or poisoned interpreter so the pool keeps its size. */
@@ -262,7 +333,12 @@ export class RunPool {
     const index = this.slots.indexOf(slot)
     if (index >= 0) this.slots.splice(index, 1)
     if (respawn) this.spawn()
+    this.preload()
   }
+}
+
+function neededTables(request: HostPageRun): string[] {
+  return [request.tableId, ...request.namedTables.map((t) => t.tableId)].filter((id): id is string => id !== null)
 }
 
 function parseResult(json: string): PythonRunResult {
@@ -277,11 +353,25 @@ export function failure(code: 'bad-input' | 'interrupted' | 'timeout' | 'executo
   return { ok: false, error: { code, message, stdout: '', stderr: '' } }
 }
 
-function stoppedResult(run: ActiveRun, partial?: PythonRunResult): PythonRunResult {
+function stoppedResult(run: ActiveRun, config: ExecutorConfig, partial?: PythonRunResult): PythonRunResult {
   const stdout = partial && !partial.ok ? partial.error.stdout : ''
   const stderr = partial && !partial.ok ? partial.error.stderr : ''
-  const seconds = (run.request.timeoutMs / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })
-  return run.stopping === 'timeout'
-    ? { ok: false, error: { code: 'timeout', message: `Stopped after ${seconds} s: the program ran past its time limit.`, stdout, stderr } }
-    : { ok: false, error: { code: 'interrupted', message: 'Stopped by you.', stdout, stderr } }
+  switch (run.stopping) {
+    case 'timeout':
+      return { ok: false, error: { code: 'timeout', message: `Stopped after ${seconds(run.request.timeoutMs)} s: the program ran past its time limit.`, stdout, stderr } }
+    case 'load-timeout': {
+      const limit = seconds(config.tableLoadLimitMs ?? DEFAULT_TABLE_LOAD_LIMIT_MS)
+      const message = `Loading the table into Python took longer than ${limit} s, so the program did not start. The table is probably too large for this executor: filter the file first, or use the local Python executor (Settings › Where programs run).`
+      return { ok: false, error: { code: 'timeout', message, stdout, stderr } }
+    }
+    case 'stopped':
+    case null:
+      return { ok: false, error: { code: 'interrupted', message: run.started ? 'Stopped by you.' : 'Stopped by you, while the table was loading.', stdout, stderr } }
+    default:
+      return assertNever(run.stopping)
+  }
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })
 }

@@ -43,6 +43,9 @@ export function pyodideInterpreters(urls: Urls): SpawnInterpreter {
         case 'qa':
           events.qa(message.runId, message.question, message.value)
           return
+        case 'started':
+          events.started(message.runId)
+          return
         default:
           assertNever(message)
       }

@@ -9,6 +9,7 @@ import {
   QA_STATE_WAITING,
   type NamedTable,
   type PageToWorker,
+  type TablePayload,
   type WorkerToPage
 } from '../../shared/executor-protocol'
 import type { Result } from '../../shared/result'
@@ -27,12 +28,12 @@ type LoadPyodide = (options: { indexURL: string; env?: Record<string, string>; s
 
 const scope = self as unknown as DedicatedWorkerGlobalScope
 let pyodide: Pyodide | null = null
-let runProgram: ((code: string, tableId: string | null, namedTables: NamedTable[], maxQaCalls: number) => string) | null = null
+let runProgram: ((code: string, tableId: string | null, namedTables: NamedTable[], maxQaCalls: number, onStart: () => void) => string) | null = null
 let wasTampered: () => boolean = () => true
 let currentRunId: string | null = null
 let qaHeader: Int32Array | null = null
 let qaBytes: Uint8Array | null = null
-let loadTable: ((tableId: string, payloadJson: string) => void) | null = null
+let loadTable: ((tableId: string, payload: TablePayload) => void) | null = null
 let dropTable: ((tableId: string) => void) | null = null
 
 function post(message: WorkerToPage): void {
@@ -40,6 +41,14 @@ function post(message: WorkerToPage): void {
 }
 
 const RUNTIME_ROOT = '/home/pyodide/runtime'
+
+/**
+ * What one interpreter takes: Pyodide's heap is wasm32 memory (4 GB at most), and a table costs about
+ * 120 bytes per cell there once loaded as row dicts (a 12.5-million-cell CSV peaks near 1.5 GB), with
+ * room left for the program's own work. Larger tables are refused with a message naming both sizes.
+ */
+const SANDBOX_MAX_CELLS = 20_000_000
+const SANDBOX_MAX_TABLE_BYTES = 512 * 1024 * 1024
 
 /** Pyodide's lock file, for the packages to load in order; null when it cannot be read. */
 async function fetchLock(indexURL: string): Promise<LockLike | null> {
@@ -84,17 +93,18 @@ async function boot(init: Extract<PageToWorker, { type: 'init' }>): Promise<void
   py.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(RUNTIME_ROOT)})\nimport tableqa.host as _tableqa_host`)
   const pandas = init.loadPandas && (py.runPython('_tableqa_host.pandas_available()') as boolean)
   const host = py.globals.get('_tableqa_host') as {
-    run_json(code: string, tableId: string | undefined, namedTablesJson: string, maxQaCalls: number): string
-    load_table(tableId: string, payloadJson: string): void
+    run_json(code: string, tableId: string | undefined, namedTablesJson: string, maxQaCalls: number, onStart: () => void): string
+    load_table(tableId: string, payload: TablePayload, maxCells: number, maxBytes: number): string
     drop_table(tableId: string): void
     install_qa_bridge(bridge: (question: string, value: string | undefined) => string): void
     tampered(): boolean
   }
   // JS null would arrive as Python's `jsnull`; undefined arrives as None.
-  runProgram = (code, tableId, namedTables, maxQaCalls) => host.run_json(code, tableId ?? undefined, JSON.stringify(namedTables), maxQaCalls)
+  runProgram = (code, tableId, namedTables, maxQaCalls, onStart) => host.run_json(code, tableId ?? undefined, JSON.stringify(namedTables), maxQaCalls, onStart)
   wasTampered = () => host.tampered()
   host.install_qa_bridge(askHost)
-  loadTable = (tableId, payloadJson) => host.load_table(tableId, payloadJson)
+  // A refusal is kept in Python and reported by every run that needs the table.
+  loadTable = (tableId, payload) => void host.load_table(tableId, payload, SANDBOX_MAX_CELLS, SANDBOX_MAX_TABLE_BYTES)
   dropTable = (tableId) => host.drop_table(tableId)
   pyodide = py
   lockDown()
@@ -109,7 +119,11 @@ scope.onmessage = (event: MessageEvent<PageToWorker>) => {
       boot(message).catch((error: unknown) => post({ type: 'boot-error', message: String(error) }))
       return
     case 'table':
-      loadTable?.(message.tableId, message.payloadJson)
+      try {
+        loadTable?.(message.tableId, message.payloadJson)
+      } catch {
+        // Python recorded nothing usable; the run that needs the table reports it as not loaded.
+      }
       return
     case 'drop-table':
       dropTable?.(message.tableId)
@@ -123,7 +137,8 @@ scope.onmessage = (event: MessageEvent<PageToWorker>) => {
       let recycle = true
       currentRunId = message.runId
       try {
-        resultJson = runProgram(message.code, message.tableId, message.namedTables, message.maxQaCalls)
+        const runId = message.runId
+        resultJson = runProgram(message.code, message.tableId, message.namedTables, message.maxQaCalls, () => post({ type: 'started', runId }))
         recycle = wasTampered()
       } catch (error) {
         resultJson = JSON.stringify({ ok: false, error: { code: 'internal', message: String(error), stdout: '', stderr: '' } })

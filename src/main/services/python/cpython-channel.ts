@@ -66,6 +66,8 @@ function cpythonInterpreters(options: CPythonOptions): SpawnInterpreter {
         events.ready({ pythonVersion: String(message.pythonVersion), pandas: message.pandas === true, bootMs: Number(message.bootMs) })
       } else if (message.type === 'result') {
         events.result(String(message.runId), String(message.resultJson), message.recycle !== false)
+      } else if (message.type === 'started') {
+        events.started(String(message.runId))
       } else if (message.type === 'qa') {
         events.qa(String(message.runId), String(message.question), typeof message.value === 'string' ? message.value : null)
       }
@@ -87,7 +89,13 @@ function cpythonInterpreters(options: CPythonOptions): SpawnInterpreter {
       if (!dead) input.write(`${JSON.stringify(message)}\n`)
     }
     const interpreter: Interpreter = {
-      loadTable: (tableId, payloadJson) => send({ type: 'table', tableId, payloadJson }),
+      // The JSON line announces the payload's length and its bytes follow as they are (see tableqa/serve.py).
+      loadTable: (tableId, payload) => {
+        if (dead) return
+        const bytes = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload
+        input.write(`${JSON.stringify({ type: 'table', tableId, bytes: bytes.byteLength })}\n`)
+        input.write(bytes)
+      },
       dropTable: (tableId) => send({ type: 'drop-table', tableId }),
       run: (request) => send({ type: 'run', ...request }),
       answerQa: (answer) => send({ type: 'qa-answer', answer }),
@@ -123,7 +131,7 @@ export function cpythonChannelFactory(options: CPythonOptions): ChannelFactory {
         return Promise.resolve()
       },
       sendTable(tableId, payload) {
-        return channel.post({ type: 'table', tableId, payloadJson: new TextDecoder().decode(payload) })
+        return channel.post({ type: 'table', tableId, payloadJson: payload })
       },
       onMessage: signals.onMessage,
       onExit: () => {},

@@ -1,4 +1,4 @@
-import type { ExecutorConfig, PageHostQa, PageToHost } from '../../../shared/executor-protocol'
+import { DEFAULT_TABLE_LOAD_LIMIT_MS, type ExecutorConfig, type PageHostQa, type PageToHost } from '../../../shared/executor-protocol'
 import type { ExecutorState, PythonRunResult } from '../../../shared/python'
 import { fail, type Result } from '../../../shared/result'
 import type { ChannelFactory, PageChannel } from './channel'
@@ -114,11 +114,11 @@ export class PythonExecutor implements Executor {
     return new Promise<RunOutcome>((resolve) => {
       const entry: Pending = {
         resolve,
-        // The pool enforces the limit; this only fires if the channel itself is wedged. QA waits do not
-        // count towards the limit, so the backstop allows for all of them.
+        // The pool enforces the limit; this only fires if the channel itself is wedged. QA waits and
+        // loading the run's tables do not count towards the limit, so the backstop allows for them.
         backstop: setTimeout(
           () => void this.restart('The Python sandbox stopped answering.'),
-          timeoutMs + this.options.config.killGraceMs + 10_000 + maxQaCalls * qaTimeoutMs
+          timeoutMs + this.options.config.killGraceMs + 10_000 + maxQaCalls * qaTimeoutMs + (this.options.config.tableLoadLimitMs ?? DEFAULT_TABLE_LOAD_LIMIT_MS)
         ),
         qa: request.qa,
         qaTimeoutMs,

@@ -105,6 +105,43 @@ describe('label columns named in the corner', () => {
   })
 })
 
+describe('label columns merged in step with the first', () => {
+  it('takes columns merged over the same groups of rows as column 0, and the text column after them, as labels', () => {
+    const g = grid(
+      [
+        ['industry', 'share of assets', 'type', 'assets'],
+        ['', '%', '', '$ millions'],
+        ['construction', '18.6', 'mnes', '3.80'],
+        ['', '', 'domestic', '0.13'],
+        ['trade', '60.8', 'mnes', '6.90'],
+        ['', '', 'domestic', '0.22']
+      ],
+      [m(0, 0, 1, 0), m(0, 2, 1, 2), m(2, 0, 3, 0), m(2, 1, 3, 1), m(4, 0, 5, 0), m(4, 1, 5, 1)]
+    )
+    expect(detectStructure(g)).toMatchObject({ headerRows: 2, headerCols: 3 })
+    expect(structureGrid(g).index).toEqual([
+      ['construction', '18.6', 'mnes'],
+      ['construction', '18.6', 'domestic'],
+      ['trade', '60.8', 'mnes'],
+      ['trade', '60.8', 'domestic']
+    ])
+  })
+
+  it('leaves a column merged over other spans than column 0 as data', () => {
+    const g = grid(
+      [
+        ['club', 'season', 'league', '', ''],
+        ['', '', 'division', 'apps', 'goals'],
+        ['stoke', '1990', 'first', '7', '1'],
+        ['', '1991', '', '9', '0'],
+        ['', '1992', 'second', '3', '2']
+      ],
+      [m(0, 0, 1, 0), m(0, 1, 1, 1), m(0, 2, 0, 4), m(2, 0, 4, 0), m(2, 2, 3, 2)]
+    )
+    expect(detectStructure(g).headerCols).toBe(2)
+  })
+})
+
 describe('header rows inside merges', () => {
   it('keeps a row covered throughout by merges from the header row above in the header', () => {
     const g = grid(

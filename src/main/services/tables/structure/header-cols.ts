@@ -21,6 +21,36 @@ export function labelColumnLikely(g: Grid): boolean {
 
 /** How many leading columns label the rows, given the number of header rows. */
 export function detectHeaderCols(g: Grid, headerRows: number): number {
+  const k = leadingLabelColumns(g, headerRows)
+  return k === 0 ? 0 : withGroupColumns(g, k, headerRows)
+}
+
+/**
+ * Columns merged down the body in step with the first label column ("industry | share of assets" over two
+ * rows each) describe the same groups of rows, so they belong to the labels; the rows inside each group
+ * then need a label of their own, which a text column right after them gives ("mnes | domestic
+ * enterprises").
+ */
+function withGroupColumns(g: Grid, labelCols: number, headerRows: number): number {
+  let k = labelCols
+  while (k < g.cols - 1 && mergedInStep(g, k, headerRows)) k++
+  if (k > labelCols && k < g.cols - 1 && !mostlyNumeric(g, k, headerRows)) k++
+  return k
+}
+
+/** The column has vertical merges in the body, and each spans exactly the rows of a merge in column 0. */
+function mergedInStep(g: Grid, col: number, headerRows: number): boolean {
+  let found = false
+  for (const m of g.merges) {
+    if (m.top < headerRows || m.left !== col || m.right !== col || m.bottom === m.top) continue
+    const group = regionAt(g, m.top, 0)
+    if (group === null || group.top !== m.top || group.bottom !== m.bottom) return false
+    found = true
+  }
+  return found
+}
+
+function leadingLabelColumns(g: Grid, headerRows: number): number {
   if (g.cols <= 1 || g.rows <= headerRows) return 0
   if (headerRows >= 1) {
     let k = 0

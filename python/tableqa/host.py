@@ -95,13 +95,28 @@ def table_size(payload: dict[str, Any]) -> tuple[int, int]:
     return len(values), width
 
 
-def _refusal(rows: int, cols: int, max_cells: int) -> str:
-    return (f"This table has {_millions(rows * cols)} cells ({rows:,} rows \u00d7 {cols:,} columns); "
-            f"the Python sandbox handles up to {_millions(max_cells)}. {ELSEWHERE}")
+def refusal(rows: int, cols: int, max_cells: int | None, max_rows: int | None) -> str:
+    """Why a table of this size is refused, or ``""`` when it fits.
+
+    Examples
+    --------
+    >>> refusal(3_000_000, 8, 20_000_000, 6_000_000)[:80]
+    'This table has 24.0 million cells (3,000,000 rows × 8 columns); the Python sandb'
+    >>> refusal(100, 2, 20_000_000, 6_000_000)
+    ''
+    """
+    size = f"({rows:,} rows \u00d7 {cols:,} columns)"
+    if max_cells is not None and rows * cols > max_cells:
+        return (f"This table has {_millions(rows * cols)} cells {size}; "
+                f"the Python sandbox handles up to {_millions(max_cells)}. {ELSEWHERE}")
+    if max_rows is not None and rows > max_rows:
+        return (f"This table has {_millions(rows)} rows {size}; "
+                f"the Python sandbox handles up to {_millions(max_rows)}. {ELSEWHERE}")
+    return ""
 
 
 def load_table(table_id: str, payload: object, max_cells: int | None = None,
-               max_bytes: int | None = None) -> str:
+               max_bytes: int | None = None, max_rows: int | None = None) -> str:
     """Keep a table under ``table_id``, built into what programs get.
 
     Parameters
@@ -110,7 +125,7 @@ def load_table(table_id: str, payload: object, max_cells: int | None = None,
         The host's id for the table.
     payload : str, bytes or JS buffer
         A ParsedTable as JSON.
-    max_cells, max_bytes : int, optional
+    max_cells, max_bytes, max_rows : int, optional
         What this interpreter can hold (the Pyodide sandbox has a fixed heap). A larger table is not
         built: it is kept as a refusal that every run using it reports.
 
@@ -132,8 +147,9 @@ def load_table(table_id: str, payload: object, max_cells: int | None = None,
             data = json.loads(payload_text(payload))
             del payload
             rows, cols = table_size(data)
-            if max_cells is not None and rows * cols > max_cells:
-                entry["refused"] = _refusal(rows, cols, max_cells)
+            refused = refusal(rows, cols, max_cells, max_rows)
+            if refused:
+                entry["refused"] = refused
             else:
                 entry.update(_build(data))
             del data

@@ -85,6 +85,13 @@ def test_a_table_over_the_cell_limit_is_refused_with_both_sizes_named() -> None:
     assert calls == []
 
 
+def test_a_table_over_the_row_limit_is_refused_with_both_sizes_named() -> None:
+    message = host.load_table("big", json.dumps(_payload(1_200, cols=1)), max_cells=10_000, max_rows=1_000)
+    assert message.startswith("This table has 1,200 rows (1,200 rows \u00d7 1 columns); "
+                              "the Python sandbox handles up to 1,000.")
+    assert host.load_table("ok", json.dumps(_payload(1_000, cols=1)), max_cells=10_000, max_rows=1_000) == ""
+
+
 def test_a_payload_over_the_byte_limit_is_refused_before_it_is_parsed() -> None:
     message = host.load_table("big", b"{not json at all" + b" " * 3 * 2**20, max_bytes=2**20)
     assert message.startswith("This table is 3 MB as data; the Python sandbox handles up to 1 MB.")

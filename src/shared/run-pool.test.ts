@@ -73,7 +73,9 @@ describe('the run pool and big tables', () => {
   afterEach(() => {
     vi.useRealTimers()
   })
-  const flush = (): Promise<void> => vi.advanceTimersByTimeAsync(0)
+  const flush = async (): Promise<void> => {
+    await vi.advanceTimersByTimeAsync(0)
+  }
   const results = (out: PageToHost[]): Extract<PageToHost, { type: 'result' }>[] => out.filter((m): m is Extract<PageToHost, { type: 'result' }> => m.type === 'result')
 
   it('loads a table into one idle interpreter as soon as it arrives, and runs it there', async () => {
@@ -83,11 +85,11 @@ describe('the run pool and big tables', () => {
     await flush()
     pool.handle({ type: 'table', tableId: 't', payloadJson: '"v1"' })
     expect(spawned.map((f) => f.loads)).toEqual([['t="v1"'], []])
-    // Another table goes to an idle interpreter too; the run needing it goes to the one that holds it.
+    // Another table goes to the other idle interpreter; the run needing it goes to the one that holds it.
     pool.handle({ type: 'table', tableId: 'u', payloadJson: '"u1"' })
     pool.handle({ ...run('a'), tableId: 'u' })
-    expect(spawned.map((f) => f.runs)).toEqual([['a'], []])
-    expect(spawned.map((f) => f.loads)).toEqual([['t="v1"', 'u="u1"'], []])
+    expect(spawned.map((f) => f.runs)).toEqual([[], ['a']])
+    expect(spawned.map((f) => f.loads)).toEqual([['t="v1"'], ['u="u1"']])
     pool.dispose()
   })
 
@@ -160,6 +162,23 @@ describe('the run pool and big tables', () => {
     expect(second.loads).toEqual(['big="huge"'])
     second.events.crash('The Python worker failed: out of memory')
     expect(results(out)).toMatchObject([{ runId: 'a', result: { ok: false, error: { code: 'executor-crashed', message: expect.stringMatching(/while loading the table, probably for lack of memory/) as unknown } } }])
+    pool.dispose()
+  })
+
+  it('puts a new layout where the old one was, and frees an old layout once its interpreter is idle', async () => {
+    vi.useFakeTimers()
+    const { spawned, spawn } = fakes()
+    const pool = new RunPool({ poolSize: 2, loadPandas: false, killGraceMs: 10 }, spawn, () => undefined)
+    await flush()
+    const [first, second] = spawned as [Fake, Fake]
+    pool.handle({ type: 'table', tableId: 't', payloadJson: '"v1"' })
+    pool.handle({ type: 'table', tableId: 't', payloadJson: '"v2"' })
+    expect([first.loads, second.loads]).toEqual([['t="v1"', 't="v2"'], []])
+    pool.handle({ ...run('a'), tableId: 't' })
+    pool.handle({ type: 'table', tableId: 't', payloadJson: '"v3"' })
+    expect([first.loads, second.loads]).toEqual([['t="v1"', 't="v2"'], ['t="v3"']])
+    first.events.result('a', ok('a'), false)
+    expect(first.loads).toEqual(['t="v1"', 't="v2"', 'drop t'])
     pool.dispose()
   })
 })

@@ -47,6 +47,8 @@ type Slot = {
   interpreter: Interpreter
   state: 'booting' | 'ready' | 'busy' | 'dead'
   tables: Set<string>
+  /** Tables replaced by a new layout while this interpreter held the old one (still in its memory). */
+  stale: Set<string>
   run: ActiveRun | null
 }
 
@@ -97,7 +99,7 @@ export class RunPool {
         if (this.tables.get(message.tableId) === message.payloadJson) return
         // A new layout under the same id: interpreters holding the old one get the new one before their
         // next run (loading replaces). Nothing is sent now: a busy interpreter may be waiting for a QA answer.
-        for (const slot of this.slots) slot.tables.delete(message.tableId)
+        for (const slot of this.slots) if (slot.tables.delete(message.tableId)) slot.stale.add(message.tableId)
         this.tables.set(message.tableId, message.payloadJson)
         this.crashedLoading.delete(message.tableId)
         this.preload()
@@ -105,7 +107,10 @@ export class RunPool {
       case 'drop-table':
         this.tables.delete(message.tableId)
         this.crashedLoading.delete(message.tableId)
-        for (const slot of this.slots) if (slot.tables.delete(message.tableId)) slot.interpreter.dropTable(message.tableId)
+        for (const slot of this.slots) {
+          const held = slot.tables.delete(message.tableId)
+          if (slot.stale.delete(message.tableId) || held) slot.interpreter.dropTable(message.tableId)
+        }
         return
       case 'run':
         this.queue.push(message)
@@ -130,7 +135,7 @@ export class RunPool {
 
   private spawn(): void {
     if (this.disposed) return
-    const slot: Slot = { interpreter: null as unknown as Interpreter, state: 'booting', tables: new Set(), run: null }
+    const slot: Slot = { interpreter: null as unknown as Interpreter, state: 'booting', tables: new Set(), stale: new Set(), run: null }
     slot.interpreter = this.spawnInterpreter(
       {
         ready: (info) => {
@@ -202,16 +207,26 @@ export class RunPool {
     }
   }
 
-  /** Give each open table to one idle interpreter, unless a live one already holds it. */
+  /**
+   * Give each open table to one idle interpreter, unless a live one already holds it (preferring one
+   * that holds its old layout, which loading replaces, then the one holding fewest tables); then free old
+   * layouts idle interpreters still hold.
+   */
   private preload(): void {
+    const live = this.slots.filter((s) => s.state === 'ready' || s.state === 'busy')
+    const idle = live.filter((s) => s.state === 'ready')
     for (const [tableId, payload] of this.tables) {
-      if (this.crashedLoading.has(tableId)) continue
-      const live = this.slots.filter((s) => s.state === 'ready' || s.state === 'busy')
-      if (live.some((s) => s.tables.has(tableId))) continue
-      const idle = live.find((s) => s.state === 'ready')
-      if (!idle) return
-      idle.interpreter.loadTable(tableId, payload)
-      idle.tables.add(tableId)
+      if (this.crashedLoading.has(tableId) || live.some((s) => s.tables.has(tableId))) continue
+      // Spread over interpreters: each holds its tables in its own, limited memory.
+      const slot = idle.find((s) => s.stale.has(tableId)) ?? idle.reduce<Slot | undefined>((best, s) => (best && best.tables.size <= s.tables.size ? best : s), undefined)
+      if (!slot) break
+      slot.interpreter.loadTable(tableId, payload)
+      slot.tables.add(tableId)
+      slot.stale.delete(tableId)
+    }
+    for (const slot of idle) {
+      for (const tableId of slot.stale) slot.interpreter.dropTable(tableId)
+      slot.stale.clear()
     }
   }
 
@@ -226,6 +241,7 @@ export class RunPool {
       }
       slot.interpreter.loadTable(tableId, payloadJson)
       slot.tables.add(tableId)
+      slot.stale.delete(tableId)
     }
     slot.state = 'busy'
     const run: ActiveRun = { request, stopping: null, started: false, loadLimit: null, remainingMs: request.timeoutMs, armedAt: 0, deadline: null, kill: null, qaCalls: 0, qaPending: null }

@@ -68,4 +68,22 @@ describe('browser-mode server: a program over a 100 MB CSV', () => {
     expect(secondMs).toBeLessThan(15_000)
     console.info(`100 MB CSV in the sandbox: first run ${Math.round(firstMs)} ms (table loading included), second ${Math.round(secondMs)} ms`)
   }, 150_000)
+
+  it('refuses a table beyond what the sandbox holds, at once and naming the size and the limit', async () => {
+    // 6.5 million rows of one short column: a 20 MB file, but more rows than the sandbox takes.
+    const rows = 6_500_000
+    const lines = ['n']
+    for (let i = 0; i < rows; i++) lines.push(String(i % 10))
+    const bytes = new TextEncoder().encode(lines.join('\n') + '\n')
+    const opened = await call('table:openBytes', { name: 'tall.csv', bytes })
+    expect(opened.ok, JSON.stringify(opened).slice(0, 500)).toBe(true)
+    if (!opened.ok) return
+    const started = performance.now()
+    const result = await call('python:run', { runId: 'tall-len', code: 'answer = len(rows)', tableId: opened.value[0]?.id ?? '', timeoutMs: 5_000 })
+    expect(result.ok && result.value.result).toMatchObject({
+      ok: false,
+      error: { code: 'too-large', message: expect.stringMatching(/^This table has 6\.5 million rows \(6,500,000 rows × 1 columns\); the Python sandbox handles up to \d+\.\d million\. Use the local Python executor/) as unknown }
+    })
+    expect(performance.now() - started).toBeLessThan(60_000)
+  }, 120_000)
 })

@@ -43,11 +43,13 @@ function post(message: WorkerToPage): void {
 const RUNTIME_ROOT = '/home/pyodide/runtime'
 
 /**
- * What one interpreter takes: Pyodide's heap is wasm32 memory (4 GB at most), and a table costs about
- * 120 bytes per cell there once loaded as row dicts (a 12.5-million-cell CSV peaks near 1.5 GB), with
- * room left for the program's own work. Larger tables are refused with a message naming both sizes.
+ * What one interpreter takes. Pyodide's heap is wasm32 memory (4 GB at most); loading a table as row
+ * dicts peaks at about 80 bytes per cell plus 190 per row there (1.3 GB for the 100 MB CSV's 1.56
+ * million rows × 8 columns, 1.8 GB for 5 million rows × 2), so these limits keep the peak near 2.6 GB
+ * and leave the rest to the program. Larger tables are refused with a message naming size and limit.
  */
 const SANDBOX_MAX_CELLS = 20_000_000
+const SANDBOX_MAX_ROWS = 6_000_000
 const SANDBOX_MAX_TABLE_BYTES = 512 * 1024 * 1024
 
 /** Pyodide's lock file, for the packages to load in order; null when it cannot be read. */
@@ -94,7 +96,7 @@ async function boot(init: Extract<PageToWorker, { type: 'init' }>): Promise<void
   const pandas = init.loadPandas && (py.runPython('_tableqa_host.pandas_available()') as boolean)
   const host = py.globals.get('_tableqa_host') as {
     run_json(code: string, tableId: string | undefined, namedTablesJson: string, maxQaCalls: number, onStart: () => void): string
-    load_table(tableId: string, payload: TablePayload, maxCells: number, maxBytes: number): string
+    load_table(tableId: string, payload: TablePayload, maxCells: number, maxBytes: number, maxRows: number): string
     drop_table(tableId: string): void
     install_qa_bridge(bridge: (question: string, value: string | undefined) => string): void
     tampered(): boolean
@@ -104,7 +106,7 @@ async function boot(init: Extract<PageToWorker, { type: 'init' }>): Promise<void
   wasTampered = () => host.tampered()
   host.install_qa_bridge(askHost)
   // A refusal is kept in Python and reported by every run that needs the table.
-  loadTable = (tableId, payload) => void host.load_table(tableId, payload, SANDBOX_MAX_CELLS, SANDBOX_MAX_TABLE_BYTES)
+  loadTable = (tableId, payload) => void host.load_table(tableId, payload, SANDBOX_MAX_CELLS, SANDBOX_MAX_TABLE_BYTES, SANDBOX_MAX_ROWS)
   dropTable = (tableId) => host.drop_table(tableId)
   pyodide = py
   lockDown()

@@ -113,7 +113,7 @@ async function main(): Promise<number> {
   const tables = grids.value.map((g) => ({ name: g.name, table: structureGrid(g) }))
 
   const python = values.python ?? 'python3'
-  const probe = probePython(python)
+  const probe = await probePython(python)
   const pandas = probe.ok && probe.pandas !== null
   const wanted = oneOf(values.executor, ['pyodide', 'cpython'] as const, 'executor')
   const kindOfExecutor = wanted ?? (pandas ? 'cpython' : 'pyodide')

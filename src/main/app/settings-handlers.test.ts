@@ -59,7 +59,7 @@ describe('settings handlers', () => {
   })
 
   it('refuse an interpreter without pandas, with a clear message, and keep the sandbox', async () => {
-    const { handlers, store, created } = setup(() => ({ ok: true, version: '3.12.1', pandas: null }))
+    const { handlers, store, created } = setup(() => Promise.resolve({ ok: true, version: '3.12.1', pandas: null }))
     const set = await handlers['settings:set']({ settings: { executor: { kind: 'cpython', python: '/usr/bin/python3.12' } } })
     expect(set.ok).toBe(false)
     if (!set.ok) {
@@ -79,7 +79,7 @@ describe('settings handlers', () => {
   })
 
   it('store a good choice, switch with the open tables, and switch back', async () => {
-    const { handlers, store, executor, created } = setup(() => ({ ok: true, version: '3.11.2', pandas: '2.2.0' }))
+    const { handlers, store, executor, created } = setup(() => Promise.resolve({ ok: true, version: '3.11.2', pandas: '2.2.0' }))
     const set = await handlers['settings:set']({ settings: { executor: { kind: 'cpython', python: ' python3 ' } } })
     expect(set.ok && set.value).toMatchObject({ settings: { executor: { kind: 'cpython', python: 'python3' } }, active: 'cpython', python: { version: '3.11.2', pandas: '2.2.0' } })
     expect(store.get('app')).toEqual({ ...DEFAULT_APP_SETTINGS, executor: { kind: 'cpython', python: 'python3' } })

@@ -62,8 +62,8 @@ export function createSettingsHandlers(deps: SettingsDeps): SettingsHandlers {
   const view = (): SettingsView => ({ settings: storedAppSettings(deps.store), active: deps.executor.kind, python, packages: packages() })
 
   /** Check an interpreter path: it must run and import pandas. */
-  function checkInterpreter(path: string): Result<{ version: string; pandas: string }> {
-    const probed = deps.probe(path)
+  async function checkInterpreter(path: string): Promise<Result<{ version: string; pandas: string }>> {
+    const probed = await deps.probe(path)
     if (!probed.ok) return fail('bad-input', `That interpreter could not be used. ${probed.message}`)
     if (probed.pandas === null) {
       return fail('bad-input', `Python ${probed.version} at ${path} has no pandas. Install it there (python -m pip install pandas) or choose another interpreter.`)
@@ -91,7 +91,7 @@ export function createSettingsHandlers(deps: SettingsDeps): SettingsHandlers {
       const before = stored.executor
       let checked: SettingsView['python'] = null
       if (choice.kind === 'cpython') {
-        const probed = checkInterpreter(choice.python)
+        const probed = await checkInterpreter(choice.python)
         if (!probed.ok) return probed
         checked = probed.value
       }

@@ -67,7 +67,8 @@ export function electronChannelFactory(assets: ExecutorAssets, preloadDir: strin
         return Promise.resolve()
       },
       sendTable: (tableId, payload) => {
-        port1.postMessage({ type: 'table', tableId, payloadJson: new TextDecoder().decode(payload) })
+        // Bytes, as the Chromium and CPython channels send them: the interpreter decodes UTF-8 itself.
+        port1.postMessage({ type: 'table', tableId, payloadJson: payload })
         return Promise.resolve()
       },
       onMessage: signals.onMessage,

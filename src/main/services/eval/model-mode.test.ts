@@ -85,7 +85,7 @@ function evalCli(args: string[]): Promise<Cli> {
 }
 
 beforeAll(async () => {
-  const probe = probePython(process.env.TABLEQA_PYTHON ?? 'python3')
+  const probe = await probePython(process.env.TABLEQA_PYTHON ?? 'python3')
   if (!probe.ok || probe.pandas === null) throw new Error('Model-mode evaluation tests need python3 with pandas (pip install -r python/requirements-test.txt).')
   home = mkdtempSync(join(tmpdir(), 'eval-model-home-'))
   runs = mkdtempSync(join(tmpdir(), 'eval-model-runs-'))

@@ -59,7 +59,7 @@ const rules: Rule[] = [
 ]
 
 beforeAll(async () => {
-  const probe = probePython('python3')
+  const probe = await probePython('python3')
   if (!probe.ok || probe.pandas === null) throw new Error('The pipeline tests need python3 with pandas (pip install -r python/requirements-test.txt).')
   server = await startScriptedServer({ rules })
   executor = createCPythonExecutor({ python: 'python3', defaultTimeoutMs: 20_000 })

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { Readable, Writable } from 'node:stream'
@@ -28,16 +28,19 @@ function childEnv(): NodeJS.ProcessEnv {
 }
 
 /** Check an interpreter before offering it: its version and whether pandas imports. */
-export function probePython(python: string): { ok: true; version: string; pandas: string | null } | { ok: false; message: string } {
-  const probe = spawnSync(python, ['-c', 'import sys\ntry:\n import pandas; p = pandas.__version__\nexcept ImportError:\n p = ""\nprint(sys.version.split()[0], p)'], {
-    encoding: 'utf8',
-    timeout: 20_000,
-    env: childEnv()
+export type PythonProbe = { ok: true; version: string; pandas: string | null } | { ok: false; message: string }
+
+/** Run the interpreter once to read its version and pandas version; asynchronous, importing pandas can take seconds. */
+export function probePython(python: string): Promise<PythonProbe> {
+  const script = 'import sys\ntry:\n import pandas; p = pandas.__version__\nexcept ImportError:\n p = ""\nprint(sys.version.split()[0], p)'
+  return new Promise((resolve) => {
+    execFile(python, ['-c', script], { encoding: 'utf8', timeout: 20_000, env: childEnv() }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') return resolve({ ok: false, message: `Could not run ${python}: ${error.killed ? 'no answer within 20 s' : error.message}` })
+      if (error) return resolve({ ok: false, message: `${python} failed: ${stderr.trim().split('\n').at(-1) ?? ''}` })
+      const [version = '', pandas = ''] = stdout.trim().split(' ')
+      resolve({ ok: true, version, pandas: pandas === '' ? null : pandas })
+    })
   })
-  if (probe.error) return { ok: false, message: `Could not run ${python}: ${probe.error.message}` }
-  if (probe.status !== 0) return { ok: false, message: `${python} failed: ${probe.stderr.trim().split('\n').at(-1) ?? ''}` }
-  const [version = '', pandas = ''] = probe.stdout.trim().split(' ')
-  return { ok: true, version, pandas: pandas === '' ? null : pandas }
 }
 
 function cpythonInterpreters(options: CPythonOptions): SpawnInterpreter {

@@ -15,7 +15,7 @@ async function run(code: string, options: Partial<Omit<RunRequest, 'runId' | 'co
 }
 
 beforeAll(async () => {
-  const probe = probePython(PYTHON)
+  const probe = await probePython(PYTHON)
   if (!probe.ok || probe.pandas === null) throw new Error(`The CPython executor tests need ${PYTHON} with pandas (pip install -r python/requirements-test.txt).`)
   process.env.TABLEQA_TEST_API_KEY = 'sk-should-not-leak'
   executor = createCPythonExecutor({ python: PYTHON, memoryMb: 2048, defaultTimeoutMs: 10_000 })

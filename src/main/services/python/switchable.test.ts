@@ -57,7 +57,7 @@ describe('SwitchableExecutor', () => {
   })
 
   it('switches to local CPython with the open tables and back', async () => {
-    const probe = probePython(PYTHON)
+    const probe = await probePython(PYTHON)
     if (!probe.ok || probe.pandas === null) throw new Error(`This test needs ${PYTHON} with pandas.`)
     const states: ExecutorState[] = []
     switchable.onStatus((state) => states.push(state))

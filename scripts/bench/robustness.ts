@@ -15,7 +15,8 @@ import { makeBadFiles } from '../../test/fixtures/bad-files/make'
 import { badFileOpener, judge, mapLimited } from '../../test/hardening/support/bad-files'
 import { FAULT_SCENARIOS, runFaultScenario } from '../../test/hardening/support/endpoint-faults'
 import { simulateKills } from '../../test/hardening/support/kill-history'
-import { probeDuring, startApp } from '../../test/hardening/support/web-app'
+import { probeDuring } from '../../test/hardening/support/web-app'
+import { startWebApp } from '../../test/support/web-app'
 import { webClient } from '../../test/hardening/support/web-client'
 import { testExecutor } from '../../test/support/executor'
 import type { SuiteResult } from '../bench'
@@ -71,7 +72,7 @@ async function badFiles(dir: string): Promise<{ handled: number; total: number; 
 async function responsiveness(bigCsv: string): Promise<{ maxMs: number; failedCalls: number; importMs: number } | { skipped: string }> {
   let app
   try {
-    app = await startApp(mkdtempSync(join(tmpdir(), 'tableqa-bench-web-')))
+    app = await startWebApp(mkdtempSync(join(tmpdir(), 'tableqa-bench-web-')))
   } catch (error) {
     return { skipped: `the browser-mode server did not start (build first: npx electron-vite build): ${String(error).slice(0, 300)}` }
   }

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeBadFiles } from '../fixtures/bad-files/make'
-import { startApp, type RunningApp } from './support/web-app'
+import { startWebApp, type WebApp } from '../support/web-app'
 import { webClient } from './support/web-client'
 
 const root = mkdtempSync(join(tmpdir(), 'tableqa-big-run-'))
-let app: RunningApp | null = null
+let app: WebApp | null = null
 let call: ReturnType<typeof webClient>
 let csv: Uint8Array = new Uint8Array()
 
@@ -30,7 +30,7 @@ function expected(bytes: Uint8Array): { rows: number; quantity: number } {
 beforeAll(async () => {
   const files = await makeBadFiles(join(root, 'files'))
   csv = new Uint8Array(readFileSync(files.find((f) => f.name === 'big-100mb.csv')?.path ?? ''))
-  app = await startApp(join(root, 'data'))
+  app = await startWebApp(join(root, 'data'))
   call = webClient(app.url)
   for (let k = 0; k < 600; k++) {
     const status = await call('python:status', undefined)

@@ -8,14 +8,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeBadFiles } from '../fixtures/bad-files/make'
-import { probeDuring, startApp, type RunningApp } from './support/web-app'
+import { startWebApp, type WebApp } from '../support/web-app'
+import { probeDuring } from './support/web-app'
 import { webClient } from './support/web-client'
 
 const root = mkdtempSync(join(tmpdir(), 'tableqa-hardening-web-'))
-const apps: RunningApp[] = []
+const apps: WebApp[] = []
 
-async function start(dataDir: string): Promise<{ app: RunningApp; call: ReturnType<typeof webClient> }> {
-  const app = await startApp(dataDir)
+async function start(dataDir: string): Promise<{ app: WebApp; call: ReturnType<typeof webClient> }> {
+  const app = await startWebApp(dataDir)
   apps.push(app)
   return { app, call: webClient(app.url) }
 }

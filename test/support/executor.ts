@@ -18,3 +18,20 @@ export function testExecutor(config: Partial<ExecutorConfig> = {}, defaultTimeou
     bootTimeoutMs: 120_000
   })
 }
+
+/**
+ * A small hierarchical report both executors' pandas tests load: a two-level column index, row labels, and
+ * numbers written as "1,200", "(12)" and "45%".
+ */
+export const SMALL_REPORT = {
+  name: 'report',
+  columns: [
+    ['2019', 'men'],
+    ['2019', 'women']
+  ],
+  index: [['total'], ['canada']],
+  values: [
+    ['1,200', '1,300'],
+    ['(12)', '45%']
+  ]
+}

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PythonRunResult } from '../../../shared/python'
+import { SMALL_REPORT } from '../../../../test/support/executor'
 import { createCPythonExecutor } from './cpython-executor'
 import { probePython } from './cpython-channel'
 import type { PythonExecutor } from './executor'
@@ -19,18 +20,7 @@ beforeAll(async () => {
   if (!probe.ok || probe.pandas === null) throw new Error(`The CPython executor tests need ${PYTHON} with pandas (pip install -r python/requirements-test.txt).`)
   process.env.TABLEQA_TEST_API_KEY = 'sk-should-not-leak'
   executor = createCPythonExecutor({ python: PYTHON, memoryMb: 2048, defaultTimeoutMs: 10_000 })
-  await executor.loadTable('hier', encodeTable({
-    name: 'report',
-    columns: [
-      ['2019', 'men'],
-      ['2019', 'women']
-    ],
-    index: [['total'], ['canada']],
-    values: [
-      ['1,200', '1,300'],
-      ['(12)', '45%']
-    ]
-  }))
+  await executor.loadTable('hier', encodeTable(SMALL_REPORT))
 })
 
 afterAll(async () => {

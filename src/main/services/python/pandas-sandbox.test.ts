@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { testExecutor } from '../../../../test/support/executor'
+import { SMALL_REPORT, testExecutor } from '../../../../test/support/executor'
 import { defaultDataDir } from '../paths'
 import type { PythonExecutor } from './executor'
 import { missingPandasWheels, packageDirs } from './package-source'
@@ -31,18 +31,7 @@ describe('pandas inside the Pyodide sandbox', () => {
 
   it.runIf(missing.length === 0)('loads pandas and runs the runtime library over a MultiIndex table', async () => {
     executor = testExecutor({ loadPandas: true }, 30_000, dirs)
-    await executor.loadTable('h', encodeTable({
-      name: 'h',
-      columns: [
-        ['2019', 'men'],
-        ['2019', 'women']
-      ],
-      index: [['total'], ['canada']],
-      values: [
-        ['1,200', '1,300'],
-        ['(12)', '45%']
-      ]
-    }))
+    await executor.loadTable('h', encodeTable(SMALL_REPORT))
     const { result } = await executor.run({ runId: 'p', code: 'float(lookup(df, "canada", ("2019", "men")))', tableId: 'h' })
     expect(result.ok && result.value.tableKind).toBe('pandas')
     expect(result.ok && result.value.value?.json).toBeDefined()

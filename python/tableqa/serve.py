@@ -33,8 +33,8 @@ def _limit_memory(megabytes: int) -> None:
 def apply_table_message(message: dict[str, Any]) -> None:
     """Load or forget a table as main asks."""
     if message.get("type") == "table":
-        payload = message["payload"] if "payload" in message else message["payloadJson"]
-        host.load_table(message["tableId"], payload)
+        # Tables always arrive as a length line followed by their bytes (see Link.receive).
+        host.load_table(message["tableId"], message["payload"])
     else:
         host.drop_table(message["tableId"])
 

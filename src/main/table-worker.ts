@@ -1,28 +1,26 @@
 /** Worker-thread entry: reads, structures and encodes tables off the main thread (see table-thread.ts). */
-import { randomUUID } from 'node:crypto'
 import { parentPort } from 'node:worker_threads'
-import { fail } from '../shared/result'
-import type { RawGrid, StructureOptions } from '../shared/table'
-import type { IndexView } from '../shared/api'
-import { importFile } from './services/tables/import'
-import { prepareTable, splitPrepared, type PreparedPart } from './services/tables/prepare'
-import { PART_ROWS, TABLE_CELLS_LOST, type FromThread, type ToThread } from './services/tables/table-thread'
+import { fail, ok, type Result } from '../shared/result'
+import { splitPrepared, type PreparedPart } from './services/tables/prepare'
+import { localReader, PART_ROWS, type FromThread, type ReadTable, type ToThread } from './services/tables/table-thread'
 
-const grids = new Map<string, RawGrid>()
+// The thread does what the in-thread reader does; it only adds the hand-over in parts.
+const reader = localReader()
 const outgoing = new Map<number, PreparedPart[]>()
 
 function post(message: FromThread, transfer: ArrayBuffer[] = []): void {
   parentPort?.postMessage(message, transfer)
 }
 
-function send(job: number, prepared: { key: string; grid: RawGrid; options?: StructureOptions; view?: IndexView }[]): void {
+function send(job: number, read: Result<ReadTable[]>): void {
+  if (!read.ok) return post({ type: 'failed', job, error: read })
   const tables: Extract<FromThread, { type: 'heads' }>['tables'] = []
   const parts: PreparedPart[] = []
   const transfer: ArrayBuffer[] = []
-  for (const { key, grid, options, view } of prepared) {
-    const split = splitPrepared(prepareTable(grid, options, view), PART_ROWS)
+  for (const { key, ...prepared } of read.value) {
+    const split = splitPrepared(prepared, PART_ROWS)
     tables.push({ key, head: split.head, parts: split.parts.length })
-    for (const part of split.parts) parts.push(part)
+    parts.push(...split.parts)
     transfer.push(split.head.payload.buffer as ArrayBuffer)
   }
   outgoing.set(job, parts)
@@ -31,17 +29,11 @@ function send(job: number, prepared: { key: string; grid: RawGrid; options?: Str
 
 async function handle(message: ToThread): Promise<void> {
   switch (message.type) {
-    case 'open': {
-      const read = await importFile(message.name, message.bytes)
-      if (!read.ok) return post({ type: 'failed', job: message.job, error: read })
-      const tables = read.value.map((grid) => ({ key: randomUUID(), grid }))
-      for (const { key, grid } of tables) grids.set(key, grid)
-      return send(message.job, tables)
-    }
+    case 'open':
+      return send(message.job, await reader.open(message.name, message.bytes))
     case 'restructure': {
-      const grid = grids.get(message.key)
-      if (!grid) return post({ type: 'failed', job: message.job, error: fail('not-found', TABLE_CELLS_LOST) })
-      return send(message.job, [{ key: message.key, grid, options: message.options, view: message.view }])
+      const one = await reader.restructure(message.key, message.options, message.view)
+      return send(message.job, one.ok ? ok([one.value]) : one)
     }
     case 'next': {
       const parts = outgoing.get(message.job)
@@ -51,7 +43,7 @@ async function handle(message: ToThread): Promise<void> {
       return
     }
     case 'forget':
-      grids.delete(message.key)
+      reader.forget(message.key)
       return
   }
 }

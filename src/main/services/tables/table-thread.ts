@@ -23,7 +23,7 @@ export type TableReader = {
   forget(key: string): void
 }
 
-export const TABLE_CELLS_LOST = 'The cells of this table are no longer kept (the file reader restarted); open the file again to change its layout.'
+const TABLE_CELLS_LOST = 'The cells of this table are no longer kept (the file reader restarted); open the file again to change its layout.'
 
 /** Reads and structures on the calling thread. */
 export function localReader(): TableReader {

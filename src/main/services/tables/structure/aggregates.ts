@@ -16,8 +16,9 @@ const SIGNIFICANT = 20
  * Returns, per body row (index 0 = row headerRows), the last body row of its block, or -1. A block is a run
  * of data rows whose top-level members (a member that is itself an aggregate counts once, for its whole
  * block) sum to the parent in the numeric columns: at least one column with a non-zero parent must add up,
- * and columns that add up must outnumber those that do not (shares and rates never add up). A block has two
- * members or more and stops at the first row that is not a data row.
+ * and columns that add up must outnumber those that do not. A column whose parent value lies among its parts'
+ * values (a median, a rate, a percent change: what a whole of averages looks like) counts as neither. A block
+ * has two members or more and stops at the first row that is not a data row.
  */
 export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], known?: Int32Array): Int32Array {
   const n = roles.length
@@ -42,12 +43,16 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
   }
   const sums = new Float64Array(width)
   const negative = new Uint8Array(width)
+  const lows = new Float64Array(width)
+  const highs = new Float64Array(width)
   // Pairs that add up but are followed by a plain row: taken below only next to another block.
   const pairs = new Int32Array(n).fill(-1)
   for (let i = n - 2; i >= 0; i--) {
     if (roles[i] !== 'data' || fixed(i)) continue
     sums.fill(0)
     negative.fill(0)
+    lows.fill(Infinity)
+    highs.fill(-Infinity)
     let members = 0
     let k = i + 1
     while (k < n && k - i <= MAX_BLOCK && roles[k] === 'data') {
@@ -55,11 +60,13 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
         const v = values[k * width + j] ?? NaN
         sums[j] = (sums[j] ?? 0) + v
         if (v < 0) negative[j] = 1
+        if (v < (lows[j] ?? Infinity)) lows[j] = v
+        if (v > (highs[j] ?? -Infinity)) highs[j] = v
       }
       members++
       k = Math.max(k, ends[k] ?? -1) + 1
       if (beyondReach(values, units, sums, negative, i, width, members)) break
-      if (members < 2 || !addsUp(values, units, sums, i, width, members)) continue
+      if (members < 2 || !addsUp(values, units, sums, lows, highs, i, width, members)) continue
       if (members >= 3 || closed(g, headerRows, headerCols, roles, ends, k)) {
         ends[i] = k - 1
         pairs[i] = -1
@@ -117,7 +124,7 @@ function beyondReach(values: Float64Array, units: Float64Array, sums: Float64Arr
   return true
 }
 
-function addsUp(values: Float64Array, units: Float64Array, sums: Float64Array, row: number, width: number, members: number): boolean {
+function addsUp(values: Float64Array, units: Float64Array, sums: Float64Array, lows: Float64Array, highs: Float64Array, row: number, width: number, members: number): boolean {
   let match = 0
   let mismatch = 0
   // Rounded parts may miss the printed total by a few units, but one column at least must add up to the
@@ -129,7 +136,12 @@ function addsUp(values: Float64Array, units: Float64Array, sums: Float64Array, r
     if (Number.isNaN(v) || Number.isNaN(s)) continue
     const unit = units[row * width + j] ?? 1
     const gap = Math.abs(v - s)
-    if (gap > 0.5 * unit * (members + 1)) mismatch++
+    if (gap > 0.5 * unit * (members + 1)) {
+      // A value among its parts' values (a median, a rate, a percent change) is what a whole of averages
+      // looks like: it neither adds up nor speaks against the block.
+      if (v >= (lows[j] ?? Infinity) && v <= (highs[j] ?? -Infinity)) continue
+      mismatch++
+    }
     else if (Math.abs(v) >= SIGNIFICANT * unit) {
       // Small values (0.2 = 0.1 + 0.1, 12 = 5 + 7) add up by chance too often to count.
       match++

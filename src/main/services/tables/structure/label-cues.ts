@@ -8,7 +8,8 @@ const MAX_REACH = 200
  * Blocks that the wording of row labels marks, for tables whose source lost the indentation:
  *
  * - "other science fields" names "science" a few rows up: it is the last of science's parts, so "science" is
- *   the parent of the rows down to it;
+ *   the parent of the rows down to it. So is a row whose words begin with the named ones: "other criminal code
+ *   traffic" closes "criminal code traffic offences";
  * - "not a visible minority" (or "non-X") is the complement of "visible minority" a few rows up: the rows
  *   between are the parts of "visible minority", the complement is its sibling.
  *
@@ -31,7 +32,7 @@ export function labelBlocks(g: Grid, headerRows: number, headerCols: number, rol
       // The same label further up belongs to an earlier group: the head of this one is not above it.
       if (pw !== null && sameWords(pw, w)) break
       if (pw === null || pw.length === 0 || pw[0] === 'other' || pw[0] === 'total' || pw[0] === 'all') continue
-      const hit = closing ? contains(named, pw) : sameWords(named, pw)
+      const hit = closing ? contains(named, pw) || startsWith(pw, named) : sameWords(named, pw)
       if (!hit) continue
       // Right after the row it names, the label has no parts to close ("visible minority | not a visible minority").
       if (p < k - 1) ends[p] = Math.max(ends[p] ?? -1, closing ? k : k - 1)
@@ -124,4 +125,9 @@ function contains(whole: string[], part: string[]): boolean {
     if (ok) return true
   }
   return false
+}
+
+/** `whole` begins with the words of `part`. */
+function startsWith(whole: string[], part: string[]): boolean {
+  return part.length <= whole.length && part.every((x, i) => sameWord(whole[i] ?? '', x))
 }

@@ -99,6 +99,30 @@ describe('left hierarchy from the wording of row labels', () => {
     ])
   })
 
+  it('closes a group at the "other …" row whose words begin the head ("other traffic" under "traffic offences")', () => {
+    const g = grid([
+      ['', 'share'],
+      ['criminal code', '80.0'],
+      ['criminal code traffic offences', '3.0'],
+      ['impaired driving', '1.6'],
+      ['other criminal code traffic', '1.4'],
+      ['custody', '30.0'],
+      ['conditional sentence', '5.0'],
+      ['probation', '50.0'],
+      ['other sentences', '15.0']
+    ])
+    expect(labels(g)).toEqual([
+      'criminal code',
+      'criminal code traffic offences',
+      'criminal code traffic offences > impaired driving',
+      'criminal code traffic offences > other criminal code traffic',
+      'custody',
+      'conditional sentence',
+      'probation',
+      'other sentences'
+    ])
+  })
+
   it('makes each row that a repeated list follows the parent of that list', () => {
     const g = grid([
       ['', 'minutes'],

@@ -485,6 +485,37 @@ describe('left hierarchy', () => {
     expect(p.values[0]).toEqual(['', '', '', '10.1'])
   })
 
+  it('takes a block whose counts add up though its medians and changes do not, when those lie among the parts', () => {
+    const g = grid([
+      ['', 'cases', 'median days', 'cases', 'median days', 'change'],
+      ['violent', '1,300', '160', '1,200', '166', '-8'],
+      ['robbery', '700', '184', '650', '201', '-7'],
+      ['assault', '400', '127', '380', '134', '-5'],
+      ['threats', '200', '134', '170', '143', '-15'],
+      ['property', '900', '113', '800', '120', '-11'],
+      ['theft', '500', '100', '450', '102', '-10'],
+      ['fraud', '400', '131', '350', '115', '-13']
+    ])
+    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+      'violent',
+      'violent > robbery',
+      'violent > assault',
+      'violent > threats',
+      'property',
+      'property > theft',
+      'property > fraud'
+    ])
+    // A median outside its parts' range speaks against the block: two adding columns are then outvoted.
+    const outside = grid([
+      ['', 'cases', 'median days', 'cases', 'median days', 'change'],
+      ['violent', '1,300', '90', '1,200', '95', '-30'],
+      ['robbery', '700', '184', '650', '201', '-7'],
+      ['assault', '400', '127', '380', '134', '-5'],
+      ['threats', '200', '134', '170', '143', '-15']
+    ])
+    expect(structureGrid(outside).index).toEqual([['violent'], ['robbery'], ['assault'], ['threats']])
+  })
+
   it('does not count small values that add up by chance', () => {
     const g = grid([
       ['', 'a', 'b'],

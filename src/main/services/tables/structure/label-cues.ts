@@ -10,6 +10,7 @@ const MAX_REACH = 200
  * - "other science fields" names "science" a few rows up: it is the last of science's parts, so "science" is
  *   the parent of the rows down to it. So is a row whose words begin with the named ones: "other criminal code
  *   traffic" closes "criminal code traffic offences";
+ * - rows labelled "of which: …" (or "of whom", "including") are parts of the row above them;
  * - "not a visible minority" (or "non-X") is the complement of "visible minority" a few rows up: the rows
  *   between are the parts of "visible minority", the complement is its sibling.
  *
@@ -40,7 +41,26 @@ export function labelBlocks(g: Grid, headerRows: number, headerCols: number, rol
     }
   }
   repeatedLists(roles, words, ends)
+  namedParts(g, headerRows, headerCols, roles, ends)
   return ends
+}
+
+// "of which: exports", "of whom: women", "including: …": a part of the row above.
+const PART = /^(?:of\s+which|of\s+whom|including|among\s+(?:which|them))\b/i
+
+/** A row followed by rows labelled "of which …" is the parent of that run. */
+function namedParts(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], ends: Int32Array): void {
+  let head = -1
+  for (let i = 0; i < roles.length; i++) {
+    if (roles[i] === 'empty') continue
+    if (roles[i] !== 'data') {
+      head = -1
+      continue
+    }
+    if (PART.test(rowLabel(g, headerRows + i, headerCols))) {
+      if (head >= 0) ends[head] = Math.max(ends[head] ?? -1, i)
+    } else head = i
+  }
 }
 
 // Longest list of parts looked for, and the most body rows scanned for repeated lists.
@@ -90,6 +110,12 @@ function fresh(keys: string[], heads: number[], b: number, a: number, period: nu
   for (const h of heads) if (keys[h] === key) return false
   for (let j = 1; j < period; j++) if (keys[a + j] === key || keys[a + j] === keys[a]) return false
   return true
+}
+
+/** `label` negates `other`: "non-dangerous goods" of "dangerous goods", "not a visible minority" of "visible minority". */
+export function negates(label: string, other: string): boolean {
+  const named = complementOf(tokens(label))
+  return named !== null && named.length > 0 && sameWords(named, tokens(other))
 }
 
 /** The words of "not a X", "not X", "non-X" or "non X" after the negation, or null. */

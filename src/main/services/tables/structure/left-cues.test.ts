@@ -123,6 +123,50 @@ describe('left hierarchy from the wording of row labels', () => {
     ])
   })
 
+  it('makes "of which" rows parts of the row above, under a long unit merged across the data', () => {
+    const g = grid(
+      [
+        ['', 'q1', 'q2'],
+        ['', 'implicit price indexes, percentage change from previous quarter', ''],
+        ['gross domestic product', '0.5', '0.3'],
+        ['of which: cannabis-related', '1.2', '0.2'],
+        ['of which: other', '0.5', '0.3'],
+        ['household spending', '0.4', '0.2']
+      ],
+      [{ top: 1, left: 1, bottom: 1, right: 2 }]
+    )
+    expect(labels(g)).toEqual([
+      'implicit price indexes, percentage change from previous quarter > gross domestic product',
+      'implicit price indexes, percentage change from previous quarter > gross domestic product > of which: cannabis-related',
+      'implicit price indexes, percentage change from previous quarter > gross domestic product > of which: other',
+      'implicit price indexes, percentage change from previous quarter > household spending'
+    ])
+  })
+
+  it('closes a section at the row that negates it, unless the section also lists its own name', () => {
+    const g = grid([
+      ['shipment type', 'kilometres'],
+      ['dangerous goods', ''],
+      ['crude petroleum', '110'],
+      ['other dangerous goods', '313'],
+      ['non-dangerous goods', '665'],
+      ['all shipments', '632']
+    ])
+    expect(labels(g)).toEqual([
+      'dangerous goods > crude petroleum',
+      'dangerous goods > other dangerous goods',
+      'non-dangerous goods',
+      'all shipments'
+    ])
+    const variable = grid([
+      ['', 'share'],
+      ['visible minority', ''],
+      ['visible minority', '82'],
+      ['non-visible minority', '68']
+    ])
+    expect(labels(variable)).toEqual(['visible minority > visible minority', 'visible minority > non-visible minority'])
+  })
+
   it('makes each row that a repeated list follows the parent of that list', () => {
     const g = grid([
       ['', 'minutes'],

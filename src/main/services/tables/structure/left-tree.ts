@@ -1,7 +1,7 @@
 import type { HeaderNode } from '../../../../shared/table'
 import { rawText, regionAt, type Grid } from './grid'
 import { aggregateBlocks } from './aggregates'
-import { labelBlocks } from './label-cues'
+import { labelBlocks, negates } from './label-cues'
 import { classifyRow, isTotalLabel, isWholeLabel, type RowRole } from './rows'
 import { newRoot } from './top-tree'
 
@@ -99,6 +99,8 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     const wholeLabel = !indented && headerCols === 1 && hierarchy && role === 'data' && isWholeLabel(rowLabelText(g, r, headerCols))
     const followsWhole = wholeLabel && stack[stack.length - 1]?.whole === true
     if (followsWhole) stack.pop()
+    // "non-dangerous goods" after the parts of the section "dangerous goods" is that section's sibling.
+    if (hierarchy && !indented) closeNegated(stack, rowLabelText(g, r, headerCols))
     if (r === grandTotal) while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) !== -Infinity) stack.pop()
     const contextParent = stack[stack.length - 1]?.node ?? root
     if (stack.length !== 0 || role === 'section') above.fill(null)
@@ -225,6 +227,21 @@ function sectionRuns(roles: RowRole[]): number[] {
     run = role === 'section' ? run + 1 : 0
   }
   return out
+}
+
+/** Closes the open parent that `label` negates, and everything opened inside it. */
+function closeNegated(stack: Open[], label: string): void {
+  for (let i = stack.length - 1; i >= 0; i--) {
+    const open = stack[i]
+    if (open === undefined || open.level === -Infinity) return
+    if (negates(label, open.node.text)) {
+      // A section named after its variable ("visible minority | visible minority | non-visible minority")
+      // holds both values.
+      const named = open.node.children.some((c) => c.text.toLowerCase() === open.node.text.toLowerCase())
+      if (!named) stack.length = i
+      return
+    }
+  }
 }
 
 function closeInnermostSection(stack: Open[]): void {

@@ -78,9 +78,11 @@ export function isUnitRow(g: Grid, row: number, headerCols: number): boolean {
     found = t
     firstCol = c
   }
-  if (found === null || found.length > 40 || cellKind(found) !== 'text' || isYearLike(found)) return false
+  if (found === null || cellKind(found) !== 'text' || isYearLike(found)) return false
   const m = regionAt(g, row, firstCol)
   const spansData = m !== null && m.right > m.left
+  // A longer text merged across the data ("implicit price indexes, percentage change") is still a unit.
+  if (found.length > (spansData ? 80 : 40)) return false
   return spansData || firstCol === headerCols || UNIT_WORDS.test(found)
 }
 

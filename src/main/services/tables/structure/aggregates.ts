@@ -156,3 +156,48 @@ function unitOf(text: string): number {
   const m = /\.(\d+)/.exec(text)
   return m === null ? 1 : Math.pow(10, -(m[1]?.length ?? 0))
 }
+
+/**
+ * The same run of labels elsewhere in the table is read the same way: when "all industries | manufacturing |
+ * nonmanufacturing" adds up under one year, the growth rates listed under the same labels nest alike, though
+ * rates do not add up. Copies each block to every other run of data rows with the same labels that no block
+ * covers yet. Changes `ends` in place and returns it.
+ */
+export function echoBlocks(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], ends: Int32Array): Int32Array {
+  const n = roles.length
+  if (n > MAX_BODY_ROWS) return ends
+  const keys = roles.map((role, i) => (role === 'data' ? rowLabel(g, headerRows + i, headerCols).toLowerCase() : ''))
+  const rowsByKey = new Map<string, number[]>()
+  keys.forEach((key, i) => {
+    if (key === '') return
+    const rows = rowsByKey.get(key)
+    if (rows === undefined) rowsByKey.set(key, [i])
+    else rows.push(i)
+  })
+  const covered = new Uint8Array(n)
+  const cover = (i: number): void => {
+    for (let k = i + 1; k <= (ends[i] ?? -1) && k < n; k++) covered[k] = 1
+  }
+  for (let i = 0; i < n; i++) cover(i)
+  const found: number[] = []
+  for (let i = 0; i < n; i++) if ((ends[i] ?? -1) > i) found.push(i)
+  // The run at `s` reads like the block at `start`: same labels, and no member heads a block the original's
+  // member does not head, or one reaching past the run.
+  const alike = (start: number, s: number, length: number): boolean => {
+    for (let j = 0; j < length; j++) {
+      if (keys[s + j] !== keys[start + j]) return false
+      const end = ends[s + j] ?? -1
+      if (j > 0 && end >= 0 && (end > s + length - 1 || (ends[start + j] ?? -1) < 0)) return false
+    }
+    return true
+  }
+  for (const start of found) {
+    const length = (ends[start] ?? start) - start + 1
+    for (const s of rowsByKey.get(keys[start] ?? '') ?? []) {
+      if (s === start || s + length > n || (ends[s] ?? -1) >= 0 || covered[s] === 1 || !alike(start, s, length)) continue
+      ends[s] = s + length - 1
+      cover(s)
+    }
+  }
+  return ends
+}

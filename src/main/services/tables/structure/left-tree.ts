@@ -1,6 +1,6 @@
 import type { HeaderNode } from '../../../../shared/table'
 import { rawText, regionAt, type Grid } from './grid'
-import { aggregateBlocks } from './aggregates'
+import { aggregateBlocks, echoBlocks } from './aggregates'
 import { labelBlocks, negates } from './label-cues'
 import { classifyRow, isTotalLabel, isWholeLabel, type RowRole } from './rows'
 import { newRoot } from './top-tree'
@@ -54,7 +54,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   let previousRole: RowRole | null = null
   for (let r = headerRows; r < g.rows; r++) roles.push(hierarchy ? classifyRow(g, r, headerCols) : dataOrEmpty(g, r))
   const sectionsBelow = indented ? null : sectionRuns(roles)
-  const blocks = hierarchy && !indented && headerCols === 1 ? aggregateBlocks(g, headerRows, headerCols, roles, labelBlocks(g, headerRows, headerCols, roles)) : null
+  const blocks = hierarchy && !indented && headerCols === 1 ? echoBlocks(g, headerRows, headerCols, roles, aggregateBlocks(g, headerRows, headerCols, roles, labelBlocks(g, headerRows, headerCols, roles))) : null
   const groups = hierarchy && !indented && headerCols === 1 ? groupRows(g, headerRows, headerCols, roles) : null
   let lastRow = g.rows - 1
   while (lastRow >= headerRows && roles[lastRow - headerRows] === 'empty') lastRow--

@@ -516,6 +516,28 @@ describe('left hierarchy', () => {
     expect(structureGrid(outside).index).toEqual([['violent'], ['robbery'], ['assault'], ['threats']])
   })
 
+  it('nests a run of labels the way the same run nests where it adds up', () => {
+    const g = grid([
+      ['year and industry', 'r&d', 'software'],
+      ['2006', '', ''],
+      ['all industries', '247,669', '48,299'],
+      ['manufacturing', '171,814', '10,720'],
+      ['services', '75,855', '37,579'],
+      ['growth rate (%)', '', ''],
+      ['all industries', '4.2', '9.6'],
+      ['manufacturing', '3.8', '12.9'],
+      ['services', '5', '8.5']
+    ])
+    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+      '2006 > all industries',
+      '2006 > all industries > manufacturing',
+      '2006 > all industries > services',
+      'growth rate (%) > all industries',
+      'growth rate (%) > all industries > manufacturing',
+      'growth rate (%) > all industries > services'
+    ])
+  })
+
   it('does not count small values that add up by chance', () => {
     const g = grid([
       ['', 'a', 'b'],

@@ -47,6 +47,16 @@ describe('left hierarchy from the wording of row labels', () => {
     expect(labels(place)).toEqual(['canada', 'quebec', 'ontario'])
   })
 
+  it('makes a "… total" heading the body the parent of the rows below, footnote letter and all', () => {
+    const g = grid([
+      ['state', 'r&d', 'r&d/gdp', 'largest industry'],
+      ['u.s. totala', '238,768', '1.6', 'pharmaceuticals'],
+      ['california', '64,104', '3.4', 'semiconductors'],
+      ['washington', '13,659', '3.8', 'software']
+    ])
+    expect(labels(g)).toEqual(['u.s. totala', 'u.s. totala > california', 'u.s. totala > washington'])
+  })
+
   it('reads successive "… overall" rows as sibling groups and a closing whole as their sibling', () => {
     const g = grid([
       ['', 'rate'],

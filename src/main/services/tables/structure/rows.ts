@@ -112,11 +112,12 @@ export function isTotalLabel(label: string): boolean {
   return TOTAL.test(label)
 }
 
-// Labels ending in "overall" ("provinces overall"). Place names that head their regions ("canada" over its
+// Labels ending in "overall" or "total" ("provinces overall", "u.s. total", with a footnote letter glued on as
+// in "u.s. totala"). Place names that head their regions ("canada" over its
 // provinces) would need a gazetteer; they are left to the sum check in aggregates.ts.
-const WHOLE = /\boverall$/i
+const WHOLE = /\b(?:overall|total[a-f]?)$/i
 
-/** A label that names the whole of the rows listed under it: a total, or "… overall". */
+/** A label that names the whole of the rows listed under it: a total, "… total" or "… overall". */
 export function isWholeLabel(label: string): boolean {
   return TOTAL.test(label) || WHOLE.test(label)
 }

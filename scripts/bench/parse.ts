@@ -13,8 +13,10 @@ import {
   hitabTableIds,
   hitabToGrid,
   readAitqaTables,
-  readHitabTable
+  readHitabTable,
+  type HitabTable
 } from '../../src/main/services/tables/structure/hitab-grid'
+import type { HeaderNode } from '../../src/shared/table'
 
 export type Miss = { table: string; what: 'top' | 'left' | 'counts' | 'tuples'; reason: string; detail?: unknown }
 
@@ -98,7 +100,14 @@ export function evaluateHitab(): {
         table: id,
         what: 'top',
         // A different number of label columns moves the first data column, so the top paths differ too.
-        reason: options.headerRows !== gold.treeHeaderRows ? 'header-rows' : options.headerCols !== gold.treeHeaderCols ? 'header-cols' : 'tree-shape'
+        reason:
+          options.headerRows !== gold.treeHeaderRows
+            ? 'header-rows'
+            : options.headerCols !== gold.treeHeaderCols
+              ? 'header-cols'
+              : repeatsNode(table.top_root)
+                ? 'gold-repeats-node'
+                : 'tree-shape'
       })
     const leftPaths = treePaths(parsed.leftTree)
     if (sameSet(pathSet(leftPaths), pathSet(gold.leftPaths))) left++
@@ -106,7 +115,9 @@ export function evaluateHitab(): {
       const reason =
         options.headerRows !== gold.treeHeaderRows || options.headerCols !== gold.treeHeaderCols
           ? 'header-count'
-          : maxDepth(gold.leftPaths) > maxDepth(leftPaths)
+          : omitsLabelledRow(table, parsed.leftTree, gold.treeHeaderRows)
+            ? 'gold-omits-row'
+            : maxDepth(gold.leftPaths) > maxDepth(leftPaths)
             ? 'missed-nesting'
             : maxDepth(gold.leftPaths) < maxDepth(leftPaths)
               ? 'extra-nesting'
@@ -115,6 +126,49 @@ export function evaluateHitab(): {
     }
   }
   return { top, left, counts, countsDeclared, total: ids.length, misses }
+}
+
+type GoldNode = HitabTable['top_root']
+
+/** The gold tree holds one cell twice (HiTab lists some columns both with and without their middle node). */
+function repeatsNode(root: GoldNode): boolean {
+  const seen = new Set<string>()
+  let repeated = false
+  const walk = (n: GoldNode): void => {
+    for (const c of n.children) {
+      const key = `${c.row_index},${c.column_index}`
+      if (seen.has(key)) repeated = true
+      seen.add(key)
+      walk(c)
+    }
+  }
+  walk(root)
+  return repeated
+}
+
+/**
+ * A body row whose label is a node of the detected tree has no node at all in the gold tree: an annotation
+ * slip (HiTab drops the first unit row of some NSF tables while keeping the second), which no structure can
+ * match.
+ */
+function omitsLabelledRow(table: HitabTable, detected: HeaderNode, headerRows: number): boolean {
+  const goldRows = new Set<number>()
+  const walkGold = (n: GoldNode): void => {
+    for (const c of n.children) {
+      goldRows.add(c.row_index)
+      walkGold(c)
+    }
+  }
+  walkGold(table.left_root)
+  let omitted = false
+  const walk = (n: HeaderNode): void => {
+    for (const c of n.children) {
+      if (c.cell !== null && c.cell.row >= headerRows && c.text.trim().length > 0 && !goldRows.has(c.cell.row)) omitted = true
+      walk(c)
+    }
+  }
+  walk(detected)
+  return omitted
 }
 
 /**

@@ -36,8 +36,9 @@ describe('HiTab oracle programs', () => {
     expect(code).not.toMatch(/iloc|iat|\.values/)
   })
   it('addresses header cells through the header path of a line they label', () => {
-    // The structure pass nests "all shipments" under the section row above it; the label is the path's last level.
-    expect(program(['A8'], {})).toBe('answer = row(df, ("dangerous goods", "all shipments")).name[1]\n')
+    // "non-dangerous goods" closes the section "dangerous goods", so "all shipments" after it is a top-level
+    // row; the label is the level its cell sits at.
+    expect(program(['A8'], {})).toBe('answer = row(df, ("all shipments", "")).name[0]\n')
   })
   it('fails with the cells it cannot place in the structured table', () => {
     const r = hitabProgram(structureGrid(GRID, { headerRows: 1, headerCols: 1 }), ['=C5'], {})

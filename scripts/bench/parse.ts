@@ -4,11 +4,15 @@
  * seconds and megabytes.
  */
 import { spawnSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { importFileSync } from '../../src/main/services/tables/import'
 import { detectStructure, structureGrid, treePaths } from '../../src/main/services/tables/structure'
 import {
   aitqaGold,
   aitqaToGrid,
+  datasetsDir,
   hitabGold,
   hitabTableIds,
   hitabToGrid,
@@ -18,7 +22,7 @@ import {
 } from '../../src/main/services/tables/structure/hitab-grid'
 import type { HeaderNode } from '../../src/shared/table'
 
-export type Miss = { table: string; what: 'top' | 'left' | 'counts' | 'tuples'; reason: string; detail?: unknown }
+export type Miss = { table: string; what: 'top' | 'left' | 'counts' | 'tuples' | 'start'; reason: string; detail?: unknown }
 
 const pct = (n: number, d: number): number => (d === 0 ? 0 : Math.round((10000 * n) / d) / 100)
 
@@ -248,6 +252,33 @@ export function evaluateAitqa(): { exact: number; total: number; misses: Miss[] 
   return { exact, total: tables.length, misses }
 }
 
+type SheetLabel = { file: string; sheet: string; headerStart: number }
+
+/**
+ * Where the table starts in real spreadsheets (a title block above it or not), against row numbers read by
+ * eye from the cells (test/fixtures/spreadsheet-tables.json). The detection rules were written with these
+ * sheets in view, so the figure shows they hold on them, not how they generalise.
+ */
+export function evaluateSpreadsheets(): { exact: number; total: number; misses: Miss[] } {
+  const fixture = fileURLToPath(new URL('../../test/fixtures/spreadsheet-tables.json', import.meta.url))
+  const { sheets } = JSON.parse(readFileSync(fixture, 'utf8')) as { sheets: SheetLabel[] }
+  const misses: Miss[] = []
+  let exact = 0
+  for (const s of sheets) {
+    const path = join(datasetsDir(), 'spreadsheets', s.file)
+    const imported = existsSync(path) ? importFileSync(basename(path), new Uint8Array(readFileSync(path))) : null
+    const grid = imported?.ok === true ? imported.value.find((g) => g.name.endsWith(` › ${s.sheet}`)) : undefined
+    if (grid === undefined) {
+      misses.push({ table: `${s.file} › ${s.sheet}`, what: 'start', reason: 'not-read' })
+      continue
+    }
+    const start = detectStructure(grid).titleRows ?? 0
+    if (start === s.headerStart) exact++
+    else misses.push({ table: `${s.file} › ${s.sheet}`, what: 'start', reason: start < s.headerStart ? 'title-kept' : 'header-dropped', detail: { got: start, want: s.headerStart } })
+  }
+  return { exact, total: sheets.length, misses }
+}
+
 export function measureCsv(): { seconds: number; peakRssMb: number; rows: number; error?: string } {
   const worker = fileURLToPath(new URL('./parse-csv-worker.ts', import.meta.url))
   const child = spawnSync(process.execPath, ['--import', 'tsx', worker], { encoding: 'utf8', timeout: 120_000 })
@@ -263,6 +294,7 @@ export async function run(): Promise<{ metrics: Record<string, number>; details:
   await Promise.resolve()
   const hitab = evaluateHitab()
   const aitqa = evaluateAitqa()
+  const sheets = evaluateSpreadsheets()
   const csv = measureCsv()
   return {
     metrics: {
@@ -271,6 +303,7 @@ export async function run(): Promise<{ metrics: Record<string, number>; details:
       hitab_header_counts_exact_pct: pct(hitab.counts, hitab.total),
       hitab_header_counts_declared_pct: pct(hitab.countsDeclared, hitab.total),
       aitqa_tuples_exact_pct: pct(aitqa.exact, aitqa.total),
+      spreadsheets_table_start_exact_pct: pct(sheets.exact, sheets.total),
       csv_200k_seconds: csv.seconds,
       csv_200k_peak_rss_mb: csv.peakRssMb
     },
@@ -278,8 +311,9 @@ export async function run(): Promise<{ metrics: Record<string, number>; details:
       units: 'percent of tables (hitab_header_counts_exact_pct against the rows and columns the gold trees occupy, hitab_header_counts_declared_pct against top_header_rows_num − 1 and left_header_columns_num; see evaluateHitab); seconds; megabytes of peak resident memory of a child process (Node + tsx included)',
       hitabTables: hitab.total,
       aitqaTables: aitqa.total,
+      spreadsheetSheets: sheets.total,
       csv,
-      misses: [...hitab.misses, ...aitqa.misses]
+      misses: [...hitab.misses, ...aitqa.misses, ...sheets.misses]
     }
   }
 }

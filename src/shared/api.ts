@@ -80,6 +80,8 @@ export type TableStructure = {
   treeTruncated: boolean
   /** What the structure pass noticed (clipped merges, a header size that did not fit, ...). */
   warnings: string[]
+  /** The text of the rows above the table (title, unit and source lines), "" when it has none. */
+  title: string
 }
 
 /** The sample tables shipped in resources/samples, opened from the welcome screen. */

@@ -62,6 +62,11 @@ export type HeaderNode = {
 
 /** The part of the structure the user can override in the inspector. */
 export type StructureOptions = {
+  /**
+   * Rows above the table (a spreadsheet's title, unit and source lines, and blank rows between them), part of
+   * neither the header nor the body; absent means 0. The header starts at this row.
+   */
+  titleRows?: number
   /** Number of top header rows (>= 0). */
   headerRows: number
   /** Number of left header columns (>= 0). */
@@ -103,4 +108,6 @@ export type ParsedTable = {
   numbers: () => (number | null)[][]
   /** What the structure pass noticed and the user may want to know (clipped merges, padded rows, ...). */
   warnings?: string[]
+  /** The text of the title rows, one line per row, when the table has a title block. */
+  title?: string
 }

@@ -92,6 +92,20 @@ describe('table handlers', () => {
     expect(bad.ok ? null : bad.error.code).toBe('bad-input')
     const gone = await handlers['table:restructure']({ tableId: 'nope', options: { headerRows: 1, headerCols: 0 } })
     expect(gone.ok ? null : gone.error.code).toBe('not-found')
+    const title = await handlers['table:restructure']({ tableId: table.id, options: { titleRows: 1.5, headerRows: 1, headerCols: 0 } })
+    expect(title.ok ? null : title.error.message).toMatch(/Title rows/)
+  })
+
+  it('sets a title block aside and shows its text, and takes it back when the user sets 0 title rows', async () => {
+    const { handlers } = setup()
+    const table = await openCsv(handlers, 'titled.csv', 'Table 3. Sales by region,,\nRegion,2019,2020\nNorth,"1,200","1,300"\nSouth,800,900\n')
+    expect(table.structure).toMatchObject({ titleRows: 1, headerRows: 1 })
+    const structure = await handlers['table:structure']({ tableId: table.id })
+    expect(structure.ok && structure.value.title).toBe('Table 3. Sales by region')
+    const none = await handlers['table:restructure']({ tableId: table.id, options: { titleRows: 0, headerRows: 2, headerCols: 1 } })
+    expect(none.ok && none.value.structure.titleRows).toBeUndefined()
+    const after = await handlers['table:structure']({ tableId: table.id })
+    expect(after.ok && after.value.title).toBe('')
   })
 
   it('lists open tables in opening order and forgets closed ones', async () => {

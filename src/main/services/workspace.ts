@@ -122,7 +122,8 @@ export class Workspace {
       index: parsed.index.slice(0, STRUCTURE_LIMITS.indexTuples),
       indexCount: parsed.index.length,
       treeTruncated: left.truncated,
-      warnings: parsed.warnings ?? []
+      warnings: parsed.warnings ?? [],
+      title: parsed.title ?? ''
     })
   }
 
@@ -200,9 +201,11 @@ function checkOptions(options: StructureOptions): Result<StructureOptions> {
   const count = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= MAX_HEADER
   if (typeof options !== 'object' || options === null || !count(options.headerRows) || !count(options.headerCols))
     return fail('bad-input', `Header rows and header columns must be whole numbers from 0 to ${MAX_HEADER}.`)
+  const titleRows = options.titleRows ?? 0
+  if (!count(titleRows)) return fail('bad-input', `Title rows must be a whole number from 0 to ${MAX_HEADER}.`)
   const hierarchy = options.leftHierarchy ?? 'auto'
   if (hierarchy !== 'auto' && hierarchy !== 'none') return fail('bad-input', 'Left hierarchy is either "auto" or "none".')
-  return ok({ headerRows: options.headerRows, headerCols: options.headerCols, leftHierarchy: hierarchy })
+  return ok({ ...(titleRows > 0 ? { titleRows } : {}), headerRows: options.headerRows, headerCols: options.headerCols, leftHierarchy: hierarchy })
 }
 
 /**

@@ -36,7 +36,7 @@ const INSPECTOR_KEY = 'tableqa-inspector-open'
 /** Changes whenever a table is structured again, so its grid and inspector start over. */
 function revisionOf(table: TableSummary): string {
   const s = table.structure
-  return `${table.id}|${s.headerRows}|${s.headerCols}|${s.leftHierarchy ?? 'auto'}|${table.view}`
+  return `${table.id}|${s.titleRows ?? 0}|${s.headerRows}|${s.headerCols}|${s.leftHierarchy ?? 'auto'}|${table.view}`
 }
 
 function inspectorInitiallyOpen(): boolean {

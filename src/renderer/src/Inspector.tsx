@@ -29,9 +29,14 @@ function tupleText(tuple: readonly string[]): string {
   return tuple.length === 1 ? `(${parts[0]},)` : `(${parts.join(', ')})`
 }
 
+function detectedTitle(rows: number): string {
+  return rows === 0 ? '' : `${rows} title ${rows === 1 ? 'row' : 'rows'}, `
+}
+
 function sameLayout(a: Layout, b: Layout): boolean {
   return (
     a.view === b.view &&
+    (a.options.titleRows ?? 0) === (b.options.titleRows ?? 0) &&
     a.options.headerRows === b.options.headerRows &&
     a.options.headerCols === b.options.headerCols &&
     (a.options.leftHierarchy ?? 'auto') === (b.options.leftHierarchy ?? 'auto')
@@ -72,7 +77,7 @@ export function Inspector({ table, revision, selection, onSelect, onRestructure,
     }, DEBOUNCE_MS)
   }
 
-  const setCount = (field: 'headerRows' | 'headerCols', text: string): void => {
+  const setCount = (field: 'titleRows' | 'headerRows' | 'headerCols', text: string): void => {
     const n = Number(text)
     if (text === '' || !Number.isInteger(n) || n < 0) return
     change({ ...layout, options: { ...layout.options, [field]: n } })
@@ -90,6 +95,10 @@ export function Inspector({ table, revision, selection, onSelect, onRestructure,
         </button>
       </div>
       <form className="layout-form" onSubmit={(e) => e.preventDefault()} aria-label="Header layout">
+        <label title="Rows above the table: its title, unit and source lines">
+          Title rows
+          <input type="number" min={0} step={1} value={layout.options.titleRows ?? 0} onChange={(e) => setCount('titleRows', e.currentTarget.value)} />
+        </label>
         <label>
           Header rows
           <input type="number" min={0} step={1} value={layout.options.headerRows} onChange={(e) => setCount('headerRows', e.currentTarget.value)} />
@@ -121,7 +130,7 @@ export function Inspector({ table, revision, selection, onSelect, onRestructure,
           {pending
             ? 'Structuring again…'
             : detected
-              ? `Detected: ${detected.headerRows} header ${detected.headerRows === 1 ? 'row' : 'rows'}, ${detected.headerCols} header ${detected.headerCols === 1 ? 'column' : 'columns'}.`
+              ? `Detected: ${detectedTitle(detected.titleRows ?? 0)}${detected.headerRows} header ${detected.headerRows === 1 ? 'row' : 'rows'}, ${detected.headerCols} header ${detected.headerCols === 1 ? 'column' : 'columns'}.`
               : ''}{' '}
           {detected && !atDetected && !pending && (
             <button type="button" className="link" onClick={() => change({ options: detected, view: 'multiindex' })}>
@@ -148,6 +157,14 @@ export function Inspector({ table, revision, selection, onSelect, onRestructure,
                 <li key={w}>{w}</li>
               ))}
             </ul>
+          )}
+          {structure.title !== '' && (
+            <>
+              <h3 id="table-title">Title</h3>
+              <p className="table-title" aria-labelledby="table-title">
+                {structure.title}
+              </p>
+            </>
           )}
           <h3 id="top-tree-title">Top tree (columns)</h3>
           <HeaderTree key={`top:${revision}`} label="Top header tree" axis="top" root={structure.topTree} selection={selection} onSelect={onSelect} />

@@ -101,7 +101,7 @@ export async function generate(request: AskRequest, deps: GenerateDeps): Promise
     apis: o.apis ?? 'full',
     form: client.config.api === 'completions' ? 'completion' : 'chat',
     question: request.question.trim(),
-    tables: tables.map((table, i) => ({ name: names[i] ?? 'df', title: request.tables[i]?.name ?? '', table })),
+    tables: tables.map((table, i) => ({ name: names[i] ?? 'df', title: promptTitle(request.tables[i]?.name ?? '', request.tables[i]?.table.title), table })),
     tokenBudget: client.config.promptTokenBudget
   })
   const promptMs = Date.now() - started
@@ -143,4 +143,15 @@ export async function generate(request: AskRequest, deps: GenerateDeps): Promise
     timings: { promptMs, generateMs },
     tokens: { prompt: prompt.tokens, completion: counted.every((t): t is number => t !== null) ? counted.reduce((a, b) => a + b, 0) : null }
   })
+}
+
+// The title block of a spreadsheet can run to paragraphs of source notes; the prompt takes its start.
+const TITLE_CHARS = 300
+
+/** The tab name, and the table's own title lines when the sheet has a title block ("Table 11. Employed persons … / [Numbers in thousands]"). */
+export function promptTitle(name: string, title: string | undefined): string {
+  const own = (title ?? '').split('\n').map((l) => l.trim()).filter((l) => l.length > 0).join(' / ')
+  if (own === '') return name
+  const text = name === '' ? own : `${name}: ${own}`
+  return text.length <= TITLE_CHARS ? text : `${text.slice(0, TITLE_CHARS - 1)}…`
 }

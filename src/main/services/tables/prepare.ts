@@ -45,11 +45,12 @@ export function tablePayload(parsed: ParsedTable): Uint8Array {
 export function indexColumnNames(grid: RawGrid, parsed: ParsedTable): string[] {
   const depth = parsed.index.reduce((d, t) => Math.max(d, t.length), 0)
   const { headerRows, headerCols } = parsed.options
+  const titleRows = parsed.options.titleRows ?? 0
   const names = new Array<string>(depth).fill('')
   const offset = Math.max(0, depth - headerCols)
   for (let c = 0; c < headerCols && offset + c < depth; c++) {
     let text = ''
-    for (let r = headerRows - 1; r >= 0 && text === ''; r--) text = (grid.cells[r]?.[c] ?? '').trim()
+    for (let r = titleRows + headerRows - 1; r >= titleRows && text === ''; r--) text = (grid.cells[r]?.[c] ?? '').trim()
     names[offset + c] = text
   }
   return names
@@ -75,8 +76,18 @@ export type PreparedPart = Rowwise & { branches: HeaderNode[] }
 export function splitPrepared(table: PreparedTable, rows: number): { head: PreparedHead; parts: PreparedPart[] } {
   const { values, index, indexCells, rowSource, leftTree } = table.parsed
   const { children, ...root } = leftTree
-  const { name, options, columns, columnCells, colSource, topTree, warnings } = table.parsed
-  const parsed: PreparedHead['parsed'] = { name, options, columns, columnCells, colSource, topTree, leftTree: root, ...(warnings ? { warnings } : {}) }
+  const { name, options, columns, columnCells, colSource, topTree, warnings, title } = table.parsed
+  const parsed: PreparedHead['parsed'] = {
+    name,
+    options,
+    columns,
+    columnCells,
+    colSource,
+    topTree,
+    leftTree: root,
+    ...(warnings ? { warnings } : {}),
+    ...(title !== undefined ? { title } : {})
+  }
   const head: PreparedHead = { ...table, parsed, rowCount: values.length, branchCount: children.length }
   const parts: PreparedPart[] = []
   const size = Math.max(1, rows)

@@ -51,6 +51,22 @@ describe('a prepared table cut into parts', () => {
     expect(joined.finish().parsed.numbers()).toEqual(flat.parsed.numbers())
   })
 
+  it('keeps the title of a sheet with a title block, and names the index from the header under it', async () => {
+    // An empty corner over the row labels: the index is unnamed, not named after a title line above it.
+    const titled = ['Table 3. Sales by region,,', '[Dollars in thousands],,', ',,', ',2019,2020', 'North,"1,200","1,300"', 'South,800,900'].join('\n')
+    const read = await importFile('titled.csv', new TextEncoder().encode(titled))
+    if (!read.ok || !read.value[0]) throw new Error('import failed')
+    const whole = prepareTable(read.value[0])
+    expect(whole.structure).toMatchObject({ titleRows: 3, headerRows: 1, headerCols: 1 })
+    expect(whole.indexColumns).toEqual([''])
+    const { head, parts } = splitPrepared(whole, 1)
+    const joined = joinPrepared(structuredClone(head))
+    for (const part of parts) joined.add(structuredClone(part))
+    const back = joined.finish().parsed
+    expect(back.title).toBe('Table 3. Sales by region\n[Dollars in thousands]')
+    expect(back.rowSource).toEqual([4, 5])
+  })
+
   it('refuses a table that arrived without all of its parts', async () => {
     const { head, parts } = splitPrepared(prepareTable(await grid()), 2)
     const joined = joinPrepared(head)

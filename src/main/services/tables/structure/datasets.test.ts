@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { evaluateAitqa, evaluateHitab } from '../../../../../scripts/bench/parse'
+import { evaluateAitqa, evaluateHitab, evaluateSpreadsheets } from '../../../../../scripts/bench/parse'
 import { datasetsDir } from './hitab-grid'
 
 // Floors at the level the heuristics reach today (percent of tables); raise them as detection improves.
@@ -24,5 +24,13 @@ describe.skipIf(!present)('header trees on HiTab and AIT-QA', () => {
     const r = evaluateAitqa()
     expect(r.total).toBeGreaterThan(80)
     expect((100 * r.exact) / r.total).toBeGreaterThanOrEqual(FLOORS.aitqa)
+  })
+})
+
+describe.skipIf(!existsSync(join(datasetsDir(), 'spreadsheets')))('tables inside real spreadsheets', () => {
+  it('finds where the table starts below a title block in every labelled sheet', () => {
+    const r = evaluateSpreadsheets()
+    expect(r.total).toBeGreaterThanOrEqual(30)
+    expect(r.misses).toEqual([])
   })
 })

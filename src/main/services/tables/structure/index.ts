@@ -3,15 +3,22 @@ import { detectHeaders } from './detect'
 import { normalizeGrid, type Grid } from './grid'
 import { buildLeftTree } from './left-tree'
 import { parseNumber } from './number'
+import { dropLeadingRows, detectTitleRows, titleText } from './preamble'
 import { buildTopTree } from './top-tree'
 
 export { parseNumber } from './number'
 export { flattenTable } from './flatten'
 export { treePaths } from './paths'
 
-/** Guess header rows, header columns and left-header nesting for a grid. Never throws. */
+/** Guess the title block, header rows, header columns and left-header nesting for a grid. Never throws. */
 export function detectStructure(grid: RawGrid): StructureOptions {
-  return detectHeaders(normalizeGrid(grid))
+  return detect(grid, normalizeGrid(grid))
+}
+
+function detect(grid: RawGrid, g: Grid): StructureOptions {
+  const titleRows = grid.relational === undefined ? detectTitleRows(g) : 0
+  if (titleRows === 0) return detectHeaders(g)
+  return { titleRows, ...detectHeaders(normalizeGrid(dropLeadingRows(grid, titleRows))) }
 }
 
 /**
@@ -26,15 +33,52 @@ export function detectStructure(grid: RawGrid): StructureOptions {
  * repeated entries, and selecting one returns all of them.
  */
 export function structureGrid(grid: RawGrid, options?: StructureOptions): ParsedTable {
-  const g = normalizeGrid(grid)
-  const chosen = options ?? detectHeaders(g)
+  const whole = normalizeGrid(grid)
+  const chosen = options ?? detect(grid, whole)
+  const titleRows = clampCount(chosen.titleRows ?? 0, Math.max(0, whole.rows - 1))
+  const g = titleRows === 0 ? whole : normalizeGrid(dropLeadingRows(grid, titleRows))
   const headerRows = clampCount(chosen.headerRows, g.rows)
   const headerCols = clampCount(chosen.headerCols, g.cols)
   const warnings = [...g.warnings]
+  if (titleRows !== (chosen.titleRows ?? 0)) warnings.push(`A title block of ${chosen.titleRows ?? 0} rows does not fit a ${whole.rows}-row table; using ${titleRows}.`)
   if (headerRows !== chosen.headerRows || headerCols !== chosen.headerCols)
     warnings.push(`Header size ${chosen.headerRows}×${chosen.headerCols} does not fit a ${g.rows}×${g.cols} table; using ${headerRows}×${headerCols}.`)
   const usedOptions: StructureOptions = { ...chosen, headerRows, headerCols }
-  return assemble(grid.name, g, usedOptions, warnings)
+  if (titleRows > 0) usedOptions.titleRows = titleRows
+  else delete usedOptions.titleRows
+  const parsed = assemble(grid.name, g, usedOptions, warnings)
+  if (titleRows === 0) return parsed
+  return { ...shiftRows(parsed, titleRows), title: titleText(whole, titleRows) }
+}
+
+/**
+ * Source references of a table structured without its first `rows` rows, moved back to the whole grid's rows:
+ * header cells, data rows and tree nodes name the cells the user sees.
+ */
+function shiftRows(parsed: ParsedTable, rows: number): ParsedTable {
+  const move = (cell: CellRef | null): CellRef | null => (cell === null ? null : { row: cell.row + rows, col: cell.col })
+  const moveTree = (node: HeaderNode): HeaderNode => {
+    // Iterative: left trees can be thousands of levels deep.
+    const copy: HeaderNode = { text: node.text, cell: move(node.cell), children: [] }
+    const stack: [HeaderNode, HeaderNode][] = [[node, copy]]
+    while (stack.length > 0) {
+      const [from, to] = stack.pop() ?? [node, copy]
+      for (const child of from.children) {
+        const moved: HeaderNode = { text: child.text, cell: move(child.cell), children: [] }
+        to.children.push(moved)
+        stack.push([child, moved])
+      }
+    }
+    return copy
+  }
+  return {
+    ...parsed,
+    columnCells: parsed.columnCells.map(move),
+    indexCells: parsed.indexCells.map(move),
+    rowSource: parsed.rowSource.map((r) => r + rows),
+    topTree: moveTree(parsed.topTree),
+    leftTree: moveTree(parsed.leftTree)
+  }
 }
 
 function assemble(name: string, g: Grid, options: StructureOptions, warnings: string[]): ParsedTable {

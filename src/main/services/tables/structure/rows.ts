@@ -60,8 +60,8 @@ export function rowLabel(g: Grid, row: number, headerCols: number): string {
   return label
 }
 
-const UNIT_WORDS =
-  /^(?:in\s+)?(?:[$€£%]|percent(?:age)?s?|per\s?cent|number(?:s)?|count|rate|ratio|proportion|shares?|dollars|millions?|thousands?|billions?|hours|days|years|kilometres|units|index|average)\b/i
+export const UNIT_WORDS =
+  /^(?:in\s+)?(?:[$€£%]|(?:percent(?:age)?s?|per\s?cent|number(?:s)?|count|rate|ratio|proportion|shares?|dollars|millions?|thousands?|billions?|hours|days|years|kilometres|units|index|average)\b)/i
 
 /**
  * A unit row: no label, a single short non-numeric text in the data area (often merged across it).

@@ -213,3 +213,51 @@ describe('placeholder rows', () => {
   })
 })
 
+
+describe('a second label column of text', () => {
+  it('reads a text column beside an outer label written once per group as the inner labels', () => {
+    const g = grid([
+      ['NUTS1 area', '', 'Primary', 'Manufacturing'],
+      ['North East', 'Imports', '..', '558'],
+      ['', 'Exports', '..', '1,149'],
+      ['', 'Balance', '-209', '592'],
+      ['North West', 'Imports', '204', '1,829'],
+      ['', 'Exports', '183', '1,235'],
+      ['', 'Balance', '-22', '-594']
+    ])
+    expect(detectStructure(g)).toMatchObject({ headerRows: 1, headerCols: 2 })
+    expect(structureGrid(g).index.slice(0, 4)).toEqual([
+      ['North East', 'Imports'],
+      ['North East', 'Exports'],
+      ['North East', 'Balance'],
+      ['North West', 'Imports']
+    ])
+  })
+
+  it('keeps every header cell of a parent row in the paths of the rows under it', () => {
+    const g = grid([
+      ['', 'FARE MEDIA', '2017', '2016'],
+      ['WHO', 'ADULT', '', ''],
+      ['', 'TOKENS', '76,106', '102,073'],
+      ['', 'TICKETS', '1,200', '1,310'],
+      ['', 'SENIOR', '', ''],
+      ['', 'MONTHLY PASS', '27,324', '27,621']
+    ])
+    expect(detectStructure(g)).toMatchObject({ headerRows: 1, headerCols: 2 })
+    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+      'WHO > ADULT > TOKENS',
+      'WHO > ADULT > TICKETS',
+      'WHO > SENIOR > MONTHLY PASS'
+    ])
+  })
+
+  it('leaves a named text column of a table of records as data', () => {
+    const g = grid([
+      ['club', 'season', 'division', 'apps', 'goals'],
+      ['leeds', '1990', 'first', '30', '4'],
+      ['leeds', '1991', 'first', '28', '2'],
+      ['york', '1992', 'second', '35', '9']
+    ])
+    expect(detectStructure(g).headerCols).toBeLessThan(3)
+  })
+})

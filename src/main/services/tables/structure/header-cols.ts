@@ -22,7 +22,66 @@ export function labelColumnLikely(g: Grid): boolean {
 /** How many leading columns label the rows, given the number of header rows. */
 export function detectHeaderCols(g: Grid, headerRows: number): number {
   const k = leadingLabelColumns(g, headerRows)
-  return k === 0 ? 0 : withGroupColumns(g, k, headerRows)
+  if (k === 0) return 0
+  const grouped = withGroupColumns(g, k, headerRows)
+  return withTextColumns(g, grouped, headerRows)
+}
+
+/**
+ * A column of text labels right after the label columns, before columns of numbers, labels the rows too: the
+ * inner level of a two-column row header ("WHO | ADULT" over "| TOKENS", "North East | Imports").
+ */
+function withTextColumns(g: Grid, labelCols: number, headerRows: number): number {
+  let k = labelCols
+  while (k < g.cols - 1 && (unnamed(g, k, headerRows) || writtenOnce(g, k - 1, k, headerRows)) && textualColumn(g, k, headerRows) && numericFrom(g, k + 1, headerRows)) k++
+  return k
+}
+
+/** Every header cell of the column is blank. */
+function unnamed(g: Grid, col: number, headerRows: number): boolean {
+  for (let r = 0; r < headerRows; r++) if (!blankHeaderCell(rawText(g, r, col))) return false
+  return headerRows > 0
+}
+
+/**
+ * The outer label is written once for its group and left blank beside the group's other rows, without a merge
+ * ("North East | Imports" then "| Exports"): most rows that have an inner label have no outer one.
+ */
+function writtenOnce(g: Grid, outer: number, inner: number, headerRows: number): boolean {
+  if (outer < 0) return false
+  let blank = 0
+  let written = 0
+  const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
+  for (let r = headerRows; r < end; r++) {
+    if (rawText(g, r, inner).length === 0) continue
+    if (regionAt(g, r, outer) !== null) return false
+    if (rawText(g, r, outer).length === 0) blank++
+    else written++
+  }
+  return written > 0 && blank > written
+}
+
+function textualColumn(g: Grid, col: number, headerRows: number): boolean {
+  let texts = 0
+  let other = 0
+  const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
+  for (let r = headerRows; r < end; r++) {
+    const kind = cellKind(rawText(g, r, col))
+    if (kind === 'text') texts++
+    else if (kind !== 'empty') other++
+  }
+  return texts > 0 && texts > 3 * other
+}
+
+/** Most columns from `from` on hold numbers. */
+function numericFrom(g: Grid, from: number, headerRows: number): boolean {
+  let numeric = 0
+  let other = 0
+  for (let c = from; c < g.cols; c++) {
+    if (mostlyNumeric(g, c, headerRows)) numeric++
+    else other++
+  }
+  return numeric > other
 }
 
 /**

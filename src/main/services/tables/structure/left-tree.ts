@@ -14,8 +14,8 @@ export type LeftTree = {
   roles: RowRole[]
 }
 
-/** An open parent; `until` is the last row of an aggregate's block. */
-type Open = { node: HeaderNode; level: number; until?: number; whole?: boolean }
+/** An open parent; `until` is the last row of an aggregate's block; `outer` are the nodes of its own row before it. */
+type Open = { node: HeaderNode; level: number; until?: number; whole?: boolean; outer?: HeaderNode[] }
 
 // Between a section (-0.5) and a data row (0): data rows stay inside an aggregate, a section closes it.
 const AGGREGATE_LEVEL = -0.25
@@ -93,6 +93,9 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
       const last = stack[stack.length - 1]
       if (last !== undefined && last.level >= effective) effective = last.level + 0.25
     }
+    // With several header columns, a section written further left is further out ("WHERE" in the outer column
+    // closes "WHO" there; "SENIOR" in the inner column closes only "ADULT").
+    if (role === 'section') effective -= columnStep(headerCols, firstLabelColumn(g, r, headerCols))
     while (stack.length > 0 && (stack[stack.length - 1]?.until ?? r) < r) stack.pop()
     while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) >= effective) stack.pop()
     // A second whole ("territories overall" after "provinces overall"'s rows) is a sibling of the first.
@@ -105,7 +108,9 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     const contextParent = stack[stack.length - 1]?.node ?? root
     if (stack.length !== 0 || role === 'section') above.fill(null)
 
-    const path: HeaderNode[] = stack.map((o) => o.node)
+    // A parent row with several header cells ("WHO | ADULT") contributes all of them to the rows under it.
+    const path: HeaderNode[] = stack.flatMap((o) => (o.outer === undefined ? [o.node] : [...o.outer, o.node]))
+    const fromStack = path.length
     let parent = contextParent
     for (let c = 0; c < headerCols; c++) {
       const m = regionAt(g, r, c)
@@ -138,10 +143,11 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     }
 
     if (role === 'section') {
-      const own = path[path.length - 1]
-      if (own !== undefined) stack.push({ node: own, level: effective })
+      // Each header cell of the section row opens its own level, outer columns outermost.
+      const base = effective + columnStep(headerCols, firstLabelColumn(g, r, headerCols))
+      for (const node of path.slice(fromStack)) stack.push({ node, level: base - columnStep(headerCols, node.cell?.col ?? headerCols - 1) })
     } else {
-      if (path.length === stack.length) {
+      if (path.length === fromStack) {
         const blank: HeaderNode = { text: '', cell: null, children: [] }
         parent.children.push(blank)
         path.push(blank)
@@ -150,12 +156,13 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
       paths.push(path)
       const own = path[path.length - 1]
       const blockEnd = blocks?.[r - headerRows] ?? -1
-      if (group && own !== undefined && own.text.length > 0) stack.push({ node: own, level: effective })
-      else if (indented && own !== undefined && own.text.length > 0) stack.push({ node: own, level })
-      else if (blockEnd >= 0 && own !== undefined && own.text.length > 0) stack.push({ node: own, level: AGGREGATE_LEVEL, until: blockEnd + headerRows })
+      const outer = path.slice(fromStack, -1)
+      if (group && own !== undefined && own.text.length > 0) stack.push({ node: own, level: effective, outer })
+      else if (indented && own !== undefined && own.text.length > 0) stack.push({ node: own, level, outer })
+      else if (blockEnd >= 0 && own !== undefined && own.text.length > 0) stack.push({ node: own, level: AGGREGATE_LEVEL, until: blockEnd + headerRows, outer })
       else if (wholeLabel && (opensBody(previousRole) || followsWhole) && r < lastRow && own !== undefined && own.text.length > 0)
         // A total heading the body (or a unit's rows), like "all industries", is the parent of the rows below.
-        stack.push({ node: own, level: AGGREGATE_LEVEL, whole: true })
+        stack.push({ node: own, level: AGGREGATE_LEVEL, whole: true, outer })
       else if (!indented && isTotalLabel(rowLabelText(g, r, headerCols)) && previousRole !== 'section') closeInnermostSection(stack)
     }
     previousRole = role
@@ -242,6 +249,20 @@ function closeNegated(stack: Open[], label: string): void {
       return
     }
   }
+}
+
+// Far below the 0.25 steps between section, aggregate and data levels.
+const COLUMN_STEP = 0.01
+
+/** How much further out than the innermost header column a cell in column `col` is. */
+function columnStep(headerCols: number, col: number): number {
+  return headerCols > 1 ? Math.max(0, headerCols - 1 - col) * COLUMN_STEP : 0
+}
+
+/** The first header column with a label of this row (merged labels from rows above do not count). */
+function firstLabelColumn(g: Grid, r: number, headerCols: number): number {
+  for (let c = 0; c < headerCols; c++) if (rawText(g, r, c).length > 0) return c
+  return headerCols - 1
 }
 
 function closeInnermostSection(stack: Open[]): void {

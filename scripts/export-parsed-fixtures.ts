@@ -1,13 +1,16 @@
 /**
- * Write the ParsedTable of every HiTab and AIT-QA table, structured with detected headers, as JSON files
- * into the directory given as the first argument (`hitab-<id>.json`, `aitqa-<id>.json`).
+ * Write the ParsedTable of every HiTab and AIT-QA table, and of every sheet of the real spreadsheets in
+ * datasets/spreadsheets, structured with detected headers, as JSON files into the directory given as the first
+ * argument (`hitab-<id>.json`, `aitqa-<id>.json`, `sheet-<file>-<n>.json`).
  * Usage: npx tsx scripts/export-parsed-fixtures.ts <out-dir>
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { basename, join } from 'node:path'
+import { importFileSync } from '../src/main/services/tables/import'
 import { structureGrid } from '../src/main/services/tables/structure'
 import {
   aitqaToGrid,
+  datasetsDir,
   hitabTableIds,
   hitabToGrid,
   readAitqaTables,
@@ -29,5 +32,23 @@ for (const id of hitabTableIds()) {
 for (const t of readAitqaTables()) {
   writeFileSync(join(out, `aitqa-${t.id}.json`), JSON.stringify(structureGrid(aitqaToGrid(t))))
   written++
+}
+const sheets = join(datasetsDir(), 'spreadsheets')
+const files: string[] = []
+const walk = (dir: string): void => {
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) walk(path)
+    else if (/\.(xlsx|xlsm|xls|ods)$/i.test(name)) files.push(path)
+  }
+}
+if (existsSync(sheets)) walk(sheets)
+for (const file of files) {
+  const read = importFileSync(basename(file), new Uint8Array(readFileSync(file)))
+  if (!read.ok) throw new Error(`${file}: ${read.error.message}`)
+  read.value.forEach((grid, n) => {
+    writeFileSync(join(out, `sheet-${basename(file).replace(/[^A-Za-z0-9_.-]/g, '_')}-${n}.json`), JSON.stringify(structureGrid(grid)))
+    written++
+  })
 }
 console.log(`wrote ${written} parsed tables to ${out}`)

@@ -1,4 +1,5 @@
-"""Every HiTab and AIT-QA table, structured by the app, becomes a DataFrame with the same header tuples.
+"""Every HiTab and AIT-QA table and every sheet of the real spreadsheets, structured by the app, becomes a
+DataFrame with the same header tuples.
 
 The TypeScript side dumps its ParsedTable JSON with ``scripts/export-parsed-fixtures.ts OUTDIR``; this
 test runs it and rebuilds each table with :func:`tableqa.frame.build_frame`.
@@ -59,10 +60,11 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, dict[s
     return tables
 
 
-def test_export_covers_hitab_and_aitqa(exported: list[tuple[str, dict[str, Any]]]) -> None:
+def test_export_covers_hitab_aitqa_and_spreadsheets(exported: list[tuple[str, dict[str, Any]]]) -> None:
     names = " ".join(origin.lower() for origin, _ in exported)
     assert "hitab" in names
     assert "ait" in names
+    assert "sheet-" in names
     assert len(exported) >= 93
 
 

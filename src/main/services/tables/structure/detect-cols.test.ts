@@ -261,3 +261,29 @@ describe('a second label column of text', () => {
     expect(detectStructure(g).headerCols).toBeLessThan(3)
   })
 })
+
+describe('label columns merged in groups', () => {
+  it('takes a column merged in groups inside the groups of the column before it, and the text column after it', () => {
+    const g = grid(
+      [
+        ['State', 'Area', '', 'Population', 'Violent crime', 'Murder', 'Robbery'],
+        ['ALABAMA', 'Metropolitan area', '', '3,716,889', '', '', ''],
+        ['', '', 'Area actually reporting', '99.2%', '20,793', '331', '4,320'],
+        ['', '', 'Estimated total', '100.0%', '20,949', '332', '4,400'],
+        ['', 'Nonmetropolitan counties', '', '625,989', '', '', ''],
+        ['', '', 'Area actually reporting', '94.5%', '1,220', '31', '120'],
+        ['', '', 'Estimated total', '100.0%', '1,291', '33', '130'],
+        ['ALASKA', 'Metropolitan area', '', '401,781', '', '', ''],
+        ['', '', 'Area actually reporting', '100.0%', '3,780', '52', '630'],
+        ['', '', 'Estimated total', '100.0%', '3,780', '52', '630']
+      ],
+      [m(1, 0, 6, 0), m(1, 1, 3, 1), m(4, 1, 6, 1), m(7, 0, 9, 0), m(7, 1, 9, 1)]
+    )
+    expect(detectStructure(g)).toMatchObject({ headerRows: 1, headerCols: 3 })
+    expect(structureGrid(g).index.slice(0, 3).map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+      'ALABAMA > Metropolitan area',
+      'ALABAMA > Metropolitan area > Area actually reporting',
+      'ALABAMA > Metropolitan area > Estimated total'
+    ])
+  })
+})

@@ -86,15 +86,31 @@ function numericFrom(g: Grid, from: number, headerRows: number): boolean {
 
 /**
  * Columns merged down the body in step with the first label column ("industry | share of assets" over two
- * rows each) describe the same groups of rows, so they belong to the labels; the rows inside each group
- * then need a label of their own, which a text column right after them gives ("mnes | domestic
- * enterprises").
+ * rows each), or in groups inside its groups, describe groups of rows, so they belong to the labels; the rows
+ * inside each group then need a label of their own, which a text column right after them gives ("mnes |
+ * domestic enterprises").
  */
 function withGroupColumns(g: Grid, labelCols: number, headerRows: number): number {
   let k = labelCols
-  while (k < g.cols - 1 && mergedInStep(g, k, headerRows)) k++
+  while (k < g.cols - 1 && (mergedInStep(g, k, headerRows) || mergedWithin(g, k, headerRows))) k++
   if (k > labelCols && k < g.cols - 1 && !mostlyNumeric(g, k, headerRows)) k++
   return k
+}
+
+/**
+ * The column has vertical merges in the body, each inside a merge of the column before it: groups within the
+ * groups of the outer label column ("ALABAMA" over "Metropolitan Statistical Area" over its two rows).
+ */
+function mergedWithin(g: Grid, col: number, headerRows: number): boolean {
+  if (col < 1) return false
+  let found = false
+  for (const m of g.merges) {
+    if (m.top < headerRows || m.left !== col || m.right !== col || m.bottom === m.top) continue
+    const outer = regionAt(g, m.top, col - 1)
+    if (outer === null || outer.top > m.top || outer.bottom < m.bottom || outer.bottom === outer.top) return false
+    found = true
+  }
+  return found
 }
 
 /** The column has vertical merges in the body, and each spans exactly the rows of a merge in column 0. */

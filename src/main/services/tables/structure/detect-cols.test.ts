@@ -287,3 +287,41 @@ describe('label columns merged in groups', () => {
     ])
   })
 })
+
+describe('the last rows of a report header', () => {
+  it('keeps a row of column numbers under the column names in the header while the corner reaches it', () => {
+    const g = grid(
+      [
+        ['Description', 'United States', '', 'Alabama', ''],
+        ['', 'State', 'Local', 'State', 'Local'],
+        ['', 'amount', 'amount', 'amount', 'amount'],
+        ['', '1', '2', '1', '2'],
+        ['Revenue', '100', '50', '20', '10'],
+        ['Taxes', '60', '30', '12', '6']
+      ],
+      [m(0, 0, 3, 0), m(0, 1, 0, 2), m(0, 3, 0, 4)]
+    )
+    expect(detectStructure(g)).toMatchObject({ headerRows: 4, headerCols: 1 })
+    expect(structureGrid(g).index).toEqual([['Revenue'], ['Taxes']])
+  })
+
+  it('takes a last header row that names every column, the label columns included', () => {
+    const g = grid(
+      [
+        ['', 'Description', 'United States', '', 'Alabama', ''],
+        ['', '', 'State', 'Local', 'State', 'Local'],
+        ['Line', 'Description', 'C1', 'C2', 'C3', 'C4'],
+        ['1', 'Revenue', '100', '50', '20', '10'],
+        ['2', 'Taxes', '60', '30', '12', '6']
+      ],
+      [m(0, 1, 1, 1), m(0, 2, 0, 3), m(0, 4, 0, 5)]
+    )
+    expect(detectStructure(g)).toMatchObject({ headerRows: 3, headerCols: 2 })
+    const p = structureGrid(g)
+    expect(p.index).toEqual([
+      ['1', 'Revenue'],
+      ['2', 'Taxes']
+    ])
+    expect(p.columns[0]).toEqual(['United States', 'State', 'C1'])
+  })
+})

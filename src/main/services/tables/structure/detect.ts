@@ -31,6 +31,8 @@ function detectHeaderRows(g: Grid, probeCols: number): number {
 }
 
 function isHeaderRow(g: Grid, r: number, probeCols: number): boolean {
+  // Column numbers ("1 | 2 | 3 | 1 | 2 | 3") under the column names, with the corner merged down to them.
+  if (cornerReaches(g, r) && columnNumbers(g, r, probeCols)) return true
   // A unit-like row ("December 31," over the data) with another header row below it is part of the header.
   if (probeCols > 0 && isUnitRow(g, r, probeCols) && !(r + 1 < g.rows - 1 && plainHeaderRow(g, r + 1, probeCols))) return false
   const counts = countRow(g, r, probeCols)
@@ -46,8 +48,41 @@ function isHeaderRow(g: Grid, r: number, probeCols: number): boolean {
     if (labelFree) return true
     return counts.numbers === 0 && counts.missing === 0
   }
+  if (!labelFree && namesEveryColumn(g, r)) return true
   if (!labelFree || counts.numbers > 0 || counts.missing > 0) return false
   return counts.texts + counts.years > 0
+}
+
+function cornerReaches(g: Grid, r: number): boolean {
+  const m = regionAt(g, r, 0)
+  return m !== null && m.top === 0 && m.left === 0 && m.bottom >= r && m.right < g.cols - 1 && r < g.rows - 1
+}
+
+/**
+ * The last header row names every column, the label columns included ("Line | Description | C1 | C2 | …"),
+ * with text only, and a row of numbers follows it.
+ */
+function namesEveryColumn(g: Grid, r: number): boolean {
+  if (r + 1 >= g.rows) return false
+  for (let c = 0; c < g.cols; c++) if (cellKind(rawText(g, r, c)) !== 'text') return false
+  const below = countRow(g, r + 1, 1)
+  return below.numbers > 0 && below.numbers + below.missing >= below.filled * 0.6
+}
+
+/** Three or more small whole numbers counting up by one, starting again at 1 for each group of columns. */
+function columnNumbers(g: Grid, r: number, fromCol: number): boolean {
+  let count = 0
+  let previous = 0
+  for (let c = fromCol; c < g.cols; c++) {
+    const t = rawText(g, r, c)
+    if (t.length === 0) continue
+    if (!/^\d{1,3}$/.test(t)) return false
+    const n = Number(t)
+    if (n !== previous + 1 && n !== 1) return false
+    previous = n
+    count++
+  }
+  return count >= 3
 }
 
 /** No row label and at least two texts or years, no numbers: a header row whatever surrounds it. */

@@ -159,7 +159,9 @@ function cornerColumn(g: Grid, k: number, headerRows: number): boolean {
   const top = regionAt(g, 0, k)
   if (top !== null) {
     if (top.right > top.left) return false
-    return headerRows >= 2 && top.bottom >= headerRows - 1
+    // Merged down to the last header row, or to the row above it when that row repeats the name.
+    const repeated = top.bottom === headerRows - 2 && rawText(g, headerRows - 1, k) === rawText(g, 0, k)
+    return headerRows >= 2 && (top.bottom >= headerRows - 1 || repeated)
   }
   if (headerRows >= 2 && namedBelowBlanks(g, k, headerRows)) return true
   for (let r = 1; r < headerRows; r++) if (!blankHeaderCell(rawText(g, r, k))) return false

@@ -325,3 +325,21 @@ describe('the last rows of a report header', () => {
     expect(p.columns[0]).toEqual(['United States', 'State', 'C1'])
   })
 })
+
+describe('a spacer row inside the header', () => {
+  it('goes on past an empty row that header merges reach into, to a row of series codes', () => {
+    const g = grid(
+      [
+        ['', '', 'New Housing', '', 'Total Housing'],
+        ['Period', '', 'Public', 'Private', ''],
+        ['', '', '', '', ''],
+        ['', '', 'MV36', 'MV37', 'MVL7'],
+        ['1997', '', '35.7', '46.9', '45.3'],
+        ['1998', 'Q1', '28.9', '47.4', '44.7']
+      ],
+      [m(0, 2, 0, 3), m(0, 4, 2, 4), m(1, 0, 1, 1), m(1, 2, 2, 2), m(1, 3, 2, 3)]
+    )
+    expect(detectStructure(g).headerRows).toBe(4)
+    expect(structureGrid(g).columns[0]).toEqual(['New Housing', 'Public', 'MV36'])
+  })
+})

@@ -37,7 +37,7 @@ function isHeaderRow(g: Grid, r: number, probeCols: number): boolean {
   if (probeCols > 0 && isUnitRow(g, r, probeCols) && !(r + 1 < g.rows - 1 && plainHeaderRow(g, r + 1, probeCols))) return false
   const counts = countRow(g, r, probeCols)
   // A row with nothing of its own, inside merges reaching down from the header, is still the header.
-  if (counts.filled === 0) return coveredThroughout(g, r)
+  if (counts.filled === 0) return coveredThroughout(g, r) || headerContinuesBelow(g, r, probeCols)
   if (stubHeadAndUnit(g, r)) return true
   const labelFree = labelCellsFree(g, r, probeCols)
   const above = countRow(g, r - 1, probeCols)
@@ -51,6 +51,18 @@ function isHeaderRow(g: Grid, r: number, probeCols: number): boolean {
   if (!labelFree && namesEveryColumn(g, r)) return true
   if (!labelFree || counts.numbers > 0 || counts.missing > 0) return false
   return counts.texts + counts.years > 0
+}
+
+/**
+ * An empty row that header labels merged from above reach into, with more header below it ("Public" merged
+ * down over a spacer row, then a row of series codes): the header goes on.
+ */
+function headerContinuesBelow(g: Grid, r: number, probeCols: number): boolean {
+  if (!coveredFromAbove(g, r, probeCols)) return false
+  let next = r + 1
+  while (next < Math.min(g.rows - 1, MAX_HEADER_ROWS) && countRow(g, next, probeCols).filled === 0) next++
+  if (next >= Math.min(g.rows - 1, MAX_HEADER_ROWS)) return false
+  return countRow(g, next, probeCols).filled > 0 && isHeaderRow(g, next, probeCols)
 }
 
 function cornerReaches(g: Grid, r: number): boolean {

@@ -184,3 +184,23 @@ describe('workspace: a 200,000-row table', () => {
     console.log(`200,000 rows: first rows ${firstRows} ms, all rows ${allRows} ms, restructured to 2 header columns ${restructured} ms`)
   })
 })
+
+describe('workspace: a spreadsheet with a title block', () => {
+  it('sets the title rows aside, shows the title, and gives them back when the user asks', async () => {
+    await page.goto(app.url)
+    await page.getByTestId('file-input').setInputFiles(dataset('spreadsheets', 'tidyabs', 'PhD_major-field.xlsx'))
+    await expect.poll(() => page.getByTestId('table-title').textContent(), { timeout: 30_000 }).toContain('PhD_major-field.xlsx')
+    await expect.poll(groupHeaders, { timeout: 30_000 }).toEqual(expect.arrayContaining(['1987', '1992']))
+    await expect.poll(() => indexCells(0).allInnerTexts()).toContain('All fields')
+    expect(await page.getByLabel('Title rows').inputValue()).toBe('3')
+    await expect.poll(() => page.getByTestId('source-title').textContent()).toContain('Doctorate recipients, by major field')
+    expect(await firstTuple()).toBe("('1987', 'Number')")
+    await keep('title-block')
+    // With no title rows the title lines become the header again, as the grid had them before.
+    await page.getByLabel('Title rows').fill('0')
+    await expect.poll(firstTuple, { timeout: 30_000 }).not.toBe("('1987', 'Number')")
+    expect(await page.getByTestId('source-title').count()).toBe(0)
+    await page.getByRole('button', { name: 'Reset to detected' }).click()
+    await expect.poll(firstTuple, { timeout: 30_000 }).toBe("('1987', 'Number')")
+  })
+})

@@ -160,8 +160,8 @@ export function Inspector({ table, revision, selection, onSelect, onRestructure,
           )}
           {structure.title !== '' && (
             <>
-              <h3 id="table-title">Title</h3>
-              <p className="table-title" aria-labelledby="table-title">
+              <h3 id="source-title">Title</h3>
+              <p className="source-title" aria-labelledby="source-title" data-testid="source-title">
                 {structure.title}
               </p>
             </>

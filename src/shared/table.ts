@@ -108,6 +108,9 @@ export type ParsedTable = {
   numbers: () => (number | null)[][]
   /** What the structure pass noticed and the user may want to know (clipped merges, padded rows, ...). */
   warnings?: string[]
-  /** The text of the title rows, one line per row, when the table has a title block. */
+  /**
+   * The table's title: the text of its title rows, one line per row, or else the title its source gives (an
+   * HTML caption, the title of a HiTab table). Absent when it has neither.
+   */
   title?: string
 }

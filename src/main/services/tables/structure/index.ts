@@ -47,7 +47,9 @@ export function structureGrid(grid: RawGrid, options?: StructureOptions): Parsed
   if (titleRows > 0) usedOptions.titleRows = titleRows
   else delete usedOptions.titleRows
   const parsed = assemble(grid.name, g, usedOptions, warnings)
-  if (titleRows === 0) return parsed
+  // The source's own title (an HTML caption, HiTab's title) when the grid has no title rows of its own.
+  const given = grid.hints?.title?.trim() ?? ''
+  if (titleRows === 0) return given === '' ? parsed : { ...parsed, title: given }
   return { ...shiftRows(parsed, titleRows), title: titleText(whole, titleRows) }
 }
 

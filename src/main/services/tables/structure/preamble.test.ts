@@ -139,4 +139,15 @@ describe('title block above the table', () => {
     expect(labels(cells, [{ top: 0, left: 0, bottom: 0, right: 2 }])).toEqual(['Revenue', 'Taxes', 'Charges'])
     expect(structureGrid(raw).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual(['Revenue', 'Revenue > Taxes', 'Revenue > Charges'])
   })
+
+  it("takes the source's own title when the grid has no title rows, and its title rows when it has", () => {
+    const body = [
+      ['', '2019', '2020'],
+      ['north', '1', '2'],
+      ['south', '3', '4']
+    ]
+    expect(structureGrid(grid(body, [], { hints: { title: 'Sales by region' } })).title).toBe('Sales by region')
+    const titled = [['Table 3. Sales by region, in thousands', '', ''], ...body]
+    expect(structureGrid(grid(titled, [], { hints: { title: 'sales.html' } })).title).toBe('Table 3. Sales by region, in thousands')
+  })
 })

@@ -1,5 +1,6 @@
 import { cellKind, isMissingMarker, isYearLike } from './number'
 import { rawText, regionAt, type Grid } from './grid'
+import { detectNoteRows } from './margins'
 import { isUnitRow } from './rows'
 
 // Rows below the header looked at to judge a column.
@@ -241,7 +242,8 @@ function otherColumnsNumeric(g: Grid, headerRows: number): boolean {
 }
 
 function hasSectionOrUnitRows(g: Grid, headerRows: number): boolean {
-  const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
+  // Notes under the table ("Source: …") are label-only rows too, but not sections.
+  const end = Math.min(detectNoteRows(g, headerRows), headerRows + SAMPLE_ROWS)
   for (let r = headerRows; r < end - 1; r++) {
     if (isUnitRow(g, r, 1)) return true
     const label = rawText(g, r, 0)

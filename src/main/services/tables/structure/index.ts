@@ -3,7 +3,7 @@ import { detectHeaders } from './detect'
 import { normalizeGrid, type Grid } from './grid'
 import { buildLeftTree } from './left-tree'
 import { parseNumber } from './number'
-import { dropLeadingRows, detectTitleRows, titleText } from './preamble'
+import { dropLeadingRows, detectTitleRows, titleText } from './margins'
 import { buildTopTree } from './top-tree'
 
 export { parseNumber } from './number'

@@ -2,6 +2,7 @@ import type { HeaderNode } from '../../../../shared/table'
 import { rawText, regionAt, type Grid } from './grid'
 import { aggregateBlocks, echoBlocks } from './aggregates'
 import { labelBlocks, negates } from './label-cues'
+import { detectNoteRows } from './margins'
 import { classifyRow, isTotalLabel, isWholeLabel, type RowRole } from './rows'
 import { newRoot } from './top-tree'
 
@@ -35,11 +36,17 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   const dataRows: number[] = []
   const paths: HeaderNode[][] = []
   const roles: RowRole[] = []
+  // Notes under the table ("Source: …", "1 Includes …") are not rows of it.
+  const notesFrom = hierarchy ? detectNoteRows(g, headerRows) : g.rows
+  const roleOf = (r: number, cols: number): RowRole => {
+    const role = hierarchy ? classifyRow(g, r, cols) : dataOrEmpty(g, r)
+    return r >= notesFrom && role !== 'empty' ? 'note' : role
+  }
   if (headerCols === 0) {
     for (let r = headerRows; r < g.rows; r++) {
-      const role = hierarchy ? classifyRow(g, r, 0) : dataOrEmpty(g, r)
+      const role = roleOf(r, 0)
       roles.push(role)
-      if (role !== 'empty') {
+      if (role !== 'empty' && role !== 'note') {
         dataRows.push(r)
         paths.push([])
       }
@@ -52,7 +59,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   const stack: Open[] = []
   const indented = hierarchy && hasIndentation(g, headerRows, headerCols)
   let previousRole: RowRole | null = null
-  for (let r = headerRows; r < g.rows; r++) roles.push(hierarchy ? classifyRow(g, r, headerCols) : dataOrEmpty(g, r))
+  for (let r = headerRows; r < g.rows; r++) roles.push(roleOf(r, headerCols))
   const sectionsBelow = indented ? null : sectionRuns(roles)
   const blocks = hierarchy && !indented && headerCols === 1 ? echoBlocks(g, headerRows, headerCols, roles, aggregateBlocks(g, headerRows, headerCols, roles, labelBlocks(g, headerRows, headerCols, roles))) : null
   const groups = hierarchy && !indented && headerCols === 1 ? groupRows(g, headerRows, headerCols, roles) : null

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { MergedRegion, RawGrid } from '../../../../shared/table'
 import { detectStructure, structureGrid, treePaths } from './index'
-import { dropLeadingRows } from './preamble'
+import { dropLeadingRows } from './margins'
 
 const grid = (cells: string[][], merges: MergedRegion[] = [], extra: Partial<RawGrid> = {}): RawGrid => ({ name: 't', cells, merges, warnings: [], ...extra })
 const labels = (cells: string[][], merges: MergedRegion[] = []): string[] => structureGrid(grid(cells, merges)).index.map((t) => t.filter((x) => x.length > 0).join(' > '))
@@ -151,3 +151,50 @@ describe('title block above the table', () => {
     expect(structureGrid(grid(titled, [], { hints: { title: 'sales.html' } })).title).toBe('Table 3. Sales by region, in thousands')
   })
 })
+
+describe('notes under the table', () => {
+  it('keeps source lines and footnotes out of the rows of a flat table, and keeps them with nesting off', () => {
+    const cells = [
+      ['occupation', 'employment', 'change'],
+      ['Pump operators', '11.2', '-0.4'],
+      ['Tank car loaders', '22.5', '1.3'],
+      ['', '', ''],
+      ['Source: Employment Projections program, U.S. Bureau of Labor Statistics', '', ''],
+      ['1 Includes occupations not shown separately.', '', '']
+    ]
+    const g = grid(cells, [], { hints: { records: true } })
+    const p = structureGrid(g)
+    expect(p.values.map((v) => v[0])).toEqual(['Pump operators', 'Tank car loaders'])
+    const raw = structureGrid(g, { headerRows: 1, headerCols: 0, leftHierarchy: 'none' })
+    expect(raw.values).toHaveLength(4)
+  })
+
+  it('makes notes under a report leaves of the left tree, not sections or rows', () => {
+    const cells = [
+      ['', '2019', '2020'],
+      ['Revenue', '100', '120'],
+      ['Taxes', '50', '60'],
+      ['NOTE: Detail may not add to total because of rounding.', '', ''],
+      ['* Estimate.', '', '']
+    ]
+    const p = structureGrid(grid(cells))
+    expect(p.index).toEqual([['Revenue'], ['Taxes']])
+    expect(p.leftTree.children.map((c) => c.text)).toEqual(['Revenue', 'Taxes', 'NOTE: Detail may not add to total because of rounding.', '* Estimate.'])
+  })
+
+  it('does not take a short last record, or a list of lines, for notes', () => {
+    const records = grid(
+      [
+        ['name', 'city'],
+        ['Ann', 'Oslo'],
+        ['Bo', '']
+      ],
+      [],
+      { hints: { records: true } }
+    )
+    expect(structureGrid(records).values).toHaveLength(2)
+    const list = grid([['Notes', ''], ['Source: survey of 2019 households, weighted to the census population.', ''], ['1 Excludes territories.', '']])
+    expect(structureGrid(list, { headerRows: 0, headerCols: 0 }).values.length).toBeGreaterThan(0)
+  })
+})
+

@@ -1,3 +1,7 @@
+/**
+ * The margins of a table in a sheet: the title block above it and the notes below it, which belong to
+ * neither its header nor its body.
+ */
 import type { MergedRegion, RawGrid } from '../../../../shared/table'
 import { cellKind } from './number'
 import { rawText, regionAt, type Grid } from './grid'
@@ -42,6 +46,44 @@ export function detectTitleRows(g: Grid): number {
     r++
   }
   return r >= limit ? 0 : r
+}
+
+// Notes under a table are a few lines; a list of lone lines is not a table with notes.
+const MAX_NOTE_ROWS = 40
+// "1 Includes …", "a) …", "* Excludes …", "† …": a footnote's marker.
+const FOOTNOTE = /^(?:\(?(?:\d{1,2}|[a-z])[.):]|\*{1,3}|[†‡§]|\d{1,2}\s+[A-Z])\s*\S/
+const REMARK = /^(?:sources?|notes?|footnotes?|symbols?|ref\.?|references?|released|revised|p\s*=|r\s*=)\b/i
+
+/**
+ * The notes under the table: the last rows of the grid, from the body row `from` on, that each hold one text
+ * and nothing else and read like a note ("Source: …", "NOTE: …", "1 Includes …", a sentence, an address),
+ * with the blank rows between them. Returns the first row of that block, or `g.rows` when there are none. A
+ * table needs a row that is not a note above them.
+ */
+export function detectNoteRows(g: Grid, from: number): number {
+  let start = g.rows
+  let seen = 0
+  for (let r = g.rows - 1; r >= from && g.rows - r <= MAX_NOTE_ROWS; r--) {
+    if (emptyRow(g, r)) continue
+    if (!noteLine(g, r)) break
+    start = r
+    seen++
+  }
+  if (seen === 0 || start <= from) return g.rows
+  // Blank rows between the body and the notes stay with the body (they are dropped there anyway).
+  return start
+}
+
+function noteLine(g: Grid, r: number): boolean {
+  let filled = -1
+  for (let c = 0; c < g.cols; c++) {
+    if (rawText(g, r, c).length === 0) continue
+    if (filled >= 0) return false
+    filled = c
+  }
+  if (filled < 0 || !textCell(g, r, filled)) return false
+  const text = rawText(g, r, filled)
+  return prose(text) || REMARK.test(text) || FOOTNOTE.test(text)
 }
 
 /** The text of the title block, one line per non-empty row. */

@@ -5,6 +5,8 @@ import { isUnitRow } from './rows'
 
 // Rows below the header looked at to judge a column.
 const SAMPLE_ROWS = 200
+// Text columns of labels taken after the first label columns, at most.
+const MAX_TEXT_LABEL_COLUMNS = 4
 
 /** Column 0 reads as labels: mostly text (or years) below the first row. */
 export function labelColumnLikely(g: Grid): boolean {
@@ -33,8 +35,17 @@ export function detectHeaderCols(g: Grid, headerRows: number): number {
  * inner level of a two-column row header ("WHO | ADULT" over "| TOKENS", "North East | Imports").
  */
 function withTextColumns(g: Grid, labelCols: number, headerRows: number): number {
+  const limit = Math.min(g.cols - 1, labelCols + MAX_TEXT_LABEL_COLUMNS)
+  if (labelCols >= limit) return labelCols
+  // Numeric columns from each column to the right edge, counted once (a wide grid must not be scanned per column).
+  const numericAfter = new Int32Array(g.cols + 1)
+  for (let c = g.cols - 1; c > labelCols; c--) numericAfter[c] = (numericAfter[c + 1] ?? 0) + (mostlyNumeric(g, c, headerRows) ? 1 : 0)
   let k = labelCols
-  while (k < g.cols - 1 && (unnamed(g, k, headerRows) || writtenOnce(g, k - 1, k, headerRows)) && textualColumn(g, k, headerRows) && numericFrom(g, k + 1, headerRows)) k++
+  while (k < limit && (unnamed(g, k, headerRows) || writtenOnce(g, k - 1, k, headerRows)) && textualColumn(g, k, headerRows)) {
+    const numeric = numericAfter[k + 1] ?? 0
+    if (numeric <= g.cols - (k + 1) - numeric) break
+    k++
+  }
   return k
 }
 
@@ -74,16 +85,7 @@ function textualColumn(g: Grid, col: number, headerRows: number): boolean {
   return texts > 0 && texts > 3 * other
 }
 
-/** Most columns from `from` on hold numbers. */
-function numericFrom(g: Grid, from: number, headerRows: number): boolean {
-  let numeric = 0
-  let other = 0
-  for (let c = from; c < g.cols; c++) {
-    if (mostlyNumeric(g, c, headerRows)) numeric++
-    else other++
-  }
-  return numeric > other
-}
+
 
 /**
  * Columns merged down the body in step with the first label column ("industry | share of assets" over two

@@ -637,6 +637,17 @@ describe('bad input', () => {
     expect(p.values.length).toBe(5)
   })
 
+  it('structures a wide grid of unnamed text columns before numeric ones without scanning it per column', () => {
+    const texts = 1_500
+    const numbers = 2_500
+    const header = ['name', ...Array.from({ length: texts }, () => ''), ...Array.from({ length: numbers }, (_, j) => `n${j}`)]
+    const rows = Array.from({ length: 30 }, (_, i) => [`r${i}`, ...Array.from({ length: texts }, (_, j) => `t${i}-${j}`), ...Array.from({ length: numbers }, (_, j) => String(i + j))])
+    const start = performance.now()
+    const p = structureGrid(grid([header, ...rows]))
+    expect(performance.now() - start).toBeLessThan(5000)
+    expect(p.options.headerCols).toBe(5)
+  })
+
   it('reads numbers on demand, once, and leaves them out of the JSON payload', () => {
     const p = structureGrid(grid([['a', 'b'], ['1,200', 'x'], ['(3)', '4%']]))
     const first = p.numbers()

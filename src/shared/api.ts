@@ -80,8 +80,10 @@ export type TableStructure = {
   treeTruncated: boolean
   /** What the structure pass noticed (clipped merges, a header size that did not fit, ...). */
   warnings: string[]
-  /** The text of the rows above the table (title, unit and source lines), "" when it has none. */
+  /** The table's title (its title rows, or the title its source gives), "" when it has none. */
   title: string
+  /** The notes under the table (source lines, footnotes), "" when it has none. */
+  notes: string
 }
 
 /** The sample tables shipped in resources/samples, opened from the welcome screen. */

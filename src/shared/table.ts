@@ -113,4 +113,6 @@ export type ParsedTable = {
    * HTML caption, the title of a HiTab table). Absent when it has neither.
    */
   title?: string
+  /** The notes under the table (source lines, footnotes), one line per row. Absent when it has none. */
+  notes?: string
 }

@@ -123,7 +123,8 @@ export class Workspace {
       indexCount: parsed.index.length,
       treeTruncated: left.truncated,
       warnings: parsed.warnings ?? [],
-      title: parsed.title ?? ''
+      title: parsed.title ?? '',
+      notes: parsed.notes ?? ''
     })
   }
 

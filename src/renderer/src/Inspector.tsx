@@ -166,6 +166,14 @@ export function Inspector({ table, revision, selection, onSelect, onRestructure,
               </p>
             </>
           )}
+          {structure.notes !== '' && (
+            <details>
+              <summary>Notes under the table</summary>
+              <p className="source-title" data-testid="source-notes">
+                {structure.notes}
+              </p>
+            </details>
+          )}
           <h3 id="top-tree-title">Top tree (columns)</h3>
           <HeaderTree key={`top:${revision}`} label="Top header tree" axis="top" root={structure.topTree} selection={selection} onSelect={onSelect} />
           <h3 id="left-tree-title">Left tree (rows)</h3>

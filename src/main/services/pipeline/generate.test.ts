@@ -16,4 +16,10 @@ describe('the title a table gets in the prompt', () => {
     expect(title.length).toBe(300)
     expect(title.endsWith('…')).toBe(true)
   })
+
+  it('gives the notes under the table on a line of their own', () => {
+    expect(promptTitle('t.xlsx', 'Table 3. Sales', 'Source: survey\n1 Includes taxes.')).toBe('t.xlsx: Table 3. Sales\nNotes: Source: survey / 1 Includes taxes.')
+    expect(promptTitle('t.xlsx', undefined, 'x = suppressed')).toBe('t.xlsx\nNotes: x = suppressed')
+  })
 })
+

@@ -101,7 +101,7 @@ export async function generate(request: AskRequest, deps: GenerateDeps): Promise
     apis: o.apis ?? 'full',
     form: client.config.api === 'completions' ? 'completion' : 'chat',
     question: request.question.trim(),
-    tables: tables.map((table, i) => ({ name: names[i] ?? 'df', title: promptTitle(request.tables[i]?.name ?? '', request.tables[i]?.table.title), table })),
+    tables: tables.map((table, i) => ({ name: names[i] ?? 'df', title: promptTitle(request.tables[i]?.name ?? '', request.tables[i]?.table.title, request.tables[i]?.table.notes), table })),
     tokenBudget: client.config.promptTokenBudget
   })
   const promptMs = Date.now() - started
@@ -145,13 +145,29 @@ export async function generate(request: AskRequest, deps: GenerateDeps): Promise
   })
 }
 
-// The title block of a spreadsheet can run to paragraphs of source notes; the prompt takes its start.
+// The title block of a spreadsheet can run to paragraphs of source notes; the prompt takes its start, and
+// as much of the notes under the table.
 const TITLE_CHARS = 300
 
-/** The tab name, and the table's own title lines when the sheet has a title block ("Table 11. Employed persons … / [Numbers in thousands]"). */
-export function promptTitle(name: string, title: string | undefined): string {
-  const own = (title ?? '').split('\n').map((l) => l.trim()).filter((l) => l.length > 0).join(' / ')
-  if (own === '') return name
-  const text = name === '' ? own : `${name}: ${own}`
+/**
+ * The tab name, and the table's own title lines when it has a title ("Table 11. Employed persons … /
+ * [Numbers in thousands]"), then on a line of its own the notes under the table when it has some.
+ */
+export function promptTitle(name: string, title: string | undefined, notes?: string): string {
+  const own = oneLine(title)
+  const heading = own === '' ? name : cut(name === '' ? own : `${name}: ${own}`)
+  const below = oneLine(notes)
+  return below === '' ? heading : `${heading}\n${cut(`Notes: ${below}`)}`
+}
+
+function oneLine(text: string | undefined): string {
+  return (text ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0)
+    .join(' / ')
+}
+
+function cut(text: string): string {
   return text.length <= TITLE_CHARS ? text : `${text.slice(0, TITLE_CHARS - 1)}…`
 }

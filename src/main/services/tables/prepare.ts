@@ -76,7 +76,7 @@ export type PreparedPart = Rowwise & { branches: HeaderNode[] }
 export function splitPrepared(table: PreparedTable, rows: number): { head: PreparedHead; parts: PreparedPart[] } {
   const { values, index, indexCells, rowSource, leftTree } = table.parsed
   const { children, ...root } = leftTree
-  const { name, options, columns, columnCells, colSource, topTree, warnings, title } = table.parsed
+  const { name, options, columns, columnCells, colSource, topTree, warnings, title, notes } = table.parsed
   const parsed: PreparedHead['parsed'] = {
     name,
     options,
@@ -86,7 +86,8 @@ export function splitPrepared(table: PreparedTable, rows: number): { head: Prepa
     topTree,
     leftTree: root,
     ...(warnings ? { warnings } : {}),
-    ...(title !== undefined ? { title } : {})
+    ...(title !== undefined ? { title } : {}),
+    ...(notes !== undefined ? { notes } : {})
   }
   const head: PreparedHead = { ...table, parsed, rowCount: values.length, branchCount: children.length }
   const parts: PreparedPart[] = []

@@ -3,7 +3,7 @@ import { detectHeaders } from './detect'
 import { normalizeGrid, type Grid } from './grid'
 import { buildLeftTree } from './left-tree'
 import { parseNumber } from './number'
-import { dropLeadingRows, detectTitleRows, titleText } from './margins'
+import { dropLeadingRows, detectTitleRows, noteText, titleText } from './margins'
 import { buildTopTree } from './top-tree'
 
 export { parseNumber } from './number'
@@ -98,7 +98,9 @@ function assemble(name: string, g: Grid, options: StructureOptions, warnings: st
     values[i] = headerCols === 0 && row.length === g.cols ? row : row.slice(headerCols)
   }
   if (left.dataRows.length === 0 && g.rows > 0) warnings.push('The table has header rows but no data rows.')
+  const notes = noteText(g, left.notesFrom)
   return {
+    ...(notes === '' ? {} : { notes }),
     name,
     options,
     columns,

@@ -13,6 +13,8 @@ export type LeftTree = {
   paths: HeaderNode[][]
   /** Role of every body row (index 0 = row headerRows). */
   roles: RowRole[]
+  /** First row of the notes under the table (`g.rows` when there are none). */
+  notesFrom: number
 }
 
 /** An open parent; `until` is the last row of an aggregate's block; `outer` are the nodes of its own row before it. */
@@ -51,7 +53,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
         paths.push([])
       }
     }
-    return { root, dataRows, paths, roles }
+    return { root, dataRows, paths, roles, notesFrom }
   }
 
   const nodes = new Map<number, HeaderNode>()
@@ -174,7 +176,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     }
     previousRole = role
   }
-  return { root, dataRows, paths, roles }
+  return { root, dataRows, paths, roles, notesFrom }
 }
 
 /**

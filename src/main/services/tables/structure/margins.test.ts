@@ -180,6 +180,7 @@ describe('notes under the table', () => {
     const p = structureGrid(grid(cells))
     expect(p.index).toEqual([['Revenue'], ['Taxes']])
     expect(p.leftTree.children.map((c) => c.text)).toEqual(['Revenue', 'Taxes', 'NOTE: Detail may not add to total because of rounding.', '* Estimate.'])
+    expect(p.notes).toBe('NOTE: Detail may not add to total because of rounding.\n* Estimate.')
   })
 
   it('does not take a short last record, or a list of lines, for notes', () => {

@@ -88,8 +88,17 @@ function noteLine(g: Grid, r: number): boolean {
 
 /** The text of the title block, one line per non-empty row. */
 export function titleText(g: Grid, rows: number): string {
+  return linesOf(g, 0, Math.min(rows, g.rows))
+}
+
+/** The text of the notes under the table, one line per non-empty row from `from` on. */
+export function noteText(g: Grid, from: number): string {
+  return linesOf(g, from, g.rows)
+}
+
+function linesOf(g: Grid, from: number, to: number): string {
   const lines: string[] = []
-  for (let r = 0; r < Math.min(rows, g.rows); r++) {
+  for (let r = from; r < to; r++) {
     const parts: string[] = []
     for (let c = 0; c < g.cols; c++) {
       const t = rawText(g, r, c).replace(/\s+/g, ' ')

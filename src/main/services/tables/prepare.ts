@@ -74,21 +74,10 @@ export type PreparedHead = Omit<PreparedTable, 'parsed'> & {
 export type PreparedPart = Rowwise & { branches: HeaderNode[] }
 
 export function splitPrepared(table: PreparedTable, rows: number): { head: PreparedHead; parts: PreparedPart[] } {
-  const { values, index, indexCells, rowSource, leftTree } = table.parsed
+  // Everything but the row-wise arrays travels in the head, whatever fields ParsedTable has.
+  const { values, index, indexCells, rowSource, leftTree, numbers, ...rest } = table.parsed
   const { children, ...root } = leftTree
-  const { name, options, columns, columnCells, colSource, topTree, warnings, title, notes } = table.parsed
-  const parsed: PreparedHead['parsed'] = {
-    name,
-    options,
-    columns,
-    columnCells,
-    colSource,
-    topTree,
-    leftTree: root,
-    ...(warnings ? { warnings } : {}),
-    ...(title !== undefined ? { title } : {}),
-    ...(notes !== undefined ? { notes } : {})
-  }
+  const parsed: PreparedHead['parsed'] = { ...rest, leftTree: root }
   const head: PreparedHead = { ...table, parsed, rowCount: values.length, branchCount: children.length }
   const parts: PreparedPart[] = []
   const size = Math.max(1, rows)

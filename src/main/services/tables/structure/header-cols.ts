@@ -74,15 +74,8 @@ function writtenOnce(g: Grid, outer: number, inner: number, headerRows: number):
 }
 
 function textualColumn(g: Grid, col: number, headerRows: number): boolean {
-  let texts = 0
-  let other = 0
-  const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
-  for (let r = headerRows; r < end; r++) {
-    const kind = cellKind(rawText(g, r, col))
-    if (kind === 'text') texts++
-    else if (kind !== 'empty') other++
-  }
-  return texts > 0 && texts > 3 * other
+  const k = columnKinds(g, col, headerRows)
+  return k.texts > 0 && k.texts > 3 * (k.numbers + k.years + k.missing)
 }
 
 
@@ -196,16 +189,24 @@ function flagColumn(g: Grid, col: number, headerRows: number): boolean {
 }
 
 function mostlyNumeric(g: Grid, col: number, headerRows: number): boolean {
-  let numbers = 0
-  let other = 0
+  const k = columnKinds(g, col, headerRows)
+  return k.numbers > k.texts + k.years
+}
+
+/** Cell kinds in the first rows below the header: numbers other than years, years written as numbers, texts, missing markers. */
+function columnKinds(g: Grid, col: number, headerRows: number): { numbers: number; years: number; texts: number; missing: number } {
+  const counts = { numbers: 0, years: 0, texts: 0, missing: 0 }
   const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
   for (let r = headerRows; r < end; r++) {
     const t = rawText(g, r, col)
     const kind = cellKind(t)
-    if (kind === 'number' && !isYearLike(t)) numbers++
-    else if (kind === 'text' || kind === 'number') other++
+    if (kind === 'number') {
+      if (isYearLike(t)) counts.years++
+      else counts.numbers++
+    } else if (kind === 'text') counts.texts++
+    else if (kind === 'missing') counts.missing++
   }
-  return numbers > other
+  return counts
 }
 
 function yearColumn(g: Grid, headerRows: number): boolean {

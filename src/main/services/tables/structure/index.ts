@@ -12,13 +12,20 @@ export { treePaths } from './paths'
 
 /** Guess the title block, header rows, header columns and left-header nesting for a grid. Never throws. */
 export function detectStructure(grid: RawGrid): StructureOptions {
-  return detect(grid, normalizeGrid(grid))
+  return detect(grid, normalizeGrid(grid)).options
 }
 
-function detect(grid: RawGrid, g: Grid): StructureOptions {
-  const titleRows = grid.relational === undefined ? detectTitleRows(g) : 0
-  if (titleRows === 0) return detectHeaders(g)
-  return { titleRows, ...detectHeaders(normalizeGrid(dropLeadingRows(grid, titleRows))) }
+/** The detected layout, and the grid below the title block it was detected on. */
+function detect(grid: RawGrid, whole: Grid): { options: StructureOptions; body: Grid } {
+  const titleRows = grid.relational === undefined ? detectTitleRows(whole) : 0
+  const body = belowTitle(grid, whole, titleRows)
+  const headers = detectHeaders(body)
+  return { options: titleRows === 0 ? headers : { titleRows, ...headers }, body }
+}
+
+/** The grid without its title rows (the whole grid when there are none). */
+function belowTitle(grid: RawGrid, whole: Grid, titleRows: number): Grid {
+  return titleRows === 0 ? whole : normalizeGrid(dropLeadingRows(grid, titleRows))
 }
 
 /**
@@ -34,9 +41,10 @@ function detect(grid: RawGrid, g: Grid): StructureOptions {
  */
 export function structureGrid(grid: RawGrid, options?: StructureOptions): ParsedTable {
   const whole = normalizeGrid(grid)
-  const chosen = options ?? detect(grid, whole)
+  const { options: chosen, body } = options === undefined ? detect(grid, whole) : { options, body: null }
   const titleRows = clampCount(chosen.titleRows ?? 0, Math.max(0, whole.rows - 1))
-  const g = titleRows === 0 ? whole : normalizeGrid(dropLeadingRows(grid, titleRows))
+  // Detection already cut the title block off; an override is cut here.
+  const g = body ?? belowTitle(grid, whole, titleRows)
   const headerRows = clampCount(chosen.headerRows, g.rows)
   const headerCols = clampCount(chosen.headerCols, g.cols)
   const warnings = [...g.warnings]

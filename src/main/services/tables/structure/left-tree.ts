@@ -104,7 +104,8 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     }
     // With several header columns, a section written further left is further out ("WHERE" in the outer column
     // closes "WHO" there; "SENIOR" in the inner column closes only "ADULT").
-    if (role === 'section') effective -= columnStep(headerCols, firstLabelColumn(g, r, headerCols))
+    const sectionStep = role === 'section' ? columnStep(headerCols, firstLabelColumn(g, r, headerCols)) : 0
+    effective -= sectionStep
     while (stack.length > 0 && (stack[stack.length - 1]?.until ?? r) < r) stack.pop()
     while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) >= effective) stack.pop()
     // A second whole ("territories overall" after "provinces overall"'s rows) is a sibling of the first.
@@ -153,7 +154,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
 
     if (role === 'section') {
       // Each header cell of the section row opens its own level, outer columns outermost.
-      const base = effective + columnStep(headerCols, firstLabelColumn(g, r, headerCols))
+      const base = effective + sectionStep
       for (const node of path.slice(fromStack)) stack.push({ node, level: base - columnStep(headerCols, node.cell?.col ?? headerCols - 1) })
     } else {
       if (path.length === fromStack) {

@@ -8,6 +8,9 @@ const MAX_BLOCK = 400
 const MAX_COLUMNS = 12
 // A parent value must have this many rounding units to count as adding up.
 const SIGNIFICANT = 20
+// A total of this many rounding units that its parts miss by this share of it at most fits them nearly.
+const LARGE = 1000
+const NEAR = 0.001
 
 /**
  * Rows that add up the rows right below them: "canada" over its provinces, "total, all industries" over the
@@ -54,6 +57,9 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
     lows.fill(Infinity)
     highs.fill(-Infinity)
     let members = 0
+    // A block that adds up only to a rounding error of the large totals (see addsUp) is kept in reserve: a
+    // longer block that adds up to the unit wins over it.
+    let near = -1
     let k = i + 1
     while (k < n && k - i <= MAX_BLOCK && roles[k] === 'data') {
       for (let j = 0; j < width; j++) {
@@ -66,13 +72,22 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
       members++
       k = Math.max(k, ends[k] ?? -1) + 1
       if (beyondReach(values, units, sums, negative, i, width, members)) break
-      if (members < 2 || !addsUp(values, units, sums, lows, highs, i, width, members)) continue
+      const fit = members < 2 ? 'none' : addsUp(values, units, sums, lows, highs, i, width, members)
+      if (fit === 'none') continue
+      if (fit === 'near') {
+        if (near < 0 && members >= 3) near = k - 1
+        continue
+      }
       if (members >= 3 || closed(g, headerRows, headerCols, roles, ends, k)) {
         ends[i] = k - 1
         pairs[i] = -1
         break
       }
       pairs[i] = k - 1
+    }
+    if ((ends[i] ?? -1) < 0 && near >= 0) {
+      ends[i] = near
+      pairs[i] = -1
     }
   }
   acceptNeighbouringPairs(roles, ends, pairs)
@@ -124,12 +139,19 @@ function beyondReach(values: Float64Array, units: Float64Array, sums: Float64Arr
   return true
 }
 
-function addsUp(values: Float64Array, units: Float64Array, sums: Float64Array, lows: Float64Array, highs: Float64Array, row: number, width: number, members: number): boolean {
+/**
+ * How the parts fit the parent row: 'exact' when one column at least adds up to the unit, 'near' when the
+ * columns that add up are large totals missed only by the rounding of their parts (50,740 against parts that
+ * sum to 50,745, each rounded to a multiple of 5), 'none' otherwise.
+ */
+function addsUp(values: Float64Array, units: Float64Array, sums: Float64Array, lows: Float64Array, highs: Float64Array, row: number, width: number, members: number): 'exact' | 'near' | 'none' {
   let match = 0
   let mismatch = 0
   // Rounded parts may miss the printed total by a few units, but one column at least must add up to the
-  // unit (21 against 8 + 10 + 4 in every column is a coincidence, not a total).
+  // unit (21 against 8 + 10 + 4 in every column is a coincidence, not a total), or, for a near fit, miss a
+  // total of a thousand units or more by a thousandth of it at most.
   let exact = false
+  let near = false
   for (let j = 0; j < width; j++) {
     const v = values[row * width + j] ?? NaN
     const s = sums[j] ?? NaN
@@ -146,9 +168,11 @@ function addsUp(values: Float64Array, units: Float64Array, sums: Float64Array, l
       // Small values (0.2 = 0.1 + 0.1, 12 = 5 + 7) add up by chance too often to count.
       match++
       if (gap <= 0.5 * unit + 1e-9) exact = true
+      else if (Math.abs(v) >= LARGE * unit && gap <= NEAR * Math.abs(v)) near = true
     }
   }
-  return exact && match > mismatch && match >= 2
+  if (match <= mismatch || match < 2) return 'none'
+  return exact ? 'exact' : near ? 'near' : 'none'
 }
 
 /** The rounding unit of a printed number: 1 for "1,234", 0.1 for "12.5%". */

@@ -465,6 +465,58 @@ describe('left hierarchy', () => {
     expect(structureGrid(g).index).toEqual([['B-767'], ['B-777'], ['B-777LR'], ['A220']])
   })
 
+  it('takes large totals that their rounded parts miss by a thousandth, preferring a block that adds up to the unit', () => {
+    // Counts rounded to multiples of 5: the provinces sum to 50,745 and 44,785.
+    const rounded = grid([
+      ['', 'cohort', 'treated', 'percent'],
+      ['canada', '50,740', '44,780', '88.2'],
+      ['newfoundland', '1,055', '965', '91.5'],
+      ['prince edward island', '330', '305', '91.8'],
+      ['nova scotia', '2,090', '1,875', '89.7'],
+      ['new brunswick', '1,555', '1,410', '90.7'],
+      ['ontario', '26,095', '22,565', '86.5'],
+      ['manitoba', '2,390', '2,040', '85.3'],
+      ['saskatchewan', '1,940', '1,740', '89.6'],
+      ['alberta', '6,185', '5,575', '90.1'],
+      ['british columbia', '9,105', '8,310', '91.3'],
+      ['abroad', '17', '12', '70.6']
+    ])
+    const labels = (g: RawGrid): string[] => structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))
+    expect(labels(rounded)).toEqual([
+      'canada',
+      'canada > newfoundland',
+      'canada > prince edward island',
+      'canada > nova scotia',
+      'canada > new brunswick',
+      'canada > ontario',
+      'canada > manitoba',
+      'canada > saskatchewan',
+      'canada > alberta',
+      'canada > british columbia',
+      'abroad'
+    ])
+    // 1,050 of 1,051 is near after four parts; the fifth makes it exact, and belongs to the block.
+    const longer = grid([
+      ['', 'incidents', 'organized'],
+      ['all drug violations', '1,051', '586'],
+      ['heroin', '159', '118'],
+      ['cocaine', '459', '283'],
+      ['cannabis', '161', '62'],
+      ['other drugs', '271', '122'],
+      ['production', '1', '1'],
+      ['total', '1,639', '676']
+    ])
+    expect(labels(longer)).toEqual([
+      'all drug violations',
+      'all drug violations > heroin',
+      'all drug violations > cocaine',
+      'all drug violations > cannabis',
+      'all drug violations > other drugs',
+      'all drug violations > production',
+      'total'
+    ])
+  })
+
   it('makes a row whose statistic sits in columns its next rows leave empty the head of a group', () => {
     const g = grid([
       ['', '%', 'from', 'to', 'chi2'],

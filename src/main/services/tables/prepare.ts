@@ -40,7 +40,9 @@ export function tablePayload(parsed: ParsedTable): Uint8Array {
 
 /**
  * A name per index level: the corner text above each header column. Section and unit rows add outer
- * levels, so the corner names the innermost levels and the outer ones stay "".
+ * levels, so the corner names the innermost levels and the outer ones stay "". A corner column that
+ * names three header rows or more with texts of their own ("Unit", "Series Type", …, "Series ID" above a time
+ * series), names those rows, not the index: its level stays "".
  */
 export function indexColumnNames(grid: RawGrid, parsed: ParsedTable): string[] {
   const depth = parsed.index.reduce((d, t) => Math.max(d, t.length), 0)
@@ -48,10 +50,14 @@ export function indexColumnNames(grid: RawGrid, parsed: ParsedTable): string[] {
   const titleRows = parsed.options.titleRows ?? 0
   const names = new Array<string>(depth).fill('')
   const offset = Math.max(0, depth - headerCols)
+  const text = (r: number, c: number): string => (grid.cells[r]?.[c] ?? '').trim()
   for (let c = 0; c < headerCols && offset + c < depth; c++) {
-    let text = ''
-    for (let r = titleRows + headerRows - 1; r >= titleRows && text === ''; r--) text = (grid.cells[r]?.[c] ?? '').trim()
-    names[offset + c] = text
+    const named = new Set<string>()
+    for (let r = titleRows; r < titleRows + headerRows; r++) if (text(r, c) !== '') named.add(text(r, c))
+    if (named.size >= 3) continue
+    let name = ''
+    for (let r = titleRows + headerRows - 1; r >= titleRows && name === ''; r--) name = text(r, c)
+    names[offset + c] = name
   }
   return names
 }

@@ -67,6 +67,19 @@ describe('a prepared table cut into parts', () => {
     expect(back.rowSource).toEqual([4, 5])
   })
 
+  it('leaves the index of a time series unnamed when the corner names its metadata rows', async () => {
+    const series = [',Index ; Sydney,Index ; Perth', 'Unit,Index Numbers,Index Numbers', 'Series Type,Original,Original', 'Series ID,A2325806K,A2325816R', 'Sep-1948,3.7,3.8', 'Dec-1948,3.7,3.8', 'Mar-1949,3.9,3.9'].join('\n')
+    const read = await importFile('series.csv', new TextEncoder().encode(series))
+    if (!read.ok || !read.value[0]) throw new Error('import failed')
+    const whole = prepareTable(read.value[0])
+    expect(whole.structure).toMatchObject({ headerRows: 4, headerCols: 1 })
+    expect(whole.indexColumns).toEqual([''])
+    // A corner naming the row labels keeps its name.
+    const named = await importFile('named.csv', new TextEncoder().encode(['Region,2019,2020', 'North,1,2', 'South,3,4'].join('\n')))
+    if (!named.ok || !named.value[0]) throw new Error('import failed')
+    expect(prepareTable(named.value[0], { headerRows: 1, headerCols: 1, leftHierarchy: 'auto' }).indexColumns).toEqual(['Region'])
+  })
+
   it('refuses a table that arrived without all of its parts', async () => {
     const { head, parts } = splitPrepared(prepareTable(await grid()), 2)
     const joined = joinPrepared(head)

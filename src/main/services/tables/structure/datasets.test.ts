@@ -7,7 +7,7 @@ import { datasetsDir } from './hitab-grid'
 // Floors at the level the heuristics reach today (percent of tables); raise them as detection improves.
 // Header counts against the rows and columns HiTab's trees occupy, and against its declared numbers
 // (see evaluateHitab in scripts/bench/parse.ts for why the two differ).
-const FLOORS = { hitabTop: 97.5, hitabLeft: 85.5, hitabCounts: 98, hitabCountsDeclared: 63, aitqa: 93.5 }
+const FLOORS = { hitabTop: 97.5, hitabLeft: 86, hitabCounts: 98, hitabCountsDeclared: 63, aitqa: 93.5 }
 const present = existsSync(join(datasetsDir(), 'hitab')) && existsSync(join(datasetsDir(), 'aitqa'))
 
 describe.skipIf(!present)('header trees on HiTab and AIT-QA', () => {
@@ -32,7 +32,7 @@ describe.skipIf(!existsSync(join(datasetsDir(), 'spreadsheets')))('tables inside
     const r = evaluateSpreadsheets()
     expect(r.total).toBeGreaterThanOrEqual(30)
     expect(r.misses.filter((m) => m.what === 'start')).toEqual([])
-    // Floor at today's level (27 of 30); the misses are listed in docs/BENCHMARKS.md.
-    expect(r.bodyExact).toBeGreaterThanOrEqual(27)
+    // Floor at today's level (28 of 30); the misses are listed in docs/BENCHMARKS.md.
+    expect(r.bodyExact).toBeGreaterThanOrEqual(28)
   })
 })

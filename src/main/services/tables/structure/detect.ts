@@ -1,5 +1,5 @@
 import type { StructureOptions } from '../../../../shared/table'
-import { cellKind, isMissingMarker } from './number'
+import { cellKind, isDateLike, isMissingMarker } from './number'
 import { rawText, regionAt, type Grid } from './grid'
 import { detectHeaderCols, labelColumnLikely } from './header-cols'
 import { countRow, isUnitRow } from './rows'
@@ -27,7 +27,51 @@ function detectHeaderRows(g: Grid, probeCols: number): number {
   let h = 1
   const limit = Math.min(g.rows - 1, MAX_HEADER_ROWS)
   while (h < limit && isHeaderRow(g, h, probeCols)) h++
-  return h
+  return probeCols > 0 ? seriesMetadataEnd(g, h) : h
+}
+
+/**
+ * A sheet of time series, one column per series, dates down the first column, with a block of metadata rows
+ * between the series names and the first date ("Unit | Index Numbers …", "Series Type | Original …", …,
+ * "Series ID | A2325806K …"): the block belongs to the header. Each of its rows is named in the first column
+ * and filled across the series; most of them hold text ("Original", "A2325806K"), some numbers ("No. Obs | 282 |
+ * 250"). A lone row of numbers above the dates is a total ("all years | 10 | 20"), not such a block. Returns the header row count, `h` when there is no block.
+ */
+function seriesMetadataEnd(g: Grid, h: number): number {
+  const limit = Math.min(g.rows - 1, MAX_HEADER_ROWS)
+  let d = h
+  let textual = 0
+  while (d < limit && !isDateLike(rawText(g, d, 0))) {
+    const kind = metadataRow(g, d)
+    if (kind === 'none') return h
+    if (kind === 'text') textual++
+    d++
+  }
+  if (d === h || d >= limit || textual * 2 < d - h) return h
+  let dates = 0
+  let filled = 0
+  for (let r = d; r < Math.min(g.rows, d + SAMPLE_ROWS); r++) {
+    const t = rawText(g, r, 0)
+    if (t.length === 0) continue
+    filled++
+    if (isDateLike(t)) dates++
+  }
+  return filled >= 3 && dates >= 0.9 * filled ? d : h
+}
+
+/** A row named in the first column and filled across: 'text' when it is mostly text, else 'values'. */
+function metadataRow(g: Grid, r: number): 'text' | 'values' | 'none' {
+  if (cellKind(rawText(g, r, 0)) !== 'text') return 'none'
+  let filled = 0
+  let texts = 0
+  for (let c = 1; c < g.cols; c++) {
+    const t = rawText(g, r, c)
+    if (t.length === 0) continue
+    filled++
+    if (cellKind(t) === 'text') texts++
+  }
+  if (filled < 0.8 * (g.cols - 1)) return 'none'
+  return texts >= 0.8 * filled ? 'text' : 'values'
 }
 
 function isHeaderRow(g: Grid, r: number, probeCols: number): boolean {

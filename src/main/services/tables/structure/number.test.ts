@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cellKind, isYearLike, parseNumber } from './number'
+import { cellKind, isDateLike, isYearLike, parseNumber } from './number'
 
 describe('parseNumber', () => {
   it.each([
@@ -45,5 +45,14 @@ describe('cell kinds', () => {
     expect(cellKind('1,234')).toBe('number')
     expect(cellKind('percent')).toBe('text')
     expect(cellKind('   ')).toBe('empty')
+  })
+
+  it('reads the dates that label time series rows', () => {
+    for (const date of ['2016', 'Sep-1948', 'Sep 48', 'September 1948', '1948-09', '1948-09-30', '30/09/1948', '9/30/1948', '1948 Q3', 'Q3 1948', '1948M09']) {
+      expect(isDateLike(date), date).toBe(true)
+    }
+    for (const text of ['Series ID', 'A2325806K', '282', '3.7', 'Sep', 'May the fourth', '13/13/1948', '1948-1-40']) {
+      expect(isDateLike(text), text).toBe(false)
+    }
   })
 })

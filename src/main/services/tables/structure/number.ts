@@ -104,6 +104,24 @@ export function isYearLike(text: string): boolean {
   return /^(?:18|19|20)\d{2}(?:\s*[-–/]\s*(?:\d{2}|(?:18|19|20)\d{2}))?(?:\s*\([a-z0-9]{1,2}\)|[*†‡]|\s+[a-z]{1,2})?$/i.test(s)
 }
 
+const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?'
+const DATE_FORMS = [
+  // Sep-1948, Sep 1948, September 1948, Sep-48
+  new RegExp(`^${MONTH}[\\s-]*(?:\\d{2}|(?:18|19|20)\\d{2})$`, 'i'),
+  // 1948-09, 1948-09-30, 1948/09/30
+  /^(?:18|19|20)\d{2}[-/](?:0?[1-9]|1[0-2])(?:[-/](?:0?[1-9]|[12]\d|3[01]))?$/,
+  // 30/09/1948, 9/30/1948, 30.09.1948
+  /^(?:(?:0?[1-9]|[12]\d|3[01])[/.](?:0?[1-9]|1[0-2])|(?:0?[1-9]|1[0-2])[/.](?:0?[1-9]|[12]\d|3[01]))[/.](?:18|19|20)\d{2}$/,
+  // 1948 Q3, 1948-Q3, Q3 1948, 1948M09
+  /^(?:(?:18|19|20)\d{2}\s*[-]?\s*(?:q[1-4]|m(?:0?[1-9]|1[0-2]))|q[1-4]\s*[-]?\s*(?:18|19|20)\d{2})$/i
+]
+
+/** A date written as a year, a month and year, a full date or a quarter: the label of a time series row. */
+export function isDateLike(text: string): boolean {
+  const s = text.trim()
+  return isYearLike(s) || DATE_FORMS.some((form) => form.test(s))
+}
+
 /** How a cell reads for structure detection. */
 export type CellKind = 'empty' | 'number' | 'missing' | 'text'
 

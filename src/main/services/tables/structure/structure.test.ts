@@ -215,6 +215,35 @@ describe('header detection', () => {
     expect(detectStructure(g)).toMatchObject({ headerRows: 2, headerCols: 2 })
   })
 
+  it('takes the metadata rows between the series names and the first date of a time series into the header', () => {
+    const g = grid([
+      ['', 'Index ; Sydney ;', 'Index ; Melbourne ;', 'Index ; Perth ;'],
+      ['Unit', 'Index Numbers', 'Index Numbers', 'Index Numbers'],
+      ['Series Type', 'Original', 'Original', 'Original'],
+      ['Frequency', 'Quarter', 'Quarter', 'Quarter'],
+      ['Series Start', 'Sep-1948', 'Sep-1948', 'Mar-1950'],
+      ['No. Obs', '282', '282', '276'],
+      ['Series ID', 'A2325806K', 'A2325811C', 'A2325816R'],
+      ['Sep-1948', '3.7', '3.8', ''],
+      ['Dec-1948', '3.7', '3.8', ''],
+      ['Mar-1950', '4.1', '4.2', '4.0'],
+      ['Jun-1950', '4.2', '4.3', '4.1']
+    ])
+    expect(detectStructure(g)).toMatchObject({ headerRows: 7, headerCols: 1 })
+    const p = structureGrid(g)
+    expect(p.columns[0]).toEqual(['Index ; Sydney ;', 'Index Numbers', 'Original', 'Quarter', 'Sep-1948', '282', 'A2325806K'])
+    expect(p.index).toEqual([['Sep-1948'], ['Dec-1948'], ['Mar-1950'], ['Jun-1950']])
+    // A total above the years is a row of the body, not metadata.
+    const total = grid([
+      ['year', 'exports', 'imports'],
+      ['all years', '1,200', '1,100'],
+      ['2019', '400', '350'],
+      ['2020', '380', '390'],
+      ['2021', '420', '360']
+    ])
+    expect(detectStructure(total)).toMatchObject({ headerRows: 1 })
+  })
+
   it('reads a grid without a header row when its first row is numbers', () => {
     expect(detectStructure(grid([['1', '2'], ['3', '4']]))).toMatchObject({ headerRows: 0 })
   })

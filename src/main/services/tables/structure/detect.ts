@@ -90,7 +90,7 @@ function isHeaderRow(g: Grid, r: number, probeCols: number): boolean {
   if (structural && r < g.rows - 1) {
     // Children may be small numbers ("1 | 2 | 3" years since); a label there is the corner's own ("year").
     if (labelFree) return true
-    return counts.numbers === 0 && counts.missing === 0
+    return (counts.numbers === 0 && counts.missing === 0) || (counts.texts >= 2 && ascendingWholeNumbers(g, r, probeCols))
   }
   if (!labelFree && namesEveryColumn(g, r)) return true
   if (!labelFree || counts.numbers > 0 || counts.missing > 0) return false
@@ -135,6 +135,27 @@ function columnNumbers(g: Grid, r: number, fromCol: number): boolean {
     if (!/^\d{1,3}$/.test(t)) return false
     const n = Number(t)
     if (n !== previous + 1 && n !== 1) return false
+    previous = n
+    count++
+  }
+  return count >= 3
+}
+
+/**
+ * The row's numbers are three or more whole numbers rising from left to right, beside texts: header labels
+ * that happen to be numbers ("Median | Mean | 10 | 20 | 25 … 90" under "Percentiles").
+ */
+function ascendingWholeNumbers(g: Grid, r: number, fromCol: number): boolean {
+  let count = 0
+  let previous = -Infinity
+  for (let c = fromCol; c < g.cols; c++) {
+    const t = rawText(g, r, c)
+    const kind = cellKind(t)
+    if (kind === 'missing') return false
+    if (kind !== 'number') continue
+    if (!/^\d{1,4}$/.test(t.trim())) return false
+    const n = Number(t)
+    if (n <= previous) return false
     previous = n
     count++
   }

@@ -244,6 +244,24 @@ describe('header detection', () => {
     expect(detectStructure(total)).toMatchObject({ headerRows: 1 })
   })
 
+  it('takes a last header row whose numbers rise along it beside column names ("Median | Mean | 10 | 25 | 75 | 90")', () => {
+    const g = grid([
+      ['', 'Number', '', '', 'Percentiles', '', '', ''],
+      ['Description', '(thousand)', 'Median', 'Mean', '10', '25', '75', '90'],
+      ['All employees', '0.0', '0.2', '0.2', '0.1', '0.1', '0.2', '0.3'],
+      ['18-21', '0.4', '0.3', '0.6', '0.6', '0.0', '0.2', '0.4'],
+      ['22-29', '0.5', '0.5', '0.5', '0.2', '0.2', '0.3', '0.3']
+    ])
+    expect(detectStructure(g)).toMatchObject({ headerRows: 2, headerCols: 1 })
+    // Rising whole numbers in a row of data are data.
+    const counts = grid([
+      ['', 'Number', '', '', 'Cumulative', '', '', ''],
+      ['women', '12', '14', '15', '20', '31', '45', '60'],
+      ['men', '11', '13', '17', '21', '30', '44', '58']
+    ])
+    expect(detectStructure(counts)).toMatchObject({ headerRows: 1 })
+  })
+
   it('reads a grid without a header row when its first row is numbers', () => {
     expect(detectStructure(grid([['1', '2'], ['3', '4']]))).toMatchObject({ headerRows: 0 })
   })

@@ -26,8 +26,26 @@ function detectHeaderRows(g: Grid, probeCols: number): number {
   if (first.numbers > 0 && first.numbers + first.missing >= first.filled * 0.6 && first.texts === 0) return 0
   let h = 1
   const limit = Math.min(g.rows - 1, MAX_HEADER_ROWS)
-  while (h < limit && isHeaderRow(g, h, probeCols)) h++
+  while (h < limit && !lineNumbersFrom(g, h) && isHeaderRow(g, h, probeCols)) h++
   return probeCols > 0 ? seriesMetadataEnd(g, h) : h
+}
+
+/**
+ * The first column numbers the rows from this one down ("1", "2", "3" under "Line"): the body starts here,
+ * however the labels beside the numbers are laid out (a code list that shows depth by the column a label
+ * sits in reads like a cascade of header rows).
+ */
+function lineNumbersFrom(g: Grid, r: number): boolean {
+  if (r + 2 >= g.rows) return false
+  let previous = -1
+  for (let q = r; q < r + 3; q++) {
+    const t = rawText(g, q, 0).trim()
+    if (!/^\d{1,5}$/.test(t)) return false
+    const n = Number(t)
+    if (previous >= 0 && n !== previous + 1) return false
+    previous = n
+  }
+  return true
 }
 
 /**

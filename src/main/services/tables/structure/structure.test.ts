@@ -262,6 +262,18 @@ describe('header detection', () => {
     expect(detectStructure(counts)).toMatchObject({ headerRows: 1 })
   })
 
+  it('starts the body where the first column numbers the rows, though labels cascade across columns like header rows', () => {
+    const g = grid([
+      ['Line', 'Description', '', '', ''],
+      ['1', 'Total Revenue', '', '', ''],
+      ['2', '', 'General Revenue', '', ''],
+      ['3', '', '', 'Intergovernmental', ''],
+      ['4', '', '', '', 'From Federal'],
+      ['5', '', '', '', 'From State']
+    ])
+    expect(detectStructure(g)).toMatchObject({ headerRows: 1 })
+  })
+
   it('reads a grid without a header row when its first row is numbers', () => {
     expect(detectStructure(grid([['1', '2'], ['3', '4']]))).toMatchObject({ headerRows: 0 })
   })

@@ -66,6 +66,19 @@ describe('title block above the table', () => {
     expect(detectStructure(grid(cells, merges)).titleRows).toBe(3)
   })
 
+  it('reads the same title block repeated over tables side by side', () => {
+    const cells = [
+      ['Table 1.6a: Woodland by age class, conifers', '', '', '', 'Table 1.6b: Woodland by age class, broadleaves', '', ''],
+      ['Source: National Forestry Inventory', '', '', '', 'Source: National Forestry Inventory', '', ''],
+      ['This worksheet contains two tables.', '', '', '', 'This worksheet contains two tables.', '', ''],
+      ['Shorthand: 1 ha = 1 hectare.', '', '', '', 'Shorthand: 1 ha = 1 hectare.', '', ''],
+      ['Age class (years)', 'England', 'Wales', '', 'Age class (years)', 'England', 'Wales'],
+      ['0-20', '37', '19', '', '0-20', '25', '13'],
+      ['21-40', '120', '45', '', '21-40', '98', '30']
+    ]
+    expect(detectStructure(grid(cells))).toMatchObject({ titleRows: 4, headerRows: 1 })
+  })
+
   it('leaves headers alone: a band over the data columns, a corner merged down, a plain first row', () => {
     // A spanning label over the data columns, as HiTab and AIT-QA headers have.
     const band = [

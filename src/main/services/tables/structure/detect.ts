@@ -116,15 +116,16 @@ function isHeaderRow(g: Grid, r: number, probeCols: number): boolean {
 }
 
 /**
- * An empty row that header labels merged from above reach into, with more header below it ("Public" merged
- * down over a spacer row, then a row of series codes): the header goes on.
+ * An empty row inside the header: header labels merged from above reach into it and more header follows
+ * ("Public" merged down over a spacer row, then a row of series codes), or a plain header row follows it
+ * ("| | NSA | | SA" under a blank row, above the data): the header goes on.
  */
 function headerContinuesBelow(g: Grid, r: number, probeCols: number): boolean {
-  if (!coveredFromAbove(g, r, probeCols)) return false
   let next = r + 1
   while (next < Math.min(g.rows - 1, MAX_HEADER_ROWS) && countRow(g, next, probeCols).filled === 0) next++
-  if (next >= Math.min(g.rows - 1, MAX_HEADER_ROWS)) return false
-  return countRow(g, next, probeCols).filled > 0 && isHeaderRow(g, next, probeCols)
+  if (next >= Math.min(g.rows - 1, MAX_HEADER_ROWS) || countRow(g, next, probeCols).filled === 0) return false
+  if (coveredFromAbove(g, r, probeCols)) return isHeaderRow(g, next, probeCols)
+  return plainHeaderRow(g, next, probeCols)
 }
 
 function cornerReaches(g: Grid, r: number): boolean {

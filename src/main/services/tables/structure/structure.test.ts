@@ -274,6 +274,18 @@ describe('header detection', () => {
     expect(detectStructure(g)).toMatchObject({ headerRows: 1 })
   })
 
+  it('goes on past a blank row inside the header when a plain header row follows it', () => {
+    const g = grid([
+      ['', '', "Overseas residents' visits", '', "UK residents' visits"],
+      ['', '', 'Earnings', '', 'Expenditure'],
+      ['', '', '', '', ''],
+      ['', '', 'NSA', 'SA', 'NSA'],
+      ['2012', 'Jan', '1,119', '1,490', '1,904'],
+      ['', 'Feb', '950', '1,450', '1,853']
+    ])
+    expect(detectStructure(g)).toMatchObject({ headerRows: 4 })
+  })
+
   it('reads a grid without a header row when its first row is numbers', () => {
     expect(detectStructure(grid([['1', '2'], ['3', '4']]))).toMatchObject({ headerRows: 0 })
   })

@@ -50,13 +50,19 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
   const highs = new Float64Array(width)
   // Pairs that add up but are followed by a plain row: taken below only next to another block.
   const pairs = new Int32Array(n).fill(-1)
-  for (let i = n - 2; i >= 0; i--) {
-    if (roles[i] !== 'data' || fixed(i)) continue
+  // Pair heads a scan went over as single members (see below).
+  const used: number[] = []
+  // The block of parent row i, found by adding up the rows below it. With `nestPairs`, a pair that adds up
+  // but was left pending (a plain row follows it) counts as one member; if the block then adds up, the pair
+  // is confirmed as a block of its own ("federal government" over "intramural | ffrdcs" inside "r&d").
+  const scan = (i: number, nestPairs: boolean): boolean => {
     sums.fill(0)
     negative.fill(0)
     lows.fill(Infinity)
     highs.fill(-Infinity)
+    used.length = 0
     let members = 0
+    let pendingMembers = false
     // A block that adds up only to a rounding error of the large totals (see addsUp) is kept in reserve: a
     // longer block that adds up to the unit wins over it.
     let near = -1
@@ -70,7 +76,12 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
         if (v > (highs[j] ?? -Infinity)) highs[j] = v
       }
       members++
-      k = Math.max(k, ends[k] ?? -1) + 1
+      const pair = pairs[k] ?? -1
+      if (pair >= 0 && (ends[k] ?? -1) < 0) {
+        pendingMembers = true
+        if (nestPairs) used.push(k)
+      }
+      k = Math.max(k, ends[k] ?? -1, nestPairs ? pair : -1) + 1
       if (beyondReach(values, units, sums, negative, i, width, members)) break
       const fit = members < 2 ? 'none' : addsUp(values, units, sums, lows, highs, i, width, members)
       if (fit === 'none') continue
@@ -83,12 +94,21 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
         pairs[i] = -1
         break
       }
-      pairs[i] = k - 1
+      if (!nestPairs) pairs[i] = k - 1
     }
     if ((ends[i] ?? -1) < 0 && near >= 0) {
       ends[i] = near
       pairs[i] = -1
     }
+    if ((ends[i] ?? -1) >= 0 && nestPairs) {
+      for (const head of used) if ((pairs[head] ?? -1) <= (ends[i] ?? -1)) ends[head] = pairs[head] ?? -1
+    }
+    return pendingMembers
+  }
+  for (let i = n - 2; i >= 0; i--) {
+    if (roles[i] !== 'data' || fixed(i)) continue
+    const pending = scan(i, false)
+    if (pending && (ends[i] ?? -1) < 0 && (pairs[i] ?? -1) < 0) scan(i, true)
   }
   acceptNeighbouringPairs(roles, ends, pairs)
   return ends

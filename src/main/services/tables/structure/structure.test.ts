@@ -484,6 +484,28 @@ describe('left hierarchy', () => {
     expect(structureGrid(statement).index).toEqual([['revenue'], ['expense'], ['income'], ['tax']])
   })
 
+  it('takes a pair followed by a plain row when the block around it adds up only with the pair nested', () => {
+    const g = grid([
+      ['', 'women', 'share', 'men', 'share'],
+      ['all arrangements', '13,976.5', '100.0', '13,293.3', '100.0'],
+      ['in a couple', '7,856.0', '56.2', '7,867.7', '59.2'],
+      ['married', '6,291.9', '45.0', '6,296.0', '47.4'],
+      ['common-law', '1,564.1', '11.2', '1,571.7', '11.8'],
+      ['lone parents', '1,200.3', '8.6', '327.5', '2.5'],
+      ['as children', '1,987.3', '14.2', '2,443.8', '18.4'],
+      ['alone', '2,932.9', '21.0', '2,654.3', '20.0']
+    ])
+    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+      'all arrangements',
+      'all arrangements > in a couple',
+      'all arrangements > in a couple > married',
+      'all arrangements > in a couple > common-law',
+      'all arrangements > lone parents',
+      'all arrangements > as children',
+      'all arrangements > alone'
+    ])
+  })
+
   it('takes neighbouring pairs that add up as sibling groups', () => {
     const g = grid([
       ['', 'count', 'share'],

@@ -63,6 +63,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   let previousRole: RowRole | null = null
   for (let r = headerRows; r < g.rows; r++) roles.push(roleOf(r, headerCols))
   const sectionsBelow = indented ? null : sectionRuns(roles)
+  const outerSections = indented ? null : sectionsOverRecurring(g, headerRows, headerCols, roles)
   const blocks = hierarchy && !indented && headerCols === 1 ? echoBlocks(g, headerRows, headerCols, roles, aggregateBlocks(g, headerRows, headerCols, roles, labelBlocks(g, headerRows, headerCols, roles))) : null
   const groups = hierarchy && !indented && headerCols === 1 ? groupRows(g, headerRows, headerCols, roles) : null
   let lastRow = g.rows - 1
@@ -97,7 +98,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     if (role === 'section' && sectionsBelow !== null) {
       // Without indentation, a run of section rows nests: each is the parent of the next, and the last one's
       // depth is that of a lone section. A later lone section closes only the innermost open one.
-      effective = -0.5 * (1 + (sectionsBelow[r - headerRows] ?? 0))
+      effective = -0.5 * (1 + (sectionsBelow[r - headerRows] ?? 0) + (outerSections?.[r - headerRows] === true ? 1 : 0))
     } else if (role === 'section' && previousRole === 'section') {
       const last = stack[stack.length - 1]
       if (last !== undefined && last.level >= effective) effective = last.level + 0.25
@@ -244,6 +245,38 @@ function sectionRuns(roles: RowRole[]): number[] {
     run = role === 'section' ? run + 1 : 0
   }
   return out
+}
+
+/**
+ * Sections one level further out than the rest: where one section label recurs ("source of funds" under each
+ * company type) and sections take turns with it, one other section before each occurrence, those others ("u.s.-
+ * located companies", "linked parent companies", …) hold the recurring section. True per body row.
+ */
+function sectionsOverRecurring(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): boolean[] | null {
+  const labels = new Map<string, number[]>()
+  roles.forEach((role, i) => {
+    if (role !== 'section') return
+    const key = rowLabelText(g, headerRows + i, headerCols).toLowerCase()
+    labels.set(key, [...(labels.get(key) ?? []), i])
+  })
+  const recurring = [...labels.values()].filter((rows) => rows.length >= 2)
+  if (recurring.length !== 1) return null
+  const inner = new Set(recurring[0])
+  const out = new Array<boolean>(roles.length).fill(false)
+  // Strictly in turn: one other section, then the recurring one, and again.
+  let others = 0
+  for (let i = 0; i < roles.length; i++) {
+    if (roles[i] !== 'section') continue
+    if (inner.has(i)) {
+      if (others !== 1) return null
+      others = 0
+    } else {
+      if (others !== 0) return null
+      out[i] = true
+      others++
+    }
+  }
+  return others === 0 ? out : null
 }
 
 /** Closes the open parent that `label` negates, and everything opened inside it. */

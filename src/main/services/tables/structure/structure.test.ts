@@ -412,6 +412,51 @@ describe('left hierarchy', () => {
     ])
   })
 
+  it('nests a section that recurs in turn with other sections inside each of them', () => {
+    const g = grid([
+      ['', '2009', '2010'],
+      ['u.s. companies', '', ''],
+      ['domestic r&d', '282,393', '278,977'],
+      ['source of funds', '', ''],
+      ['the company', '224,920', '221,706'],
+      ['others', '57,473', '57,271'],
+      ['foreign affiliates', '', ''],
+      ['domestic r&d', '35,538', '39,700'],
+      ['source of funds', '', ''],
+      ['the company', '27,798', '30,175'],
+      ['others', '7,739', '9,524']
+    ])
+    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+      'u.s. companies > domestic r&d',
+      'u.s. companies > source of funds > the company',
+      'u.s. companies > source of funds > others',
+      'foreign affiliates > domestic r&d',
+      'foreign affiliates > source of funds > the company',
+      'foreign affiliates > source of funds > others'
+    ])
+    // Parallel sections that happen to repeat one heading, not in turn, stay siblings.
+    const parallel = grid([
+      ['', 'a', 'b'],
+      ['work', '', ''],
+      ['hours', '17.8', '31.7'],
+      ['wages of these workers', '', ''],
+      ['25th percentile', '180', '404'],
+      ['wages of all employees', '', ''],
+      ['25th percentile', '1,703', '422'],
+      ['family', '', ''],
+      ['size', '3.8', '2.0'],
+      ['wages of all employees', '', ''],
+      ['25th percentile', '867', '323']
+    ])
+    expect(structureGrid(parallel).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+      'work > hours',
+      'wages of these workers > 25th percentile',
+      'wages of all employees > 25th percentile',
+      'family > size',
+      'wages of all employees > 25th percentile'
+    ])
+  })
+
   it('keeps a total that opens a section inside it, and does not read "all other" as a total', () => {
     const g = grid([
       ['', 'beta'],

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { importFileSync } from '../../src/main/services/tables/import'
-import { detectStructure, structureGrid, treePaths } from '../../src/main/services/tables/structure'
+import { detectStructure, splitSideBySide, structureGrid, treePaths } from '../../src/main/services/tables/structure'
 import {
   aitqaGold,
   aitqaToGrid,
@@ -271,7 +271,8 @@ export function evaluateSpreadsheets(set: 'sheets' | 'unseen' = 'sheets'): { exa
   for (const s of sheets) {
     const path = join(datasetsDir(), 'spreadsheets', s.file)
     const imported = existsSync(path) ? importFileSync(basename(path), new Uint8Array(readFileSync(path))) : null
-    const grid = imported?.ok === true ? imported.value.find((g) => g.name.endsWith(` › ${s.sheet}`)) : undefined
+    // Sheets as the app opens them: tables side by side are split into one grid each.
+    const grid = imported?.ok === true ? imported.value.flatMap(splitSideBySide).find((g) => g.name.endsWith(` › ${s.sheet}`)) : undefined
     if (grid === undefined) {
       misses.push({ table: name(s), what: 'start', reason: 'not-read' })
       continue

@@ -42,6 +42,11 @@ export type RawGrid = {
      */
     records?: boolean
   }
+  /**
+   * For a table cut from a sheet that holds several side by side: the sheet column of this grid's column 0.
+   * Source references in the structured table name the sheet's columns.
+   */
+  sheetColumn?: number
   /** Relational schema of a database table (SQLite import); row 0 of `cells` holds the column names. */
   relational?: RelationalInfo
 }

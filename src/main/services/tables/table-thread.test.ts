@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { appRoot } from '../paths'
 import { joinPrepared, prepareTable, splitPrepared } from './prepare'
 import { importFile } from './import'
+import { datasetsDir } from './structure/hitab-grid'
 import { localReader, threadedReader, type TableReader } from './table-thread'
 
 const report = [
@@ -17,6 +18,7 @@ const report = [
 ].join('\n')
 
 const bytes = new TextEncoder().encode(report)
+const woodland = join(datasetsDir(), 'spreadsheets', 'forestry-gss-cogs', 'Ch1_Woodland_FS2022.xlsx')
 const script = join(appRoot(), 'out', 'main', 'table-worker.js')
 
 async function grid() {
@@ -113,6 +115,21 @@ function readerContract(name: string, make: () => TableReader): void {
       reader.forget(table.key)
       const gone = await reader.restructure(table.key, { headerRows: 1, headerCols: 1 }, 'multiindex')
       expect(gone.ok ? null : gone.error.code).toBe('not-found')
+    })
+
+    it.runIf(existsSync(woodland))('opens tables side by side on one sheet as one table each, naming the sheet’s cells', async () => {
+      const opened = await make().open('Ch1_Woodland_FS2022.xlsx', new Uint8Array(readFileSync(woodland)))
+      if (!opened.ok) throw new Error(opened.error.message)
+      const parts = opened.value.filter((t) => t.gridName.includes('› Table_1.6 '))
+      expect(parts.map((t) => t.gridName.replace(/.*› /, ''))).toEqual(['Table_1.6 (1 of 3)', 'Table_1.6 (2 of 3)', 'Table_1.6 (3 of 3)'])
+      for (const t of parts) {
+        expect(t.structure).toMatchObject({ titleRows: 4, headerRows: 1, headerCols: 1 })
+        expect(t.parsed.columns).toEqual([['England'], ['Wales'], ['Scotland'], ['Great Britain']])
+      }
+      expect(parts[2]?.parsed.title).toMatch(/^Table 1\.6c: /)
+      // The third table starts in column M (12).
+      expect(parts[2]?.parsed.colSource[0]).toBe(13)
+      expect(parts[2]?.gridWarnings).toContain('The sheet holds 3 tables side by side; this is the one in columns M–Q.')
     })
 
     it('passes on the importer’s message for a file that is not a table', async () => {

@@ -7,6 +7,7 @@ import { fail, ok, type Result } from '../../../shared/result'
 import type { RawGrid, StructureOptions } from '../../../shared/table'
 import { appRoot } from '../paths'
 import { importFile } from './import'
+import { splitSideBySide } from './structure'
 import { joinPrepared, prepareTable, type PreparedHead, type PreparedPart, type PreparedTable } from './prepare'
 
 /** A table as the reader hands it over; `key` names the grid the reader keeps for restructuring. */
@@ -34,7 +35,7 @@ export function localReader(): TableReader {
       const read = await importFile(name, bytes)
       if (!read.ok) return read
       return ok(
-        read.value.map((grid) => {
+        read.value.flatMap(splitSideBySide).map((grid) => {
           const key = randomUUID()
           grids.set(key, grid)
           return prepare(key, grid)

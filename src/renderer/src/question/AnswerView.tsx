@@ -2,14 +2,9 @@ import type { AskSummary } from '../../../shared/ask'
 import { formatDuration } from '../format'
 import { Candidates } from './Candidates'
 import { ProgramView } from './ProgramView'
+import { a1Name } from '../../../shared/cells'
 
 type Props = { summary: AskSummary; tableId: string | null; tableName: string | null }
-
-function cellName(row: number, col: number): string {
-  let letters = ''
-  for (let n = col + 1; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters
-  return `${letters}${row + 1}`
-}
 
 /** A finished question: the answer and its type, the program, the candidates, and what was noted. */
 export function AnswerView({ summary, tableId, tableName }: Props): React.JSX.Element {
@@ -31,7 +26,7 @@ export function AnswerView({ summary, tableId, tableName }: Props): React.JSX.El
           {answer.note && <p className="muted small">{answer.note}</p>}
           {answer.cells.length > 0 && (
             <p className="answer-cells small" data-testid="answer-cells">
-              Read from {answer.cells.length === 1 ? 'cell' : 'cells'} {answer.cells.slice(0, 12).map((c) => cellName(c.row, c.col)).join(', ')}
+              Read from {answer.cells.length === 1 ? 'cell' : 'cells'} {answer.cells.slice(0, 12).map((c) => a1Name(c.row, c.col)).join(', ')}
               {answer.cells.length > 12 ? ` and ${answer.cells.length - 12} more` : ''} of the source sheet.
             </p>
           )}

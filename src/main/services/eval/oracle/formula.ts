@@ -3,6 +3,7 @@
  * `=IF(F10=MIN(F5:F18),"Quebec","")`, and bare lists of references such as `A24,A28`.
  */
 import { fail, ok, type Result } from '../../../../shared/result'
+import { a1Name } from '../../../../shared/cells'
 
 export type CellAddress = { a1: string; col: number; row: number }
 
@@ -207,8 +208,4 @@ export function expandRange(from: CellAddress, to: CellAddress): CellAddress[] {
   return out
 }
 
-export function a1Name(row: number, col: number): string {
-  let name = ''
-  for (let c = col + 1; c > 0; c = Math.floor((c - 1) / 26)) name = String.fromCharCode(65 + ((c - 1) % 26)) + name
-  return `${name}${row + 1}`
-}
+export { a1Name }

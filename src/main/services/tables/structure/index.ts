@@ -9,6 +9,7 @@ import { buildTopTree } from './top-tree'
 export { parseNumber } from './number'
 export { flattenTable } from './flatten'
 export { treePaths } from './paths'
+export { splitSideBySide } from './side-by-side'
 
 /** Guess the title block, header rows, header columns and left-header nesting for a grid. Never throws. */
 export function detectStructure(grid: RawGrid): StructureOptions {
@@ -57,16 +58,19 @@ export function structureGrid(grid: RawGrid, options?: StructureOptions): Parsed
   const parsed = assemble(grid.name, g, usedOptions, warnings)
   // The source's own title (an HTML caption, HiTab's title) when the grid has no title rows of its own.
   const given = grid.hints?.title?.trim() ?? ''
-  if (titleRows === 0) return given === '' ? parsed : { ...parsed, title: given }
-  return { ...shiftRows(parsed, titleRows), title: titleText(whole, titleRows) }
+  const shifted = shiftCells(parsed, titleRows, grid.sheetColumn ?? 0)
+  if (titleRows === 0) return given === '' ? shifted : { ...shifted, title: given }
+  return { ...shifted, title: titleText(whole, titleRows) }
 }
 
 /**
- * Source references of a table structured without its first `rows` rows, moved back to the whole grid's rows:
- * header cells, data rows and tree nodes name the cells the user sees.
+ * Source references of a table structured without its first `rows` rows, or cut from a sheet at column
+ * `cols`, moved back to the sheet's rows and columns: header cells, data rows and columns and tree nodes name
+ * the cells the user sees.
  */
-function shiftRows(parsed: ParsedTable, rows: number): ParsedTable {
-  const move = (cell: CellRef | null): CellRef | null => (cell === null ? null : { row: cell.row + rows, col: cell.col })
+function shiftCells(parsed: ParsedTable, rows: number, cols: number): ParsedTable {
+  if (rows === 0 && cols === 0) return parsed
+  const move = (cell: CellRef | null): CellRef | null => (cell === null ? null : { row: cell.row + rows, col: cell.col + cols })
   const moveTree = (node: HeaderNode): HeaderNode => {
     // Iterative: left trees can be thousands of levels deep.
     const copy: HeaderNode = { text: node.text, cell: move(node.cell), children: [] }
@@ -86,6 +90,7 @@ function shiftRows(parsed: ParsedTable, rows: number): ParsedTable {
     columnCells: parsed.columnCells.map(move),
     indexCells: parsed.indexCells.map(move),
     rowSource: parsed.rowSource.map((r) => r + rows),
+    colSource: parsed.colSource.map((c) => c + cols),
     topTree: moveTree(parsed.topTree),
     leftTree: moveTree(parsed.leftTree)
   }

@@ -1,0 +1,82 @@
+import { columnLetters } from '../../../../shared/cells'
+import type { CellStyle, MergedRegion, RawGrid } from '../../../../shared/table'
+import { cellKind } from './number'
+
+// A part must be a table: this many columns, and rows with two filled cells or more.
+const MIN_COLUMNS = 2
+const MIN_ROWS = 2
+
+/**
+ * A sheet that holds several tables next to one another, with a blank column between them ("This worksheet
+ * contains three tables next to one another horizontally"), split into one grid per table. A blank column is
+ * empty in every row and crossed by no merge. Each part must look like a table of its own: two columns or
+ * more, two rows or more with two filled cells, numbers somewhere, and a first column of labels (more text
+ * than numbers). Otherwise (a spacer column between the label column and the data, between data columns, or
+ * before a column of notes) the grid is returned whole. Parts are named "<sheet> (k of n)" and carry a
+ * warning that says so; their merges and styles move with their cells, and `sheetColumn` keeps where they
+ * start, so that their source references name the sheet's cells.
+ */
+export function splitSideBySide(g: RawGrid): RawGrid[] {
+  if (g.relational !== undefined || g.hints?.records === true) return [g]
+  const cols = g.cells.reduce((w, row) => Math.max(w, row.length), 0)
+  if (cols < 2 * MIN_COLUMNS + 1) return [g]
+  const blank = new Uint8Array(cols).fill(1)
+  for (const row of g.cells) {
+    for (let c = 0; c < row.length; c++) if ((row[c] ?? '').trim().length > 0) blank[c] = 0
+  }
+  for (const m of g.merges) for (let c = Math.max(0, m.left); c <= Math.min(cols - 1, m.right); c++) blank[c] = 0
+  const parts: { left: number; right: number }[] = []
+  let c = 0
+  while (c < cols) {
+    while (c < cols && blank[c] === 1) c++
+    if (c >= cols) break
+    const left = c
+    while (c < cols && blank[c] === 0) c++
+    parts.push({ left, right: c - 1 })
+  }
+  if (parts.length < 2 || !parts.every((p) => tableLike(g, p.left, p.right))) return [g]
+  return parts.map((p, k) => cut(g, p.left, p.right, `${g.name} (${k + 1} of ${parts.length})`, parts.length))
+}
+
+function tableLike(g: RawGrid, left: number, right: number): boolean {
+  if (right - left + 1 < MIN_COLUMNS) return false
+  let rows = 0
+  let numbers = 0
+  let labelTexts = 0
+  let labelNumbers = 0
+  for (const row of g.cells) {
+    let filled = 0
+    for (let c = left; c <= right; c++) {
+      const kind = cellKind(row[c] ?? '')
+      if (kind === 'empty') continue
+      filled++
+      if (kind === 'number' && c > left) numbers++
+    }
+    if (filled < 2) continue
+    rows++
+    const label = cellKind(row[left] ?? '')
+    if (label === 'text') labelTexts++
+    else if (label === 'number') labelNumbers++
+  }
+  return rows >= MIN_ROWS && numbers > 0 && labelTexts > labelNumbers
+}
+
+function cut(g: RawGrid, left: number, right: number, name: string, of: number): RawGrid {
+  const cells = g.cells.map((row) => {
+    const part = row.slice(left, right + 1)
+    while (part.length < right - left + 1) part.push('')
+    return part
+  })
+  const merges: MergedRegion[] = g.merges.filter((m) => m.left >= left && m.right <= right).map((m) => ({ ...m, left: m.left - left, right: m.right - left }))
+  let styles: Record<string, CellStyle> | undefined
+  if (g.styles !== undefined) {
+    styles = {}
+    for (const [key, style] of Object.entries(g.styles)) {
+      const [r, c] = key.split(',').map(Number)
+      if (r === undefined || c === undefined || c < left || c > right) continue
+      styles[`${r},${c - left}`] = style
+    }
+  }
+  const warning = `The sheet holds ${of} tables side by side; this is the one in columns ${columnLetters(left)}–${columnLetters(right)}.`
+  return { ...g, name, cells, merges, ...(styles !== undefined ? { styles } : {}), warnings: [...g.warnings, warning], sheetColumn: (g.sheetColumn ?? 0) + left }
+}

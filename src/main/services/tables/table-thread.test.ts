@@ -129,7 +129,6 @@ function readerContract(name: string, make: () => TableReader): void {
       expect(parts[2]?.parsed.title).toMatch(/^Table 1\.6c: /)
       // The third table starts in column M (12).
       expect(parts[2]?.parsed.colSource[0]).toBe(13)
-      expect(parts[2]?.gridWarnings).toContain('The sheet holds 3 tables side by side; this is the one in columns M–Q.')
     })
 
     it('passes on the importer’s message for a file that is not a table', async () => {

@@ -27,7 +27,8 @@ describe('tables side by side on one sheet', () => {
     expect(parts[1]?.merges).toEqual([{ top: 0, left: 0, bottom: 0, right: 2 }])
     expect(parts[1]?.styles).toEqual({ '3,0': { indent: 1 } })
     expect(parts[0]?.styles).toEqual({ '3,0': { bold: true } })
-    expect(parts[1]?.warnings).toEqual(['The sheet holds 2 tables side by side; this is the one in columns E–G.'])
+    expect(parts[1]?.warnings).toEqual([])
+    expect(parts[1]?.sheetColumn).toBe(4)
     // Each part is structured on its own, and names the cells of the sheet.
     const second = structureGrid(parts[1] as RawGrid)
     expect(second.title).toBe('Table 6b: broadleaves\nSource: inventory')

@@ -1,4 +1,3 @@
-import { columnLetters } from '../../../../shared/cells'
 import type { CellStyle, MergedRegion, RawGrid } from '../../../../shared/table'
 import { cellKind } from './number'
 
@@ -12,9 +11,9 @@ const MIN_ROWS = 2
  * empty in every row and crossed by no merge. Each part must look like a table of its own: two columns or
  * more, two rows or more with two filled cells, numbers somewhere, and a first column of labels (more text
  * than numbers). Otherwise (a spacer column between the label column and the data, between data columns, or
- * before a column of notes) the grid is returned whole. Parts are named "<sheet> (k of n)" and carry a
- * warning that says so; their merges and styles move with their cells, and `sheetColumn` keeps where they
- * start, so that their source references name the sheet's cells.
+ * before a column of notes) the grid is returned whole. Parts are named "<sheet> (k of n)"; their merges
+ * and styles move with their cells, and `sheetColumn` keeps where they start, so that their source
+ * references name the sheet's cells.
  */
 export function splitSideBySide(g: RawGrid): RawGrid[] {
   if (g.relational !== undefined || g.hints?.records === true) return [g]
@@ -35,7 +34,7 @@ export function splitSideBySide(g: RawGrid): RawGrid[] {
     parts.push({ left, right: c - 1 })
   }
   if (parts.length < 2 || !parts.every((p) => tableLike(g, p.left, p.right))) return [g]
-  return parts.map((p, k) => cut(g, p.left, p.right, `${g.name} (${k + 1} of ${parts.length})`, parts.length))
+  return parts.map((p, k) => cut(g, p.left, p.right, `${g.name} (${k + 1} of ${parts.length})`))
 }
 
 function tableLike(g: RawGrid, left: number, right: number): boolean {
@@ -61,7 +60,7 @@ function tableLike(g: RawGrid, left: number, right: number): boolean {
   return rows >= MIN_ROWS && numbers > 0 && labelTexts > labelNumbers
 }
 
-function cut(g: RawGrid, left: number, right: number, name: string, of: number): RawGrid {
+function cut(g: RawGrid, left: number, right: number, name: string): RawGrid {
   const cells = g.cells.map((row) => {
     const part = row.slice(left, right + 1)
     while (part.length < right - left + 1) part.push('')
@@ -77,6 +76,5 @@ function cut(g: RawGrid, left: number, right: number, name: string, of: number):
       styles[`${r},${c - left}`] = style
     }
   }
-  const warning = `The sheet holds ${of} tables side by side; this is the one in columns ${columnLetters(left)}–${columnLetters(right)}.`
-  return { ...g, name, cells, merges, ...(styles !== undefined ? { styles } : {}), warnings: [...g.warnings, warning], sheetColumn: (g.sheetColumn ?? 0) + left }
+  return { ...g, name, cells, merges, ...(styles !== undefined ? { styles } : {}), sheetColumn: (g.sheetColumn ?? 0) + left }
 }

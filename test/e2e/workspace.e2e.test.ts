@@ -154,6 +154,28 @@ describe('workspace: tables of any shape', () => {
   })
 })
 
+describe('workspace: tables side by side on one sheet', () => {
+  it('opens each as a tab of its own, with its own title, and gets them back after a reload', async () => {
+    await page.goto(app.url)
+    await page.getByTestId('file-input').setInputFiles(dataset('spreadsheets', 'forestry-gss-cogs', 'Ch1_Woodland_FS2022.xlsx'))
+    const tabs = page.getByRole('tablist', { name: 'Open tables' }).getByRole('tab')
+    // Tab labels drop the file name only while every open tab shares it.
+    const split = async (): Promise<string[]> => (await tabs.allInnerTexts()).map((t) => t.replace(/^.*› /, '')).filter((t) => t.startsWith('Table_1.6 '))
+    await expect.poll(split, { timeout: 30_000 }).toEqual(['Table_1.6 (1 of 3)', 'Table_1.6 (2 of 3)', 'Table_1.6 (3 of 3)'])
+    // Twenty-odd tabs scroll inside their strip: the strip, and the Ask button above it, stay left of the
+    // sessions panel (they used to widen the main column under it).
+    const panel = await page.getByRole('heading', { name: 'Sessions' }).boundingBox()
+    const strip = await page.getByRole('tablist', { name: 'Open tables' }).boundingBox()
+    const ask = await page.getByRole('button', { name: 'Ask', exact: true }).boundingBox()
+    expect(panel && strip && ask && strip.x + strip.width <= panel.x && ask.x + ask.width <= panel.x).toBe(true)
+    await tabs.filter({ hasText: 'Table_1.6 (3 of 3)' }).click()
+    await expect.poll(() => page.getByTestId('source-title').textContent(), { timeout: 30_000 }).toContain('Table 1.6c: Stocked woodland area by age class')
+    await expect.poll(firstTuple, { timeout: 30_000 }).toContain('England')
+    await page.reload()
+    await expect.poll(split, { timeout: 30_000 }).toEqual(['Table_1.6 (1 of 3)', 'Table_1.6 (2 of 3)', 'Table_1.6 (3 of 3)'])
+  })
+})
+
 describe('workspace: a 200,000-row table', () => {
   it('loads in blocks, scrolls to the last row, and restructures with spanned index columns', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'tableqa-big-')), 'stores.csv')

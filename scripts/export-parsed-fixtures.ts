@@ -1,13 +1,13 @@
 /**
- * Write the ParsedTable of every HiTab and AIT-QA table, and of every sheet of the real spreadsheets in
- * datasets/spreadsheets, structured with detected headers, as JSON files into the directory given as the first
+ * Write the ParsedTable of every HiTab and AIT-QA table, and of every sheet (every table of a sheet of tables
+ * side by side) of the real spreadsheets in datasets/spreadsheets, structured with detected headers, as JSON files into the directory given as the first
  * argument (`hitab-<id>.json`, `aitqa-<id>.json`, `sheet-<file>-<n>.json`).
  * Usage: npx tsx scripts/export-parsed-fixtures.ts <out-dir>
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { importFileSync } from '../src/main/services/tables/import'
-import { structureGrid } from '../src/main/services/tables/structure'
+import { splitSideBySide, structureGrid } from '../src/main/services/tables/structure'
 import {
   aitqaToGrid,
   datasetsDir,
@@ -46,7 +46,8 @@ if (existsSync(sheets)) walk(sheets)
 for (const file of files) {
   const read = importFileSync(basename(file), new Uint8Array(readFileSync(file)))
   if (!read.ok) throw new Error(`${file}: ${read.error.message}`)
-  read.value.forEach((grid, n) => {
+  // As the app opens them: tables side by side on one sheet are one table each.
+  read.value.flatMap(splitSideBySide).forEach((grid, n) => {
     writeFileSync(join(out, `sheet-${basename(file).replace(/[^A-Za-z0-9_.-]/g, '_')}-${n}.json`), JSON.stringify(structureGrid(grid)))
     written++
   })

@@ -37,7 +37,7 @@ function belowTitle(grid: RawGrid, whole: Grid, titleRows: number): Grid {
  * Column tuples keep each header row at its own level: a column with nothing in the first header row reads
  * ('', 'per ASM', 'change') beside ('year ended', '2018', ''); header rows empty over every column are left out.
  * Section rows and unit rows are nodes of the left tree but not data rows (their data cells are empty);
- * fully empty body rows are dropped. Duplicate paths are kept as they are: pandas accepts a MultiIndex with
+ * fully empty body rows are dropped, and so are data columns empty from top to bottom (spacer columns). Duplicate paths are kept as they are: pandas accepts a MultiIndex with
  * repeated entries, and selecting one returns all of them.
  */
 export function structureGrid(grid: RawGrid, options?: StructureOptions): ParsedTable {
@@ -98,17 +98,19 @@ function shiftCells(parsed: ParsedTable, rows: number, cols: number): ParsedTabl
 
 function assemble(name: string, g: Grid, options: StructureOptions, warnings: string[]): ParsedTable {
   const { headerRows, headerCols } = options
-  const top = buildTopTree(g, headerRows, headerCols)
+  const dropped = emptyColumns(g, headerCols)
+  const top = buildTopTree(g, headerRows, headerCols, dropped ?? undefined)
   const left = buildLeftTree(g, headerRows, headerCols, options.leftHierarchy !== 'none')
   const colSource: number[] = []
-  for (let c = headerCols; c < g.cols; c++) colSource.push(c)
+  for (let c = headerCols; c < g.cols; c++) if (dropped?.[c] !== 1) colSource.push(c)
 
   const columns = rowAlignedTuples(top.paths, headerRows)
   const index = headerCols === 0 ? left.paths.map(() => []) : toTuples(left.paths)
   const values: string[][] = new Array<string[]>(left.dataRows.length)
   for (let i = 0; i < left.dataRows.length; i++) {
     const row = g.cells[left.dataRows[i] ?? 0] ?? []
-    values[i] = headerCols === 0 && row.length === g.cols ? row : row.slice(headerCols)
+    if (dropped !== null) values[i] = colSource.map((c) => row[c] ?? '')
+    else values[i] = headerCols === 0 && row.length === g.cols ? row : row.slice(headerCols)
   }
   if (left.dataRows.length === 0 && g.rows > 0) warnings.push('The table has header rows but no data rows.')
   const notes = noteText(g, left.notesFrom)
@@ -128,6 +130,35 @@ function assemble(name: string, g: Grid, options: StructureOptions, warnings: st
     numbers: lazyNumbers(values),
     warnings
   }
+}
+
+/**
+ * Data columns with nothing in them, header or body, and no merge across them: spacer columns between groups
+ * of columns ("NSA | | SA"), which would be columns named '' without a value. Marked 1; null when there are
+ * none (the common case, which then keeps every column without a copy).
+ */
+function emptyColumns(g: Grid, headerCols: number): Uint8Array | null {
+  if (g.cols - headerCols < 2) return null
+  const filled = new Uint8Array(g.cols)
+  for (let c = 0; c < headerCols; c++) filled[c] = 1
+  let open = g.cols - headerCols
+  for (let r = 0; r < g.rows && open > 0; r++) {
+    const row = g.cells[r] ?? []
+    for (let c = headerCols; c < g.cols; c++) {
+      if (filled[c] === 1 || (row[c] ?? '').trim().length === 0) continue
+      filled[c] = 1
+      open--
+    }
+  }
+  if (open === 0) return null
+  for (const m of g.merges) for (let c = Math.max(headerCols, m.left); c <= Math.min(g.cols - 1, m.right); c++) filled[c] = 1
+  // A table whose data columns are all empty keeps them: there is nothing else to show.
+  let kept = 0
+  for (let c = headerCols; c < g.cols; c++) if (filled[c] === 1) kept++
+  if (kept === 0 || kept === g.cols - headerCols) return null
+  const dropped = new Uint8Array(g.cols)
+  for (let c = headerCols; c < g.cols; c++) dropped[c] = filled[c] === 1 ? 0 : 1
+  return dropped
 }
 
 /** The numeric reading of a value matrix, parsed on the first call and kept. */

@@ -849,6 +849,26 @@ describe('bad input', () => {
     expect(Object.keys(JSON.parse(JSON.stringify(p)) as object)).not.toContain('numbers')
   })
 
+  it('leaves out data columns empty from top to bottom, and keeps named ones without values', () => {
+    const g = grid([
+      ['', 'NSA', '', 'SA', ' ', '2020'],
+      ['Jan', '1,119', '', '1,490', '', ''],
+      ['Feb', '950', '', '1,450', ' ', '']
+    ])
+    const p = structureGrid(g)
+    expect(p.columns).toEqual([['NSA'], ['SA'], ['2020']])
+    expect(p.colSource).toEqual([1, 3, 5])
+    expect(p.values).toEqual([
+      ['1,119', '1,490', ''],
+      ['950', '1,450', '']
+    ])
+    expect(p.numbers()[1]).toEqual([950, 1450, null])
+    expect(treePaths(p.topTree)).toEqual([['NSA'], ['SA'], ['2020']])
+    // A merge across the empty column keeps it: it belongs to the header above it.
+    const merged = structureGrid(grid([['', 'total', '', ''], ['', 'a', '', 'b'], ['x', '1', '', '2']], [m(0, 1, 0, 3)]))
+    expect(merged.columns).toHaveLength(3)
+  })
+
   it('keeps each header row at its own level of the column tuples', () => {
     const g = grid(
       [

@@ -12,9 +12,9 @@ export function newRoot(): HeaderNode {
  * A merged cell is one node shared by every column and row it covers. In an unmerged grid (CSV), an empty
  * header cell right of a filled one in a row that is not the last header row continues that cell: "2018,,"
  * over "men,women" makes 2018 the parent of both. Columns whose header cells are all empty get a leaf with
- * text '' so that every data column has a path.
+ * text '' so that every data column has a path; columns marked in `dropped` (empty throughout) get none.
  */
-export function buildTopTree(g: Grid, headerRows: number, headerCols: number): { root: HeaderNode; paths: HeaderNode[][] } {
+export function buildTopTree(g: Grid, headerRows: number, headerCols: number, dropped?: Uint8Array): { root: HeaderNode; paths: HeaderNode[][] } {
   const root = newRoot()
   const paths: HeaderNode[][] = []
   // Node per source cell key (row * cols + col), shared between the columns a cell covers.
@@ -22,6 +22,8 @@ export function buildTopTree(g: Grid, headerRows: number, headerCols: number): {
   const firstColumn = new Map<HeaderNode, number>()
   // The cell a forward-filled header cell continues, per row: key of the last filled cell.
   const lastFilled: number[] = new Array<number>(headerRows).fill(-1)
+  // The grid column of each path.
+  const kept: number[] = []
   for (let c = headerCols; c < g.cols; c++) {
     const path: HeaderNode[] = []
     let parent = root
@@ -65,14 +67,17 @@ export function buildTopTree(g: Grid, headerRows: number, headerCols: number): {
       path.push(node)
       parent = node
     }
+    // A column empty from top to bottom (a spacer between groups of columns) has no path and no leaf.
+    if (dropped?.[c] === 1) continue
     if (path.length === 0) {
       const leaf: HeaderNode = { text: '', cell: null, children: [] }
       root.children.push(leaf)
       path.push(leaf)
     }
     paths.push(path)
+    kept.push(c)
   }
-  addBlankLeaves(paths, headerCols, firstColumn)
+  addBlankLeaves(paths, kept, firstColumn)
   return { root, paths }
 }
 
@@ -81,11 +86,11 @@ export function buildTopTree(g: Grid, headerRows: number, headerCols: number): {
  * over "95% confidence interval | from | to") gets a blank leaf under that node, so that every data column
  * is a leaf of the tree, placed among the node's children in column order.
  */
-function addBlankLeaves(paths: HeaderNode[][], headerCols: number, firstColumn: Map<HeaderNode, number>): void {
+function addBlankLeaves(paths: HeaderNode[][], columns: readonly number[], firstColumn: Map<HeaderNode, number>): void {
   paths.forEach((path, j) => {
     const last = path[path.length - 1]
     if (last === undefined || last.children.length === 0) return
-    const col = headerCols + j
+    const col = columns[j] ?? j
     let at = 0
     while (at < last.children.length && (firstColumn.get(last.children[at] as HeaderNode) ?? Infinity) < col) at++
     const blank: HeaderNode = { text: '', cell: null, children: [] }

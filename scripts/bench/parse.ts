@@ -1,13 +1,14 @@
 /**
  * Structure benchmark: header detection and header trees against HiTab's and AIT-QA's own annotation,
- * and the time and memory to import and structure a large CSV. Figures are percents (suffix `_pct`),
- * seconds and megabytes.
+ * where tables start in real spreadsheets, the time a layout override takes, and the time and memory to
+ * import and structure a large CSV. Figures are percents (suffix `_pct`), milliseconds, seconds and megabytes.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { importFileSync } from '../../src/main/services/tables/import'
+import { prepareTable } from '../../src/main/services/tables/prepare'
 import { detectStructure, splitSideBySide, structureGrid, treePaths } from '../../src/main/services/tables/structure'
 import {
   aitqaGold,
@@ -20,7 +21,7 @@ import {
   readHitabTable,
   type HitabTable
 } from '../../src/main/services/tables/structure/hitab-grid'
-import type { HeaderNode } from '../../src/shared/table'
+import type { HeaderNode, RawGrid } from '../../src/shared/table'
 
 export type Miss = { table: string; what: 'top' | 'left' | 'counts' | 'tuples' | 'start' | 'body'; reason: string; detail?: unknown }
 
@@ -290,12 +291,48 @@ export function evaluateSpreadsheets(set: 'sheets' | 'unseen' = 'sheets'): { exa
   return { exact, bodyExact, total: sheets.length, misses }
 }
 
-export function measureCsv(): { seconds: number; peakRssMb: number; rows: number; error?: string } {
+/**
+ * How long a layout override takes to show, as the table reader does it (`prepareTable`: structure with
+ * the given options, and the JSON the executors load): every HiTab table and every table of the real
+ * spreadsheets, each prepared once with nesting turned off and once with one header row more than
+ * detected. Milliseconds: median, 95th percentile, maximum.
+ */
+export function measureRestructure(): { tables: number; p50Ms: number; p95Ms: number; maxMs: number; slowest: string } {
+  const grids: RawGrid[] = hitabTableIds().map((id) => hitabToGrid(id, readHitabTable(id)))
+  const sheets = join(datasetsDir(), 'spreadsheets')
+  const files: string[] = []
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name)
+      if (statSync(path).isDirectory()) walk(path)
+      else if (/\.(xlsx|xlsm|xls|ods)$/i.test(name)) files.push(path)
+    }
+  }
+  if (existsSync(sheets)) walk(sheets)
+  for (const file of files) {
+    const read = importFileSync(basename(file), new Uint8Array(readFileSync(file)))
+    if (read.ok) grids.push(...read.value.flatMap(splitSideBySide))
+  }
+  const times: { ms: number; name: string }[] = []
+  for (const grid of grids) {
+    const detected = detectStructure(grid)
+    for (const options of [{ ...detected, leftHierarchy: 'none' as const }, { ...detected, headerRows: detected.headerRows + 1 }]) {
+      const start = performance.now()
+      prepareTable(grid, options)
+      times.push({ ms: performance.now() - start, name: grid.name })
+    }
+  }
+  times.sort((a, b) => a.ms - b.ms)
+  const at = (q: number): number => Math.round((times[Math.min(times.length - 1, Math.floor(q * times.length))]?.ms ?? 0) * 100) / 100
+  return { tables: grids.length, p50Ms: at(0.5), p95Ms: at(0.95), maxMs: at(1), slowest: times[times.length - 1]?.name ?? '' }
+}
+
+export function measureCsv(): { seconds: number; peakRssMb: number; rows: number; restructureSeconds?: number; error?: string } {
   const worker = fileURLToPath(new URL('./parse-csv-worker.ts', import.meta.url))
   const child = spawnSync(process.execPath, ['--import', 'tsx', worker], { encoding: 'utf8', timeout: 120_000 })
   const line = child.stdout.trim().split('\n').pop() ?? ''
   try {
-    return JSON.parse(line) as { seconds: number; peakRssMb: number; rows: number }
+    return JSON.parse(line) as { seconds: number; peakRssMb: number; rows: number; restructureSeconds: number }
   } catch {
     return { seconds: -1, peakRssMb: -1, rows: 0, error: `${child.stderr}`.slice(0, 2000) }
   }
@@ -307,6 +344,7 @@ export async function run(): Promise<{ metrics: Record<string, number>; details:
   const aitqa = evaluateAitqa()
   const sheets = evaluateSpreadsheets()
   const unseen = evaluateSpreadsheets('unseen')
+  const restructure = measureRestructure()
   const csv = measureCsv()
   return {
     metrics: {
@@ -319,15 +357,19 @@ export async function run(): Promise<{ metrics: Record<string, number>; details:
       spreadsheets_body_start_exact_pct: pct(sheets.bodyExact, sheets.total),
       spreadsheets_unseen_table_start_exact_pct: pct(unseen.exact, unseen.total),
       spreadsheets_unseen_body_start_exact_pct: pct(unseen.bodyExact, unseen.total),
+      restructure_p95_ms: restructure.p95Ms,
+      restructure_max_ms: restructure.maxMs,
       csv_200k_seconds: csv.seconds,
-      csv_200k_peak_rss_mb: csv.peakRssMb
+      csv_200k_peak_rss_mb: csv.peakRssMb,
+      csv_200k_restructure_seconds: csv.restructureSeconds ?? -1
     },
     details: {
-      units: 'percent of tables (hitab_header_counts_exact_pct against the rows and columns the gold trees occupy, hitab_header_counts_declared_pct against top_header_rows_num − 1 and left_header_columns_num; see evaluateHitab); seconds; megabytes of peak resident memory of a child process (Node + tsx included)',
+      units: 'percent of tables (hitab_header_counts_exact_pct against the rows and columns the gold trees occupy, hitab_header_counts_declared_pct against top_header_rows_num − 1 and left_header_columns_num; see evaluateHitab); seconds; milliseconds (restructure_*: one layout override of a HiTab or spreadsheet table, prepared as the app does it); megabytes of peak resident memory of a child process (Node + tsx included)',
       hitabTables: hitab.total,
       aitqaTables: aitqa.total,
       spreadsheetSheets: sheets.total,
       spreadsheetUnseenSheets: unseen.total,
+      restructure,
       csv,
       misses: [...hitab.misses, ...aitqa.misses, ...sheets.misses, ...unseen.misses]
     }

@@ -37,9 +37,10 @@ describe.skipIf(!existsSync(join(datasetsDir(), 'spreadsheets')))('tables inside
 
   it('finds them in most sheets labelled after the rules were written', () => {
     const r = evaluateSpreadsheets('unseen')
-    expect(r.total).toBeGreaterThanOrEqual(15)
-    // First measured at 14 and 13 of 15; floors at today's level. The misses are listed in docs/BENCHMARKS.md.
+    expect(r.total).toBeGreaterThanOrEqual(26)
+    // First measured at 14 and 13 of 15 (batch 1) and 11 and 11 of 11 (batch 2); floors at today's level.
+    // The misses are listed in docs/BENCHMARKS.md.
     expect(r.exact).toBe(r.total)
-    expect(r.bodyExact).toBeGreaterThanOrEqual(14)
+    expect(r.bodyExact).toBeGreaterThanOrEqual(25)
   })
 })

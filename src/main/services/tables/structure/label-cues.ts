@@ -12,7 +12,8 @@ const MAX_REACH = 200
  *   traffic" closes "criminal code traffic offences";
  * - rows labelled "of which: …" (or "of whom", "including") are parts of the row above them;
  * - "not a visible minority" (or "non-X") is the complement of "visible minority" a few rows up: the rows
- *   between are the parts of "visible minority", the complement is its sibling.
+ *   between are the parts of "visible minority", the complement is its sibling; unless a row between is a
+ *   variant of it ("s&e | s&e-related | non-s&e" are three siblings).
  *
  * Returns, per body row (index 0 = row headerRows), the last body row of the block it heads, or -1.
  */
@@ -36,13 +37,23 @@ export function labelBlocks(g: Grid, headerRows: number, headerCols: number, rol
       const hit = closing ? contains(named, pw) || startsWith(pw, named) : sameWords(named, pw)
       if (!hit) continue
       // Right after the row it names, the label has no parts to close ("visible minority | not a visible minority").
-      if (p < k - 1) ends[p] = Math.max(ends[p] ?? -1, closing ? k : k - 1)
+      // Nor when a row between is a variant of the named one ("s&e | s&e-related | non-s&e"): three siblings.
+      if (p < k - 1 && (closing || !variantBetween(words, named, p, k))) ends[p] = Math.max(ends[p] ?? -1, closing ? k : k - 1)
       break
     }
   }
   repeatedLists(roles, words, ends)
   namedParts(g, headerRows, headerCols, roles, ends)
   return ends
+}
+
+/** A row between `from` and `to` whose words begin with `named` and go on ("s&e-related" after "s&e"). */
+function variantBetween(words: (string[] | null)[], named: string[], from: number, to: number): boolean {
+  for (let i = from + 1; i < to; i++) {
+    const w = words[i] ?? null
+    if (w !== null && w.length > named.length && startsWith(w, named)) return true
+  }
+  return false
 }
 
 // "of which: exports", "of whom: women", "including: …": a part of the row above.

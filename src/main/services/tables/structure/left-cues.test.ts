@@ -109,6 +109,16 @@ describe('left hierarchy from the wording of row labels', () => {
     ])
   })
 
+  it('keeps a variant of the head beside it, not under it, before the head\'s complement ("s&e | s&e-related | non-s&e")', () => {
+    const g = grid([
+      ['', 'median salary'],
+      ['s&e', '65000'],
+      ['s&e-related', '65000'],
+      ['non-s&e', '52000']
+    ])
+    expect(labels(g)).toEqual(['s&e', 's&e-related', 'non-s&e'])
+  })
+
   it('closes a group at the "other …" row whose words begin the head ("other traffic" under "traffic offences")', () => {
     const g = grid([
       ['', 'share'],

@@ -4,17 +4,17 @@
  * argument (`hitab-<id>.json`, `aitqa-<id>.json`, `sheet-<file>-<n>.json`).
  * Usage: npx tsx scripts/export-parsed-fixtures.ts <out-dir>
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { importFileSync } from '../src/main/services/tables/import'
 import { splitSideBySide, structureGrid } from '../src/main/services/tables/structure'
 import {
   aitqaToGrid,
-  datasetsDir,
   hitabTableIds,
   hitabToGrid,
   readAitqaTables,
-  readHitabTable
+  readHitabTable,
+  spreadsheetPaths
 } from '../src/main/services/tables/structure/hitab-grid'
 
 const out = process.argv[2]
@@ -33,17 +33,7 @@ for (const t of readAitqaTables()) {
   writeFileSync(join(out, `aitqa-${t.id}.json`), JSON.stringify(structureGrid(aitqaToGrid(t))))
   written++
 }
-const sheets = join(datasetsDir(), 'spreadsheets')
-const files: string[] = []
-const walk = (dir: string): void => {
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name)
-    if (statSync(path).isDirectory()) walk(path)
-    else if (/\.(xlsx|xlsm|xls|ods)$/i.test(name)) files.push(path)
-  }
-}
-if (existsSync(sheets)) walk(sheets)
-for (const file of files) {
+for (const file of spreadsheetPaths()) {
   const read = importFileSync(basename(file), new Uint8Array(readFileSync(file)))
   if (!read.ok) throw new Error(`${file}: ${read.error.message}`)
   // As the app opens them: tables side by side on one sheet are one table each.

@@ -4,7 +4,7 @@
  * import and structure a large CSV. Figures are percents (suffix `_pct`), milliseconds, seconds and megabytes.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { importFileSync } from '../../src/main/services/tables/import'
@@ -19,6 +19,7 @@ import {
   hitabToGrid,
   readAitqaTables,
   readHitabTable,
+  spreadsheetPaths,
   type HitabTable
 } from '../../src/main/services/tables/structure/hitab-grid'
 import type { HeaderNode, RawGrid } from '../../src/shared/table'
@@ -300,17 +301,7 @@ export function evaluateSpreadsheets(set: 'sheets' | 'unseen' = 'sheets'): { exa
  */
 export function measureRestructure(): { tables: number; p50Ms: number; p95Ms: number; maxMs: number; slowest: string } {
   const grids: RawGrid[] = hitabTableIds().map((id) => hitabToGrid(id, readHitabTable(id)))
-  const sheets = join(datasetsDir(), 'spreadsheets')
-  const files: string[] = []
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name)
-      if (statSync(path).isDirectory()) walk(path)
-      else if (/\.(xlsx|xlsm|xls|ods)$/i.test(name)) files.push(path)
-    }
-  }
-  if (existsSync(sheets)) walk(sheets)
-  for (const file of files) {
+  for (const file of spreadsheetPaths()) {
     const read = importFileSync(basename(file), new Uint8Array(readFileSync(file)))
     if (read.ok) grids.push(...read.value.flatMap(splitSideBySide))
   }

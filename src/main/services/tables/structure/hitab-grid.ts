@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { MergedRegion, RawGrid } from '../../../../shared/table'
@@ -10,6 +10,21 @@ import type { MergedRegion, RawGrid } from '../../../../shared/table'
 
 export function datasetsDir(): string {
   return process.env.TABLEQA_DATA ?? fileURLToPath(new URL('../../../../../../shared/datasets', import.meta.url))
+}
+
+/** Every workbook (XLSX, XLSM, XLS, ODS) under datasets/spreadsheets, sorted by path; none when it is absent. */
+export function spreadsheetPaths(): string[] {
+  const files: string[] = []
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name)
+      if (statSync(path).isDirectory()) walk(path)
+      else if (/\.(xlsx|xlsm|xls|ods)$/i.test(name)) files.push(path)
+    }
+  }
+  const root = join(datasetsDir(), 'spreadsheets')
+  if (existsSync(root)) walk(root)
+  return files
 }
 
 type HitabNode = { row_index: number; column_index: number; children: HitabNode[] }

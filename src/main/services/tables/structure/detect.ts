@@ -52,8 +52,9 @@ function lineNumbersFrom(g: Grid, r: number): boolean {
  * A sheet of time series, one column per series, dates down the first column, with a block of metadata rows
  * between the series names and the first date ("Unit | Index Numbers …", "Series Type | Original …", …,
  * "Series ID | A2325806K …"): the block belongs to the header. Each of its rows is named in the first column
- * and filled across the series; most of them hold text ("Original", "A2325806K"), some numbers ("No. Obs | 282 |
- * 250"). A lone row of numbers above the dates is a total ("all years | 10 | 20"), not such a block. Returns the header row count, `h` when there is no block.
+ * and filled across the series; most of them hold text ("Original", "A2325806K"), some numbers ("No. Obs |
+ * 282 | 250"). A lone row of numbers above the dates is a total ("all years | 10 | 20"), not such a block.
+ * Returns the header row count: `h` when there is no block.
  */
 function seriesMetadataEnd(g: Grid, h: number): number {
   const limit = Math.min(g.rows - 1, MAX_HEADER_ROWS)

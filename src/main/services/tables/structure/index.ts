@@ -37,8 +37,9 @@ function belowTitle(grid: RawGrid, whole: Grid, titleRows: number): Grid {
  * Column tuples keep each header row at its own level: a column with nothing in the first header row reads
  * ('', 'per ASM', 'change') beside ('year ended', '2018', ''); header rows empty over every column are left out.
  * Section rows and unit rows are nodes of the left tree but not data rows (their data cells are empty);
- * fully empty body rows are dropped, and so are data columns empty from top to bottom (spacer columns). Duplicate paths are kept as they are: pandas accepts a MultiIndex with
- * repeated entries, and selecting one returns all of them.
+ * fully empty body rows are dropped, and so are data columns empty from top to bottom (spacer columns).
+ * Duplicate paths are kept as they are: pandas accepts a MultiIndex with repeated entries, and selecting one
+ * returns all of them.
  */
 export function structureGrid(grid: RawGrid, options?: StructureOptions): ParsedTable {
   const whole = normalizeGrid(grid)

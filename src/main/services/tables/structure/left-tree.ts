@@ -257,7 +257,9 @@ function sectionsOverRecurring(g: Grid, headerRows: number, headerCols: number, 
   roles.forEach((role, i) => {
     if (role !== 'section') return
     const key = rowLabelText(g, headerRows + i, headerCols).toLowerCase()
-    labels.set(key, [...(labels.get(key) ?? []), i])
+    const rows = labels.get(key)
+    if (rows === undefined) labels.set(key, [i])
+    else rows.push(i)
   })
   const recurring = [...labels.values()].filter((rows) => rows.length >= 2)
   if (recurring.length !== 1) return null

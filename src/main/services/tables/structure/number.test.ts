@@ -51,7 +51,7 @@ describe('cell kinds', () => {
     for (const date of ['2016', 'Sep-1948', 'Sep 48', 'September 1948', '1948-09', '1948-09-30', '30/09/1948', '9/30/1948', '1948 Q3', 'Q3 1948', '1948M09']) {
       expect(isDateLike(date), date).toBe(true)
     }
-    for (const text of ['Series ID', 'A2325806K', '282', '3.7', 'Sep', 'May the fourth', '13/13/1948', '1948-1-40']) {
+    for (const text of ['Series ID', 'A2325806K', '282', '3.7', 'Sep', 'May the fourth', '13/13/1948', '1948-1-40', 'Marathon 1948']) {
       expect(isDateLike(text), text).toBe(false)
     }
   })

@@ -66,6 +66,27 @@ describe('title block above the table', () => {
     expect(detectStructure(grid(cells, merges)).titleRows).toBe(3)
   })
 
+  it('reads title lines merged over the first columns only', () => {
+    const cells = [
+      ['Overall response rates (%)', '', '', '', '', '', ''],
+      ['May 2018 to August 2020', '', '', '', '', '', ''],
+      ['Great Britain', '', '', '', '', '', ''],
+      ['', '', '', '', '', '', ''],
+      ['', 'Month 1', '', 'Month 2', '', 'Month 3', ''],
+      ['Publication', 'Turnover', 'Questionnaire', 'Turnover', 'Questionnaire', 'Turnover', 'Questionnaire'],
+      ['2018 -May', '82.3', '66.6', '91.8', '71.9', '93.1', '73.0'],
+      ['2018 - June', '73.6', '62.0', '84.7', '71.0', '85.8', '72.1']
+    ]
+    const merges = [
+      { top: 0, left: 0, bottom: 0, right: 2 },
+      { top: 1, left: 0, bottom: 1, right: 2 },
+      { top: 4, left: 1, bottom: 4, right: 2 },
+      { top: 4, left: 3, bottom: 4, right: 4 },
+      { top: 4, left: 5, bottom: 4, right: 6 }
+    ]
+    expect(detectStructure(grid(cells, merges))).toMatchObject({ titleRows: 4, headerRows: 2, headerCols: 1 })
+  })
+
   it('reads the same title block repeated over tables side by side', () => {
     const cells = [
       ['Table 1.6a: Woodland by age class, conifers', '', '', '', 'Table 1.6b: Woodland by age class, broadleaves', '', ''],

@@ -21,9 +21,10 @@ const TITLE_WORDS = /^(?:table|figure|chart|exhibit|source|sources|note|notes|fo
  * thousands]"), source and release lines, and the blank rows between them. They belong to neither the header
  * nor the body. Returns how many leading rows form that block (0 when the grid starts with its header).
  *
- * A row is a title line when it holds one text and nothing else, written in the grid's first used column, or
- * merged across the whole width, or a sentence or a line that reads like one ("Table 1.", "Source:", "(Dollar
- * amounts in thousands)"); or a short table number and its title ("1a | Construction output"). A spanning
+ * A row is a title line when it holds one text and nothing else, written in the grid's first used column
+ * (merged along the row from there, or not), or merged across the whole width, or a sentence or a line that
+ * reads like one ("Table 1.", "Source:", "(Dollar amounts in thousands)"); or a short table number and its
+ * title ("1a | Construction output"); or the same line repeated over tables side by side. A spanning
  * header label over the data columns ("| volunteer rate" merged over them) is none of these. The block ends at
  * the first other row, which must start a table of two rows or more: a list of lone lines has no title block.
  */
@@ -154,6 +155,9 @@ function lineOfText(g: Grid, r: number, c: number, first: number, last: number):
   const m = regionAt(g, r, c)
   const unmerged = m === null || m.right === m.left
   if (m !== null && m.left <= first && m.right >= last) return true
+  // Merged over the first columns only, alone on its row ("Overall response rates (%)" over three of seven
+  // columns): a header band over the data columns would not start in the first column.
+  if (m !== null && m.left <= first && m.top === m.bottom) return true
   if (prose(rawText(g, r, c)) && (unmerged || (m !== null && (m.left <= first || m.right >= last)))) return true
   return unmerged && c === first
 }

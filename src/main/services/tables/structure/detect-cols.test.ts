@@ -103,6 +103,24 @@ describe('label columns named in the corner', () => {
     ])
     expect(detectStructure(records)).toMatchObject({ headerRows: 1, headerCols: 0 })
   })
+
+  it('takes a text first column as row labels beside measures and a column of sentences about the rows', () => {
+    const described = grid([
+      ['census metropolitan area', 'percent change in crime severity index', 'violations driving the change'],
+      ['canada', '2', 'increase in fraud, sexual assault (level 1) and child pornography'],
+      ["st. john's", '12', 'increase in weapons violations, fraud and breaking and entering'],
+      ['halifax', '2', 'increase in sexual assault (level 1) and child pornography']
+    ])
+    expect(detectStructure(described)).toMatchObject({ headerRows: 1, headerCols: 1 })
+    // With another text column beside the sentences, the table is one of records.
+    const records = grid([
+      ['name', 'city', 'length', 'lanes', 'notes'],
+      ['alewife brook parkway', 'cambridge', '2.05', '4', 'runs from concord avenue to the mystic valley parkway'],
+      ['american legion highway', 'westport', '9.1', '2', 'runs through tiverton, fall river and westport on its way'],
+      ['amvets memorial highway', 'fall river', '4.3', '4', 'connects the highway to the braga bridge across the river']
+    ])
+    expect(detectStructure(records)).toMatchObject({ headerRows: 1, headerCols: 0 })
+  })
 })
 
 describe('label columns merged in step with the first', () => {

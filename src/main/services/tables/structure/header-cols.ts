@@ -7,6 +7,8 @@ import { isUnitRow } from './rows'
 const SAMPLE_ROWS = 200
 // Text columns of labels taken after the first label columns, at most.
 const MAX_TEXT_LABEL_COLUMNS = 4
+// A cell this long, with a space, reads as a sentence rather than a label or a code.
+const SENTENCE_CHARS = 40
 
 /** Column 0 reads as labels: mostly text (or years) below the first row. */
 export function labelColumnLikely(g: Grid): boolean {
@@ -229,19 +231,30 @@ function yearColumn(g: Grid, headerRows: number): boolean {
 function otherColumnsNumeric(g: Grid, headerRows: number): boolean {
   let numeric = 0
   let textual = 0
+  let prose = 0
   const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
   for (let c = 1; c < g.cols; c++) {
     let numbers = 0
     let texts = 0
+    let sentences = 0
     for (let r = headerRows; r < end; r++) {
-      const kind = cellKind(rawText(g, r, c))
+      const t = rawText(g, r, c)
+      const kind = cellKind(t)
       if (kind === 'number' || kind === 'missing') numbers++
-      else if (kind === 'text') texts++
+      else if (kind === 'text') {
+        texts++
+        if (t.length >= SENTENCE_CHARS && t.includes(' ')) sentences++
+      }
     }
-    if (texts > numbers) textual++
-    else numeric++
+    if (texts > numbers) {
+      textual++
+      if (sentences * 2 > texts) prose++
+    } else numeric++
   }
-  return numeric > textual
+  // Measures beside a column of sentences that describe the rows, and no other text column ("census
+  // metropolitan area | percent change | violations driving the change: increase in fraud, …"): the first
+  // column names the rows.
+  return numeric > textual || (numeric > 0 && prose > 0 && textual === prose)
 }
 
 function hasSectionOrUnitRows(g: Grid, headerRows: number): boolean {

@@ -1,4 +1,4 @@
-import type { MergedRegion, RawGrid } from '../../../../shared/table'
+import type { CellStyle, MergedRegion, RawGrid } from '../../../../shared/table'
 
 /**
  * A rectangular view of a RawGrid: ragged rows read as padded with '', merged regions clipped to the
@@ -112,4 +112,64 @@ export function anchorOf(g: Grid, row: number, col: number): { row: number; col:
 export function shownText(g: Grid, row: number, col: number): string {
   const a = anchorOf(g, row, col)
   return (g.cells[a.row]?.[a.col] ?? '').trim()
+}
+
+/**
+ * The part of a raw grid from row `top` down, between columns `left` and `right` (inclusive; every column
+ * when left out): merges that reach into it are clipped and moved with the cells, and so are styles.
+ */
+export function cropGrid(raw: RawGrid, area: { top?: number; left?: number; right?: number }): RawGrid {
+  const top = Math.max(0, area.top ?? 0)
+  const left = Math.max(0, area.left ?? 0)
+  const right = area.right ?? Infinity
+  const whole = left === 0 && right === Infinity
+  if (top === 0 && whole) return raw
+  const width = right - left + 1
+  const cells = raw.cells.slice(top).map((row) => {
+    if (whole) return row
+    const part = row.slice(left, right + 1)
+    while (part.length < width) part.push('')
+    return part
+  })
+  const merges: MergedRegion[] = []
+  for (const m of raw.merges) {
+    const [t, b] = [Math.min(m.top, m.bottom), Math.max(m.top, m.bottom)]
+    const [l, r] = [Math.min(m.left, m.right), Math.max(m.left, m.right)]
+    if (b < top || r < left || l > right) continue
+    merges.push({ top: Math.max(t, top) - top, left: Math.max(l, left) - left, bottom: b - top, right: Math.min(r, right) - left })
+  }
+  const out: RawGrid = { ...raw, cells, merges }
+  if (raw.styles !== undefined) {
+    const styles: Record<string, CellStyle> = {}
+    for (const [key, style] of Object.entries(raw.styles)) {
+      const comma = key.indexOf(',')
+      const row = Number(key.slice(0, comma))
+      const col = Number(key.slice(comma + 1))
+      if (row >= top && col >= left && col <= right) styles[`${row - top},${col - left}`] = style
+    }
+    out.styles = styles
+  }
+  return out
+}
+
+/**
+ * Columns from `from` on with nothing in any row (blank or whitespace only) and no merge across them, marked
+ * 1; null when there are none. Stops reading rows once every column has shown content.
+ */
+export function blankColumns(cells: readonly (readonly string[])[], merges: readonly MergedRegion[], cols: number, from = 0): Uint8Array | null {
+  if (cols <= from) return null
+  const blank = new Uint8Array(cols)
+  blank.fill(1, from)
+  let open = cols - from
+  for (let r = 0; r < cells.length && open > 0; r++) {
+    const row = cells[r] ?? []
+    for (let c = from; c < Math.min(cols, row.length); c++) {
+      if (blank[c] === 0 || (row[c] ?? '').trim().length === 0) continue
+      blank[c] = 0
+      open--
+    }
+  }
+  if (open === 0) return null
+  for (const m of merges) for (let c = Math.max(from, Math.min(m.left, m.right)); c <= Math.min(cols - 1, Math.max(m.left, m.right)); c++) blank[c] = 0
+  return blank.includes(1) ? blank : null
 }

@@ -1,6 +1,6 @@
 import type { CellRef, HeaderNode, ParsedTable, RawGrid, StructureOptions } from '../../../../shared/table'
 import { detectHeaders } from './detect'
-import { normalizeGrid, type Grid } from './grid'
+import { blankColumns, normalizeGrid, type Grid } from './grid'
 import { buildLeftTree } from './left-tree'
 import { parseNumber } from './number'
 import { dropLeadingRows, detectTitleRows, noteText, titleText } from './margins'
@@ -139,26 +139,9 @@ function assemble(name: string, g: Grid, options: StructureOptions, warnings: st
  * none (the common case, which then keeps every column without a copy).
  */
 function emptyColumns(g: Grid, headerCols: number): Uint8Array | null {
-  if (g.cols - headerCols < 2) return null
-  const filled = new Uint8Array(g.cols)
-  for (let c = 0; c < headerCols; c++) filled[c] = 1
-  let open = g.cols - headerCols
-  for (let r = 0; r < g.rows && open > 0; r++) {
-    const row = g.cells[r] ?? []
-    for (let c = headerCols; c < g.cols; c++) {
-      if (filled[c] === 1 || (row[c] ?? '').trim().length === 0) continue
-      filled[c] = 1
-      open--
-    }
-  }
-  if (open === 0) return null
-  for (const m of g.merges) for (let c = Math.max(headerCols, m.left); c <= Math.min(g.cols - 1, m.right); c++) filled[c] = 1
+  const dropped = blankColumns(g.cells, g.merges, g.cols, headerCols)
   // A table whose data columns are all empty keeps them: there is nothing else to show.
-  let kept = 0
-  for (let c = headerCols; c < g.cols; c++) if (filled[c] === 1) kept++
-  if (kept === 0 || kept === g.cols - headerCols) return null
-  const dropped = new Uint8Array(g.cols)
-  for (let c = headerCols; c < g.cols; c++) dropped[c] = filled[c] === 1 ? 0 : 1
+  if (dropped === null || dropped.indexOf(0, headerCols) < 0) return null
   return dropped
 }
 

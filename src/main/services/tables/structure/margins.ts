@@ -2,9 +2,9 @@
  * The margins of a table in a sheet: the title block above it and the notes below it, which belong to
  * neither its header nor its body.
  */
-import type { MergedRegion, RawGrid } from '../../../../shared/table'
+import type { RawGrid } from '../../../../shared/table'
 import { cellKind } from './number'
-import { rawText, regionAt, type Grid } from './grid'
+import { cropGrid, rawText, regionAt, type Grid } from './grid'
 import { UNIT_WORDS } from './rows'
 
 // A title block is a few lines; a table needs a header row and a data row below it.
@@ -112,23 +112,7 @@ function linesOf(g: Grid, from: number, to: number): string {
 
 /** The grid without its first `rows` rows: merges, styles and all move up with the cells. */
 export function dropLeadingRows(raw: RawGrid, rows: number): RawGrid {
-  if (rows <= 0) return raw
-  const merges: MergedRegion[] = []
-  for (const m of raw.merges) {
-    if (Math.max(m.top, m.bottom) < rows) continue
-    merges.push({ top: Math.max(0, Math.min(m.top, m.bottom) - rows), left: m.left, bottom: Math.max(m.top, m.bottom) - rows, right: m.right })
-  }
-  const out: RawGrid = { ...raw, cells: raw.cells.slice(rows), merges }
-  if (raw.styles !== undefined) {
-    const styles: NonNullable<RawGrid['styles']> = {}
-    for (const [key, style] of Object.entries(raw.styles)) {
-      const comma = key.indexOf(',')
-      const row = Number(key.slice(0, comma))
-      if (row >= rows) styles[`${row - rows}${key.slice(comma)}`] = style
-    }
-    out.styles = styles
-  }
-  return out
+  return cropGrid(raw, { top: rows })
 }
 
 /** The column holding the row's title text when the row is a title line, else -1. */

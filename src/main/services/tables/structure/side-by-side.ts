@@ -1,4 +1,5 @@
-import type { CellStyle, MergedRegion, RawGrid } from '../../../../shared/table'
+import type { RawGrid } from '../../../../shared/table'
+import { blankColumns, cropGrid } from './grid'
 import { cellKind } from './number'
 
 // A part must be a table: this many columns, and rows with two filled cells or more.
@@ -19,11 +20,8 @@ export function splitSideBySide(g: RawGrid): RawGrid[] {
   if (g.relational !== undefined || g.hints?.records === true) return [g]
   const cols = g.cells.reduce((w, row) => Math.max(w, row.length), 0)
   if (cols < 2 * MIN_COLUMNS + 1) return [g]
-  const blank = new Uint8Array(cols).fill(1)
-  for (const row of g.cells) {
-    for (let c = 0; c < row.length; c++) if ((row[c] ?? '').trim().length > 0) blank[c] = 0
-  }
-  for (const m of g.merges) for (let c = Math.max(0, m.left); c <= Math.min(cols - 1, m.right); c++) blank[c] = 0
+  const blank = blankColumns(g.cells, g.merges, cols)
+  if (blank === null) return [g]
   const parts: { left: number; right: number }[] = []
   let c = 0
   while (c < cols) {
@@ -61,20 +59,5 @@ function tableLike(g: RawGrid, left: number, right: number): boolean {
 }
 
 function cut(g: RawGrid, left: number, right: number, name: string): RawGrid {
-  const cells = g.cells.map((row) => {
-    const part = row.slice(left, right + 1)
-    while (part.length < right - left + 1) part.push('')
-    return part
-  })
-  const merges: MergedRegion[] = g.merges.filter((m) => m.left >= left && m.right <= right).map((m) => ({ ...m, left: m.left - left, right: m.right - left }))
-  let styles: Record<string, CellStyle> | undefined
-  if (g.styles !== undefined) {
-    styles = {}
-    for (const [key, style] of Object.entries(g.styles)) {
-      const [r, c] = key.split(',').map(Number)
-      if (r === undefined || c === undefined || c < left || c > right) continue
-      styles[`${r},${c - left}`] = style
-    }
-  }
-  return { ...g, name, cells, merges, ...(styles !== undefined ? { styles } : {}), sheetColumn: (g.sheetColumn ?? 0) + left }
+  return { ...cropGrid(g, { left, right }), name, sheetColumn: (g.sheetColumn ?? 0) + left }
 }

@@ -64,7 +64,8 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
     let members = 0
     let pendingMembers = false
     // A block that adds up only to a rounding error of the large totals (see addsUp) is kept in reserve: a
-    // longer block that adds up to the unit wins over it.
+    // longer block that adds up to the unit wins over it, and so does a longer near fit that runs to the end
+    // of the rows (parts that add nearly nothing, "yukon | 30", leave the fit near).
     let near = -1
     let k = i + 1
     while (k < n && k - i <= MAX_BLOCK && roles[k] === 'data') {
@@ -86,11 +87,11 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
       const fit = members < 2 ? 'none' : addsUp(values, units, sums, lows, highs, i, width, members)
       if (fit === 'none') continue
       if (fit === 'near') {
-        if (near < 0 && members >= 3) near = k - 1
+        if (members >= 3 && (near < 0 || runEnds(roles, k))) near = k - 1
         continue
       }
       if (members >= 3 || closed(g, headerRows, headerCols, roles, ends, k)) {
-        ends[i] = k - 1
+        ends[i] = suppressedTail(values, units, sums, width, roles, i, k - 1, members)
         pairs[i] = -1
         break
       }
@@ -112,6 +113,40 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
   }
   acceptNeighbouringPairs(roles, ends, pairs)
   return ends
+}
+
+/** True when no data row follows at `next` (blank rows skipped): the body or a section ends there. */
+function runEnds(roles: RowRole[], next: number): boolean {
+  let k = next
+  while (k < roles.length && roles[k] === 'empty') k++
+  return k >= roles.length || roles[k] !== 'data'
+}
+
+/**
+ * The end of a block that has added up at `end`, taking in the rows after it that run to the end of the data
+ * rows with their values suppressed ("x", "..") or zero in every column that added up: "yukon | x | x" after
+ * the provinces that make up "canada". Their values are unknown, so they cannot be told apart by the sum, and
+ * a total is not printed above its parts only to leave the last of them out.
+ */
+function suppressedTail(values: Float64Array, units: Float64Array, sums: Float64Array, width: number, roles: RowRole[], row: number, end: number, members: number): number {
+  const fits: number[] = []
+  for (let j = 0; j < width; j++) {
+    const v = values[row * width + j] ?? NaN
+    const unit = units[row * width + j] ?? 1
+    if (Math.abs(v - (sums[j] ?? NaN)) <= 0.5 * unit * (members + 1) && Math.abs(v) >= SIGNIFICANT * unit) fits.push(j)
+  }
+  let k = end + 1
+  while (k < roles.length && roles[k] === 'data') {
+    let hidden = false
+    for (const j of fits) {
+      const v = values[k * width + j] ?? NaN
+      if (Number.isNaN(v)) hidden = true
+      else if (v !== 0) return end
+    }
+    if (!hidden) return end
+    k++
+  }
+  return k > end + 1 && runEnds(roles, k) ? k - 1 : end
 }
 
 /**

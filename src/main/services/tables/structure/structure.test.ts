@@ -655,6 +655,45 @@ describe('left hierarchy', () => {
     ])
   })
 
+  it('lets a near fit that runs to the end of the rows win over an earlier near fit', () => {
+    // The provinces sum to 25,245 and 23,010 against 25,248 and 23,012; the territories add 5 and then 0,
+    // which leaves the fit near.
+    const g = grid([
+      ['', 'cohort', 'treated', 'percent'],
+      ['canada', '25,248', '23,012', '91.2'],
+      ['newfoundland', '560', '530', '94.6'],
+      ['nova scotia', '1,030', '970', '94.2'],
+      ['ontario', '12,930', '11,550', '89.3'],
+      ['manitoba', '1,180', '1,050', '89.0'],
+      ['alberta', '3,075', '2,825', '91.9'],
+      ['british columbia', '6,470', '6,085', '94.0'],
+      ['yukon', '5', '5', '100.0'],
+      ['nunavut', '0', '0', '0.0']
+    ])
+    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > ')).slice(-2)).toEqual([
+      'canada > yukon',
+      'canada > nunavut'
+    ])
+  })
+
+  it('keeps rows whose values are suppressed in the block that adds up before them, when they end the rows', () => {
+    const rows = [
+      ['', 'cohort', 'treated', 'percent'],
+      ['canada', '6,070', '5,745', '94.7'],
+      ['ontario', '4,095', '3,855', '94.1'],
+      ['manitoba', '185', '170', '90.9'],
+      ['alberta', '1,290', '1,250', '96.9'],
+      ['british columbia', '500', '470', '94.0'],
+      ['yukon', 'x', 'x', '0.0'],
+      ['nunavut', 'x', '0', '100.0']
+    ]
+    const labels = (g: RawGrid): string[] => structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))
+    expect(labels(grid(rows)).slice(-3)).toEqual(['canada > british columbia', 'canada > yukon', 'canada > nunavut'])
+    // A row with a known value after the block, or a plain row after the suppressed ones, stays outside it.
+    expect(labels(grid([...rows.slice(0, 6), ['yukon', 'x', '12', '0.0']])).slice(-1)).toEqual(['yukon'])
+    expect(labels(grid([...rows, ['abroad', '17', '12', '70.6']])).slice(-3)).toEqual(['yukon', 'nunavut', 'abroad'])
+  })
+
   it('makes a row whose statistic sits in columns its next rows leave empty the head of a group', () => {
     const g = grid([
       ['', '%', 'from', 'to', 'chi2'],

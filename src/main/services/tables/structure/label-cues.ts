@@ -13,7 +13,8 @@ const MAX_REACH = 200
  * - rows labelled "of which: …" (or "of whom", "including") are parts of the row above them;
  * - "not a visible minority" (or "non-X") is the complement of "visible minority" a few rows up: the rows
  *   between are the parts of "visible minority", the complement is its sibling; unless a row between is a
- *   variant of it ("s&e | s&e-related | non-s&e" are three siblings).
+ *   variant of it ("s&e | s&e-related | non-s&e" are three siblings);
+ * - a row whose range the rows after it divide without gaps ("15 or older" over "15 to 24 | … | 65 or older").
  *
  * Returns, per body row (index 0 = row headerRows), the last body row of the block it heads, or -1.
  */
@@ -44,6 +45,7 @@ export function labelBlocks(g: Grid, headerRows: number, headerCols: number, rol
   }
   repeatedLists(roles, words, ends)
   namedParts(g, headerRows, headerCols, roles, ends)
+  rangeParts(g, headerRows, headerCols, roles, ends)
   return ends
 }
 
@@ -71,6 +73,49 @@ function namedParts(g: Grid, headerRows: number, headerCols: number, roles: RowR
     if (PART.test(rowLabel(g, headerRows + i, headerCols))) {
       if (head >= 0) ends[head] = Math.max(ends[head] ?? -1, i)
     } else head = i
+  }
+}
+
+const NUMBER = String.raw`\$?\s*(\d[\d,]*)`
+const YEARS = String.raw`(?:\s*(?:years?|yrs)(?:\s+old)?)?`
+const BETWEEN = new RegExp(String.raw`^(?:aged?\s+)?${NUMBER}${YEARS}\s*(?:to|-|–)\s*${NUMBER}${YEARS}$`, 'i')
+const AND_OVER = new RegExp(String.raw`^(?:aged?\s+)?${NUMBER}${YEARS}\s*(?:(?:or|and)\s+(?:older|over|more|above)|\+)${YEARS}$`, 'i')
+const UNDER = new RegExp(String.raw`^(?:aged?\s+)?(?:under|less\s+than|younger\s+than)\s+${NUMBER}${YEARS}$`, 'i')
+
+/** The whole numbers a label spans ("15 to 24", "65 and older", "under $25,000"), or null. */
+export function numberRange(label: string): [number, number] | null {
+  const text = label.trim()
+  const whole = (s: string | undefined): number => Number((s ?? '').replace(/,/g, ''))
+  let m = BETWEEN.exec(text)
+  if (m !== null) {
+    const [lo, hi] = [whole(m[1]), whole(m[2])]
+    return lo < hi ? [lo, hi] : null
+  }
+  m = AND_OVER.exec(text)
+  if (m !== null) return [whole(m[1]), Infinity]
+  m = UNDER.exec(text)
+  if (m !== null) return [-Infinity, whole(m[1]) - 1]
+  return null
+}
+
+/**
+ * A row whose range the rows right after it divide without gaps ("15 or older" then "15 to 24 | 25 to 54 |
+ * 55 to 64 | 65 or older") is their parent.
+ */
+function rangeParts(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], ends: Int32Array): void {
+  const n = roles.length
+  const ranges = roles.map((role, i) => (role === 'data' ? numberRange(rowLabel(g, headerRows + i, headerCols)) : null))
+  for (let i = 0; i < n; i++) {
+    const whole = ranges[i] ?? null
+    if (whole === null) continue
+    let next = whole[0]
+    let k = i + 1
+    for (; k < n; k++) {
+      const part = ranges[k] ?? null
+      if (part === null || part[0] !== next || part[1] > whole[1] || (part[0] === whole[0] && part[1] === whole[1])) break
+      next = part[1] + 1
+    }
+    if (k - i - 1 >= 2 && next === whole[1] + 1) ends[i] = Math.max(ends[i] ?? -1, k - 1)
   }
 }
 

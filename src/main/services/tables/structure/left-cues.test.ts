@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { MergedRegion, RawGrid } from '../../../../shared/table'
 import { structureGrid } from './index'
+import { numberRange } from './label-cues'
 
 const grid = (cells: string[][], merges: MergedRegion[] = []): RawGrid => ({ name: 't', cells, merges, warnings: [] })
 const labels = (g: RawGrid): string[] => structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))
@@ -248,5 +249,56 @@ describe('left hierarchy from the wording of row labels', () => {
       ['mean, all assets', '3.0']
     ])
     expect(labels(g)).toEqual(['asset > office buildings', 'asset > warehouses', 'mean, all assets'])
+  })
+
+  it('makes a row whose range the next rows divide without gaps their parent', () => {
+    const g = grid([
+      ['', 'women', 'men'],
+      ['15 or older', '14.7', '12.5'],
+      ['15 to 24', '4.1', '4.4'],
+      ['25 to 54', '9.1', '8.1'],
+      ['55 to 64', '20.8', '19.0'],
+      ['65 or older', '35.0', '30.6'],
+      ['under $25,000', '8.0', '7.1'],
+      ['$25,000 to $49,999', '6.2', '5.9'],
+      ['$50,000 and over', '4.4', '4.0']
+    ])
+    expect(labels(g)).toEqual([
+      '15 or older',
+      '15 or older > 15 to 24',
+      '15 or older > 25 to 54',
+      '15 or older > 55 to 64',
+      '15 or older > 65 or older',
+      'under $25,000',
+      '$25,000 to $49,999',
+      '$50,000 and over'
+    ])
+    // A gap ("25 to 54" missing), or parts that stop short of the whole, leave the rows flat.
+    const gap = grid([
+      ['', 'women'],
+      ['15 or older', '14.7'],
+      ['15 to 24', '4.1'],
+      ['55 to 64', '20.8'],
+      ['65 or older', '35.0']
+    ])
+    expect(labels(gap)).toEqual(['15 or older', '15 to 24', '55 to 64', '65 or older'])
+    const short = grid([
+      ['', 'women'],
+      ['15 to 64', '14.7'],
+      ['15 to 24', '4.1'],
+      ['25 to 54', '9.1']
+    ])
+    expect(labels(short)).toEqual(['15 to 64', '15 to 24', '25 to 54'])
+  })
+
+  it('reads the whole numbers a label spans', () => {
+    expect(numberRange('aged 15 to 64 years')).toEqual([15, 64])
+    expect(numberRange('25-54')).toEqual([25, 54])
+    expect(numberRange('75 years and older')).toEqual([75, Infinity])
+    expect(numberRange('15+')).toEqual([15, Infinity])
+    expect(numberRange('under $25,000')).toEqual([-Infinity, 24999])
+    // A pair whose second number is smaller ("2000-01", a school year) is no range, nor a label with other words.
+    expect(numberRange('2000-01')).toBeNull()
+    expect(numberRange('persons 65 years and over')).toBeNull()
   })
 })

@@ -86,6 +86,11 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
       if (beyondReach(values, units, sums, negative, i, width, members)) break
       const fit = members < 2 ? 'none' : addsUp(values, units, sums, lows, highs, i, width, members)
       if (fit === 'none') continue
+      if (fit === 'single') {
+        // Four parts or more that run to the end of the rows: a coincidence that long is unlikely.
+        if (members >= 4 && runEnds(roles, k)) near = k - 1
+        continue
+      }
       if (fit === 'near') {
         if (members >= 3 && (near < 0 || runEnds(roles, k))) near = k - 1
         continue
@@ -197,9 +202,11 @@ function beyondReach(values: Float64Array, units: Float64Array, sums: Float64Arr
 /**
  * How the parts fit the parent row: 'exact' when one column at least adds up to the unit, 'near' when the
  * columns that add up are large totals missed only by the rounding of their parts (50,740 against parts that
- * sum to 50,745, each rounded to a multiple of 5), 'none' otherwise.
+ * sum to 50,745, each rounded to a multiple of 5), 'single' when only one column adds up, a large total, and
+ * every other column lies among its parts ("job vacancies | vacancy rate | unemployment rate"), 'none'
+ * otherwise.
  */
-function addsUp(values: Float64Array, units: Float64Array, sums: Float64Array, lows: Float64Array, highs: Float64Array, row: number, width: number, members: number): 'exact' | 'near' | 'none' {
+function addsUp(values: Float64Array, units: Float64Array, sums: Float64Array, lows: Float64Array, highs: Float64Array, row: number, width: number, members: number): 'exact' | 'near' | 'single' | 'none' {
   let match = 0
   let mismatch = 0
   // Rounded parts may miss the printed total by a few units, but one column at least must add up to the
@@ -207,6 +214,7 @@ function addsUp(values: Float64Array, units: Float64Array, sums: Float64Array, l
   // total of a thousand units or more by a thousandth of it at most.
   let exact = false
   let near = false
+  let large = false
   for (let j = 0; j < width; j++) {
     const v = values[row * width + j] ?? NaN
     const s = sums[j] ?? NaN
@@ -222,10 +230,14 @@ function addsUp(values: Float64Array, units: Float64Array, sums: Float64Array, l
     else if (Math.abs(v) >= SIGNIFICANT * unit) {
       // Small values (0.2 = 0.1 + 0.1, 12 = 5 + 7) add up by chance too often to count.
       match++
+      if (Math.abs(v) >= LARGE * unit) large = true
       if (gap <= 0.5 * unit + 1e-9) exact = true
       else if (Math.abs(v) >= LARGE * unit && gap <= NEAR * Math.abs(v)) near = true
     }
   }
+  // One large column that adds up, with rates and averages beside it, is a fit only for a longer block
+  // that runs to the end of the rows (see scan).
+  if (match === 1 && mismatch === 0 && large && (exact || near)) return 'single'
   if (match <= mismatch || match < 2) return 'none'
   return exact ? 'exact' : near ? 'near' : 'none'
 }

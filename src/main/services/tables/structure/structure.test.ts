@@ -676,6 +676,25 @@ describe('left hierarchy', () => {
     ])
   })
 
+  it('takes one large column that adds up beside rates, for four parts or more that run to the end of the rows', () => {
+    const rows = [
+      ['', 'job vacancies', 'vacancy rate', 'unemployment rate'],
+      ['', 'thousands', 'percent', ''],
+      ['canada', '392.5', '2.7', '6.9'],
+      ['quebec', '105.2', '3.1', '8.6'],
+      ['ontario', '122.6', '2.0', '6.7'],
+      ['manitoba', '10.7', '2.1', '5.1'],
+      ['alberta', '82.4', '4.6', '4.5'],
+      ['british columbia', '71.6', '2.6', '6.6']
+    ]
+    const labels = (g: RawGrid): string[] => structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))
+    expect(labels(grid(rows)).slice(-2)).toEqual(['canada > alberta', 'canada > british columbia'])
+    // The same sum with a row after it, or with three parts, is left alone: one column may add up by chance.
+    expect(labels(grid([...rows, ['abroad', '1.2', '0.4', '']])).slice(-3)).toEqual(['alberta', 'british columbia', 'abroad'])
+    const three = [...rows.slice(0, 3), ['quebec', '227.8', '3.1', '8.6'], ['manitoba', '10.7', '2.1', '5.1'], ['alberta', '154.0', '4.6', '4.5']]
+    expect(labels(grid(three))).toEqual(['canada', 'quebec', 'manitoba', 'alberta'])
+  })
+
   it('keeps rows whose values are suppressed in the block that adds up before them, when they end the rows', () => {
     const rows = [
       ['', 'cohort', 'treated', 'percent'],

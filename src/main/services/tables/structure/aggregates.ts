@@ -21,7 +21,9 @@ const NEAR = 0.001
  * block) sum to the parent in the numeric columns: at least one column with a non-zero parent must add up,
  * and columns that add up must outnumber those that do not. A column whose parent value lies among its parts'
  * values (a median, a rate, a percent change: what a whole of averages looks like) counts as neither. A block
- * has two members or more and stops at the first row that is not a data row.
+ * has two members or more and stops at the first row that is not a data row. A second run of members that
+ * adds up to the same parent right after its block, and ends the rows, is a second breakdown of it and joins
+ * the block.
  */
 export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], known?: Int32Array): Int32Array {
   const n = roles.length
@@ -52,14 +54,27 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
   const pairs = new Int32Array(n).fill(-1)
   // Pair heads a scan went over as single members (see below).
   const used: number[] = []
-  // The block of parent row i, found by adding up the rows below it. With `nestPairs`, a pair that adds up
-  // but was left pending (a plain row follows it) counts as one member; if the block then adds up, the pair
-  // is confirmed as a block of its own ("federal government" over "intramural | ffrdcs" inside "r&d").
-  const scan = (i: number, nestPairs: boolean): boolean => {
+  const startSums = (): void => {
     sums.fill(0)
     negative.fill(0)
     lows.fill(Infinity)
     highs.fill(-Infinity)
+  }
+  const addRow = (k: number): void => {
+    for (let j = 0; j < width; j++) {
+      const v = values[k * width + j] ?? NaN
+      sums[j] = (sums[j] ?? 0) + v
+      if (v < 0) negative[j] = 1
+      if (v < (lows[j] ?? Infinity)) lows[j] = v
+      if (v > (highs[j] ?? -Infinity)) highs[j] = v
+    }
+  }
+  // The block of parent row i, found by adding up the rows below it, up to row `last` at most. With
+  // `nestPairs`, a pair that adds up but was left pending (a plain row follows it) counts as one member; if the
+  // block then adds up, the pair is confirmed as a block of its own ("federal government" over "intramural |
+  // ffrdcs" inside "r&d").
+  const scan = (i: number, nestPairs: boolean, last = n - 1): boolean => {
+    startSums()
     used.length = 0
     let members = 0
     let pendingMembers = false
@@ -68,14 +83,8 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
     // of the rows (parts that add nearly nothing, "yukon | 30", leave the fit near).
     let near = -1
     let k = i + 1
-    while (k < n && k - i <= MAX_BLOCK && roles[k] === 'data') {
-      for (let j = 0; j < width; j++) {
-        const v = values[k * width + j] ?? NaN
-        sums[j] = (sums[j] ?? 0) + v
-        if (v < 0) negative[j] = 1
-        if (v < (lows[j] ?? Infinity)) lows[j] = v
-        if (v > (highs[j] ?? -Infinity)) highs[j] = v
-      }
+    while (k <= last && k - i <= MAX_BLOCK && roles[k] === 'data') {
+      addRow(k)
       members++
       const pair = pairs[k] ?? -1
       if (pair >= 0 && (ends[k] ?? -1) < 0) {
@@ -111,10 +120,41 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
     }
     return pendingMembers
   }
+  // A second breakdown of the same whole right after the first ("r&d" by performer, then by type of work):
+  // members counted from the end of the block, blocks once; it must add up to the unit and end the rows.
+  const secondBreakdown = (i: number, from: number): number => {
+    startSums()
+    let members = 0
+    let found = -1
+    let k = from
+    while (k < n && k - i <= MAX_BLOCK && roles[k] === 'data') {
+      addRow(k)
+      members++
+      k = Math.max(k, ends[k] ?? -1) + 1
+      if (members >= 2 && runEnds(roles, k) && addsUp(values, units, sums, lows, highs, i, width, members) === 'exact') found = k - 1
+    }
+    return found
+  }
   for (let i = n - 2; i >= 0; i--) {
-    if (roles[i] !== 'data' || fixed(i)) continue
+    if (roles[i] !== 'data') continue
+    if (fixed(i)) {
+      // A block known from its labels is kept as it is, but a pair inside it is confirmed when the block adds
+      // up with the pair nested.
+      const end = ends[i] ?? -1
+      ends[i] = -1
+      scan(i, true, end)
+      ends[i] = end
+      pairs[i] = -1
+      continue
+    }
     const pending = scan(i, false)
     if (pending && (ends[i] ?? -1) < 0 && (pairs[i] ?? -1) < 0) scan(i, true)
+  }
+  for (let i = 0; i < n; i++) {
+    const end = ends[i] ?? -1
+    if (end < 0 || end + 1 >= n || roles[end + 1] !== 'data') continue
+    const second = secondBreakdown(i, end + 1)
+    if (second > end) ends[i] = second
   }
   acceptNeighbouringPairs(roles, ends, pairs)
   return ends

@@ -695,6 +695,47 @@ describe('left hierarchy', () => {
     expect(labels(grid(three))).toEqual(['canada', 'quebec', 'manitoba', 'alberta'])
   })
 
+  it('nests a pair inside a block known from its labels, and a second breakdown of the same whole', () => {
+    const list = (business: string[], federal: string[], intramural: string[], ffrdcs: string[], universities: string[], share: string[]): string[][] => [
+      ['business', ...business],
+      ['federal government', ...federal],
+      ['federal intramural', ...intramural],
+      ['ffrdcs', ...ffrdcs],
+      ['universities', ...universities],
+      ['percent distribution', ...share]
+    ]
+    const rows = [
+      ['', 'total', 'federal funds'],
+      ['r&d', '1,000', '400'],
+      ...list(['600', '100'], ['300', '280'], ['200', '200'], ['100', '80'], ['100', '20'], ['100', '40']),
+      ['basic research', '400', '200'],
+      ...list(['200', '40'], ['150', '140'], ['100', '100'], ['50', '40'], ['50', '20'], ['100', '50']),
+      ['development', '600', '200'],
+      ...list(['400', '60'], ['150', '140'], ['100', '100'], ['50', '40'], ['50', '0'], ['100', '33.3'])
+    ]
+    const labels = (g: RawGrid): string[] => structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))
+    const nested = labels(grid(rows))
+    expect(nested.slice(0, 8)).toEqual([
+      'r&d',
+      'r&d > business',
+      'r&d > federal government',
+      'r&d > federal government > federal intramural',
+      'r&d > federal government > ffrdcs',
+      'r&d > universities',
+      'r&d > percent distribution',
+      'r&d > basic research'
+    ])
+    expect(nested.slice(-4)).toEqual([
+      'r&d > development > federal government > federal intramural',
+      'r&d > development > federal government > ffrdcs',
+      'r&d > development > universities',
+      'r&d > development > percent distribution'
+    ])
+    // The second breakdown must end the rows: with a plain row after it, "basic research" is not a part.
+    const followed = labels(grid([...rows, ['abroad', '12', '3']]))
+    expect(followed[7]).toBe('basic research')
+  })
+
   it('keeps rows whose values are suppressed in the block that adds up before them, when they end the rows', () => {
     const rows = [
       ['', 'cohort', 'treated', 'percent'],

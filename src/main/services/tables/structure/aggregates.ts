@@ -11,6 +11,8 @@ const SIGNIFICANT = 20
 // A total of this many rounding units that its parts miss by this share of it at most fits them nearly.
 const LARGE = 1000
 const NEAR = 0.001
+// A single column of counts adds up by chance too often below this many units (21 = 15 + 2 + 4).
+const COUNT = 100
 
 /**
  * Rows that add up the rows right below them: "canada" over its provinces, "total, all industries" over the
@@ -244,7 +246,7 @@ function beyondReach(values: Float64Array, units: Float64Array, sums: Float64Arr
  * columns that add up are large totals missed only by the rounding of their parts (50,740 against parts that
  * sum to 50,745, each rounded to a multiple of 5), 'single' when only one column adds up, a large total, and
  * every other column lies among its parts ("job vacancies | vacancy rate | unemployment rate"), 'none'
- * otherwise.
+ * otherwise. A lone column of counts that adds up to the unit is 'exact'.
  */
 function addsUp(values: Float64Array, units: Float64Array, sums: Float64Array, lows: Float64Array, highs: Float64Array, row: number, width: number, members: number): 'exact' | 'near' | 'single' | 'none' {
   let match = 0
@@ -255,6 +257,7 @@ function addsUp(values: Float64Array, units: Float64Array, sums: Float64Array, l
   let exact = false
   let near = false
   let large = false
+  let counts = false
   for (let j = 0; j < width; j++) {
     const v = values[row * width + j] ?? NaN
     const s = sums[j] ?? NaN
@@ -270,13 +273,17 @@ function addsUp(values: Float64Array, units: Float64Array, sums: Float64Array, l
     else if (Math.abs(v) >= SIGNIFICANT * unit) {
       // Small values (0.2 = 0.1 + 0.1, 12 = 5 + 7) add up by chance too often to count.
       match++
+      if (gap <= 0.5 * unit + 1e-9 && (lows[j] ?? -1) >= 0 && v > (highs[j] ?? Infinity) && v >= COUNT * unit) counts = true
       if (Math.abs(v) >= LARGE * unit) large = true
       if (gap <= 0.5 * unit + 1e-9) exact = true
       else if (Math.abs(v) >= LARGE * unit && gap <= NEAR * Math.abs(v)) near = true
     }
   }
-  // One large column that adds up, with rates and averages beside it, is a fit only for a longer block
-  // that runs to the end of the rows (see scan).
+  // One column of counts that adds up to the unit (no part below zero, the parent above every part and a
+  // hundred units or more) is a fit even beside rates and averages: "race/ethnicity | 2,412 | 36 %" over
+  // the groups' counts and shares. Another large column that adds up is a fit only for a longer block that
+  // runs to the end of the rows (see scan).
+  if (match === 1 && mismatch === 0 && exact && counts) return 'exact'
   if (match === 1 && mismatch === 0 && large && (exact || near)) return 'single'
   if (match <= mismatch || match < 2) return 'none'
   return exact ? 'exact' : near ? 'near' : 'none'

@@ -685,14 +685,60 @@ describe('left hierarchy', () => {
       ['ontario', '122.6', '2.0', '6.7'],
       ['manitoba', '10.7', '2.1', '5.1'],
       ['alberta', '82.4', '4.6', '4.5'],
-      ['british columbia', '71.6', '2.6', '6.6']
+      ['british columbia', '71.7', '2.6', '6.6']
     ]
     const labels = (g: RawGrid): string[] => structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))
     expect(labels(grid(rows)).slice(-2)).toEqual(['canada > alberta', 'canada > british columbia'])
-    // The same sum with a row after it, or with three parts, is left alone: one column may add up by chance.
+    // The parts add up to 392.6, a rounding error away. The same near sum with a row after it, or with three
+    // parts, is left alone: one column may come that near by chance.
     expect(labels(grid([...rows, ['abroad', '1.2', '0.4', '']])).slice(-3)).toEqual(['alberta', 'british columbia', 'abroad'])
-    const three = [...rows.slice(0, 3), ['quebec', '227.8', '3.1', '8.6'], ['manitoba', '10.7', '2.1', '5.1'], ['alberta', '154.0', '4.6', '4.5']]
+    const three = [...rows.slice(0, 3), ['quebec', '227.8', '3.1', '8.6'], ['manitoba', '10.7', '2.1', '5.1'], ['alberta', '154.1', '4.6', '4.5']]
     expect(labels(grid(three))).toEqual(['canada', 'quebec', 'manitoba', 'alberta'])
+  })
+
+  it('takes one column of counts that adds up beside shares, when the counts are a hundred or more', () => {
+    const rows = [
+      ['', 'total', 'open areas', 'residences'],
+      ['', 'number', 'percent', ''],
+      ['race/ethnicity', '2,412', '36', '24'],
+      ['black', '838', '36', '27'],
+      ['south asian', '711', '42', '19'],
+      ['indigenous', '863', '33', '25'],
+      ['religion', '822', '23', '28'],
+      ['jewish', '303', '17', '25'],
+      ['muslim', '519', '28', '29'],
+      ['sexual orientation', '940', '39', '28']
+    ]
+    const labels = (g: RawGrid): string[] => structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))
+    expect(labels(grid(rows))).toEqual([
+      'race/ethnicity',
+      'race/ethnicity > black',
+      'race/ethnicity > south asian',
+      'race/ethnicity > indigenous',
+      'religion',
+      'religion > jewish',
+      'religion > muslim',
+      'sexual orientation'
+    ])
+    // Small counts (21 = 15 + 2 + 4), or a column with parts below zero, add up by chance.
+    const small = grid([
+      ['', 'wales', 'great britain'],
+      ['oak', '3', '21'],
+      ['beech', '2', '15'],
+      ['sycamore', '0', '2'],
+      ['ash', '1', '4'],
+      ['birch', '11', '19']
+    ])
+    expect(labels(small)).toEqual(['oak', 'beech', 'sycamore', 'ash', 'birch'])
+    const signed = grid([
+      ['', 'change', 'rate'],
+      ['hamilton', '205', '3.1'],
+      ['brantford', '-31', '4.2'],
+      ['guelph', '142', '2.9'],
+      ['london', '94', '3.5'],
+      ['windsor', '-57', '2.2']
+    ])
+    expect(labels(signed)).toEqual(['hamilton', 'brantford', 'guelph', 'london', 'windsor'])
   })
 
   it('nests a pair inside a block known from its labels, and a second breakdown of the same whole', () => {
@@ -707,7 +753,7 @@ describe('left hierarchy', () => {
     const rows = [
       ['', 'total', 'federal funds'],
       ['r&d', '1,000', '400'],
-      ...list(['600', '100'], ['300', '280'], ['200', '200'], ['100', '80'], ['100', '20'], ['100', '40']),
+      ...list(['610', '100'], ['300', '280'], ['200', '200'], ['100', '80'], ['90', '20'], ['100', '40']),
       ['basic research', '400', '200'],
       ...list(['200', '40'], ['150', '140'], ['100', '100'], ['50', '40'], ['50', '20'], ['100', '50']),
       ['development', '600', '200'],

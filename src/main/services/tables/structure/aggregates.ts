@@ -1,5 +1,5 @@
 import { rawText, type Grid } from './grid'
-import { parseNumber } from './number'
+import { isDateLike, parseNumber } from './number'
 import { isTotalLabel, rowLabel, type RowRole } from './rows'
 
 // Aggregates are looked for in report-sized tables only, and a parent's children within this many rows.
@@ -137,8 +137,10 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
     }
     return found
   }
+  const periods = periodShapes(g, headerRows, headerCols, roles)
   for (let i = n - 2; i >= 0; i--) {
     if (roles[i] !== 'data') continue
+    if ((periods[i] ?? null) !== null && periods[i] === periods[i + 1]) continue
     if (fixed(i)) {
       // A block known from its labels is kept as it is, but a pair inside it is confirmed when the block adds
       // up with the pair nested.
@@ -160,6 +162,18 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
   }
   acceptNeighbouringPairs(roles, ends, pairs)
   return ends
+}
+
+/**
+ * The shape of each data row's label when it names a period ("Sep-1953" → "aaa-9999", "2013" → "9999"), else
+ * null. A period is not the sum of the periods after it: rows of a time series are never parts of each other.
+ */
+function periodShapes(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): (string | null)[] {
+  return roles.map((role, i) => {
+    if (role !== 'data') return null
+    const label = rowLabel(g, headerRows + i, headerCols)
+    return isDateLike(label) ? label.toLowerCase().replace(/\d/g, '9').replace(/[a-z]/g, 'a') : null
+  })
 }
 
 /** True when no data row follows at `next` (blank rows skipped): the body or a section ends there. */

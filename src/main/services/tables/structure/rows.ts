@@ -99,10 +99,20 @@ export function classifyRow(g: Grid, row: number, headerCols: number): RowRole {
   if (placeholdersOnly(g, row)) return 'empty'
   const hasData = !dataEmpty(g, row, headerCols)
   const label = rowLabel(g, row, headerCols)
+  if (!hasData && label.length > 0 && sharesMergedData(g, row, headerCols)) return 'data'
   if (!hasData) return label.length === 0 ? 'empty' : isNote(g, row, headerCols, label) ? 'note' : 'section'
   if (label.length > 0 && labelledUnit(g, row, headerCols)) return 'section'
   if (isUnitRow(g, row, headerCols)) return 'unit'
   return 'data'
+}
+
+/** A data cell of the row lies under a merge with text that starts in a row above ("No Team" over 3 seasons). */
+function sharesMergedData(g: Grid, row: number, headerCols: number): boolean {
+  for (let c = headerCols; c < g.cols; c++) {
+    const m = regionAt(g, row, c)
+    if (m !== null && m.top < row && m.left >= headerCols && (g.cells[m.top]?.[m.left] ?? '').trim().length > 0) return true
+  }
+  return false
 }
 
 const TOTAL = /^(?:total|all\b(?!\s+other)|overall|sum\b)/i

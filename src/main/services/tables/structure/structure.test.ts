@@ -741,6 +741,52 @@ describe('left hierarchy', () => {
     expect(labels(signed)).toEqual(['hamilton', 'brantford', 'guelph', 'london', 'windsor'])
   })
 
+  it('never makes a period the parent of the periods after it, though its values add up', () => {
+    // 106.5 = 35.1 + 35.4 + 36.0 by chance in every column of an index series.
+    const g = grid([
+      ['', 'all groups', 'food'],
+      ['Sep-1953', '106.5', '106.5'],
+      ['Dec-1953', '35.1', '35.1'],
+      ['Mar-1954', '35.4', '35.4'],
+      ['Jun-1954', '36.0', '36.0'],
+      ['Sep-1954', '36.2', '36.2']
+    ])
+    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+      'Sep-1953',
+      'Dec-1953',
+      'Mar-1954',
+      'Jun-1954',
+      'Sep-1954'
+    ])
+    // A year over its quarters is not a run of the same kind of period.
+    const year = grid([
+      ['', 'sales', 'returns'],
+      ['2019', '1,000', '240'],
+      ['2019 Q1', '200', '50'],
+      ['2019 Q2', '300', '60'],
+      ['2019 Q3', '250', '70'],
+      ['2019 Q4', '250', '60']
+    ])
+    expect(structureGrid(year).index[4]?.filter((x) => x.length > 0)).toEqual(['2019', '2019 Q4'])
+  })
+
+  it('reads rows whose data cells a merge from a row above covers as data rows, not sections', () => {
+    const g = grid(
+      [
+        ['Season', 'Coach', 'Wins'],
+        ['1942', 'Rowland', '5'],
+        ['1943', 'No Team', ''],
+        ['1944', '', ''],
+        ['1945', '', ''],
+        ['1946', 'Decker', '3'],
+        ['1947', 'Decker', '3']
+      ],
+      [{ top: 2, left: 1, bottom: 4, right: 2 }]
+    )
+    const p = structureGrid(g, { ...detectStructure(g), headerCols: 1 })
+    expect(p.index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual(['1942', '1943', '1944', '1945', '1946', '1947'])
+  })
+
   it('nests a pair inside a block known from its labels, and a second breakdown of the same whole', () => {
     const list = (business: string[], federal: string[], intramural: string[], ffrdcs: string[], universities: string[], share: string[]): string[][] => [
       ['business', ...business],

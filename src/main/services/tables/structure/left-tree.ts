@@ -59,9 +59,12 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   const nodes = new Map<number, HeaderNode>()
   const above: (HeaderNode | null)[] = new Array<HeaderNode | null>(headerCols).fill(null)
   const stack: Open[] = []
-  const indented = hierarchy && hasIndentation(g, headerRows, headerCols)
   let previousRole: RowRole | null = null
   for (let r = headerRows; r < g.rows; r++) roles.push(roleOf(r, headerCols))
+  trailingNotes(roles)
+  // The label column whose indentation varies, if any: where the hierarchy is read.
+  const indentColumn = hierarchy ? indentationColumn(g, headerRows, headerCols, roles) : -1
+  const indented = indentColumn >= 0
   const sectionsBelow = indented ? null : sectionRuns(roles)
   const outerSections = indented ? null : sectionsOverRecurring(g, headerRows, headerCols, roles)
   const blocks = hierarchy && !indented && headerCols === 1 ? echoBlocks(g, headerRows, headerCols, roles, aggregateBlocks(g, headerRows, headerCols, roles, labelBlocks(g, headerRows, headerCols, roles))) : null
@@ -76,9 +79,15 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     if (role === 'note') {
       while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) !== -Infinity) stack.pop()
       above.fill(null)
-      const col = firstFilled(g, r, 0)
-      const node: HeaderNode = { text: rawText(g, r, col), cell: { row: r, col }, children: [] }
-      ;(stack[stack.length - 1]?.node ?? root).children.push(node)
+      // A note written over several cells ("1 | Using series YBHA: …") is a path of them, as labels are.
+      let parent = stack[stack.length - 1]?.node ?? root
+      let col = firstFilled(g, r, 0)
+      do {
+        const node: HeaderNode = { text: rawText(g, r, col), cell: { row: r, col }, children: [] }
+        parent.children.push(node)
+        parent = node
+        col = firstFilled(g, r, col + 1)
+      } while (col < g.cols && rawText(g, r, col).length > 0)
       previousRole = role
       continue
     }
@@ -92,7 +101,10 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
       previousRole = role
       continue
     }
-    const level = indented ? rowIndent(g, r, headerCols) : 0
+    // With several label columns, a data row that leaves the indented one blank continues the group above
+    // ("| 2016 |" under "Connecticut | 2015 |") and opens none.
+    const continuation = indented && headerCols > 1 && role === 'data' && rawText(g, r, indentColumn).length === 0
+    const level = continuation ? Infinity : indented ? rowIndent(g, r, headerCols, indentColumn) : 0
     const group = groups?.[r - headerRows] === true
     let effective = role === 'section' || group ? level - 0.5 : level
     if (role === 'section' && sectionsBelow !== null) {
@@ -169,7 +181,13 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
       const blockEnd = blocks?.[r - headerRows] ?? -1
       const outer = path.slice(fromStack, -1)
       if (group && own !== undefined && own.text.length > 0) stack.push({ node: own, level: effective, outer })
-      else if (indented && own !== undefined && own.text.length > 0) stack.push({ node: own, level, outer })
+      else if (indented) {
+        // The row opens a group at its label in the indented column ("Connecticut"), not at its last label
+        // ("3,584,730"); labels before it (a line number) come along.
+        const at = path.findIndex((node, k) => k >= fromStack && (node.cell?.col ?? -1) >= indentColumn)
+        const head = at >= 0 ? path[at] : own
+        if (!continuation && head !== undefined && head.text.length > 0) stack.push({ node: head, level, outer: path.slice(fromStack, Math.max(at, fromStack)) })
+      }
       else if (blockEnd >= 0 && own !== undefined && own.text.length > 0) stack.push({ node: own, level: AGGREGATE_LEVEL, until: blockEnd + headerRows, outer })
       else if (wholeLabel && (opensBody(previousRole) || followsWhole) && r < lastRow && own !== undefined && own.text.length > 0)
         // A total heading the body (or a unit's rows), like "all industries", is the parent of the rows below.
@@ -334,17 +352,39 @@ function rowLabelText(g: Grid, r: number, headerCols: number): string {
   return ''
 }
 
-function rowIndent(g: Grid, r: number, headerCols: number): number {
+/** The indentation of a row's label: in the indented column, or else in its first label. */
+function rowIndent(g: Grid, r: number, headerCols: number, indentColumn: number): number {
+  if (rawText(g, r, indentColumn).length > 0) return g.indent(r, indentColumn)
   for (let c = 0; c < headerCols; c++) if (rawText(g, r, c).length > 0) return g.indent(r, c)
   return 0
 }
 
-function hasIndentation(g: Grid, headerRows: number, headerCols: number): boolean {
-  let first: number | null = null
-  for (let r = headerRows; r < g.rows; r++) {
-    const level = rowIndent(g, r, headerCols)
-    if (first === null) first = level
-    else if (level !== first) return true
+/**
+ * Rows with a label and nothing else after the last data row head nothing: they are notes ("1 Duplicative
+ * transactions are excluded.", "Abbreviations and symbols:"), leaves of the tree, not sections nesting each other.
+ */
+function trailingNotes(roles: RowRole[]): void {
+  let last = roles.length - 1
+  while (last >= 0 && roles[last] !== 'data') last--
+  if (last < 0) return
+  for (let i = last + 1; i < roles.length; i++) if (roles[i] === 'section') roles[i] = 'note'
+}
+
+/**
+ * The first label column whose labels are indented differently from one another, over the rows down to the
+ * last data row (footnotes below, often indented with spaces, say nothing about the hierarchy); -1 if none.
+ */
+function indentationColumn(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): number {
+  let last = g.rows - 1
+  while (last >= headerRows && roles[last - headerRows] !== 'data') last--
+  for (let c = 0; c < headerCols; c++) {
+    let first: number | null = null
+    for (let r = headerRows; r <= last; r++) {
+      if (rawText(g, r, c).length === 0) continue
+      const level = g.indent(r, c)
+      if (first === null) first = level
+      else if (level !== first) return c
+    }
   }
-  return false
+  return -1
 }

@@ -391,6 +391,60 @@ describe('left hierarchy', () => {
     ])
   })
 
+  it('reads indentation in the indented label column, and rows that leave it blank continue their group', () => {
+    // An area written once over its years, the states indented under their division.
+    const crime = grid([
+      ['Area', 'Year', 'Violent crime', 'Rate'],
+      ['New England', '2015', '42,121', '286.3'],
+      ['', '2016', '41,598', '282.3'],
+      ['', 'Percent change', '-1.2', '-1.4'],
+      ['  Connecticut', '2015', '7,938', '221.4'],
+      ['', '2016', '8,123', '227.1'],
+      ['  Maine', '2015', '1,726', '129.8'],
+      ['', '2016', '1,648', '123.8']
+    ])
+    const p = structureGrid(crime, { ...detectStructure(crime), headerRows: 1, headerCols: 2 })
+    expect(p.index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+      'New England > 2015',
+      'New England > 2016',
+      'New England > Percent change',
+      'New England > Connecticut > 2015',
+      'New England > Connecticut > 2016',
+      'New England > Maine > 2015',
+      'New England > Maine > 2016'
+    ])
+    // Line numbers before the indented labels come along with the label they number.
+    const lines = grid([
+      ['Line', 'Description', 'Amount'],
+      ['1', 'Taxes', '100'],
+      ['2', '  Property', '60'],
+      ['3', '  Sales', '40'],
+      ['4', 'Charges', '20']
+    ])
+    const q = structureGrid(lines, { ...detectStructure(lines), headerRows: 1, headerCols: 2 })
+    expect(q.index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual(['1 > Taxes', '1 > Taxes > 2 > Property', '1 > Taxes > 3 > Sales', '4 > Charges'])
+  })
+
+  it('reads label rows after the last data row as notes, not as sections nesting each other', () => {
+    const g = grid([
+      ['', '', 'visits'],
+      ['2014', '', ''],
+      ['', 'Jan', '2,392'],
+      ['', 'Feb', '2,077'],
+      ['Source: International Passenger Survey', '', ''],
+      ['1', 'Estimate rounded to nearest 10000', ''],
+      ['         NSA   Not seasonally adjusted', '', '']
+    ])
+    const p = structureGrid(g, { ...detectStructure(g), headerRows: 1, headerCols: 2 })
+    expect(p.index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual(['2014 > Jan', '2014 > Feb'])
+    // A note written over two cells keeps both.
+    expect(treePaths(p.leftTree).map((path) => path.join(' > ')).slice(-3)).toEqual([
+      'Source: International Passenger Survey',
+      '1 > Estimate rounded to nearest 10000',
+      'NSA   Not seasonally adjusted'
+    ])
+  })
+
   it('nests a run of section rows, and a later lone section closes only the inner one', () => {
     const g = grid([
       ['', 'n'],

@@ -1,5 +1,5 @@
 import { rawText, type Grid } from './grid'
-import { isDateLike, parseNumber } from './number'
+import { parseNumber, periodShape } from './number'
 import { isTotalLabel, rowLabel, type RowRole } from './rows'
 
 // Aggregates are looked for in report-sized tables only, and a parent's children within this many rows.
@@ -171,8 +171,7 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
 function periodShapes(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): (string | null)[] {
   return roles.map((role, i) => {
     if (role !== 'data') return null
-    const label = rowLabel(g, headerRows + i, headerCols)
-    return isDateLike(label) ? label.toLowerCase().replace(/\d/g, '9').replace(/[a-z]/g, 'a') : null
+    return periodShape(rowLabel(g, headerRows + i, headerCols))
   })
 }
 

@@ -3,7 +3,8 @@ import { rawText, regionAt, type Grid } from './grid'
 import { aggregateBlocks, echoBlocks } from './aggregates'
 import { labelBlocks, negates } from './label-cues'
 import { detectNoteRows } from './margins'
-import { classifyRow, isTotalLabel, isWholeLabel, type RowRole } from './rows'
+import { classifyRow, isTotalLabel, isWholeLabel, rowLabel, type RowRole } from './rows'
+import { periodShape } from './number'
 import { newRoot } from './top-tree'
 
 export type LeftTree = {
@@ -62,6 +63,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   let previousRole: RowRole | null = null
   for (let r = headerRows; r < g.rows; r++) roles.push(roleOf(r, headerCols))
   trailingNotes(roles)
+  periodRows(g, headerRows, headerCols, roles)
   // The label column whose indentation varies, if any: where the hierarchy is read.
   const indentColumn = hierarchy ? indentationColumn(g, headerRows, headerCols, roles) : -1
   const indented = indentColumn >= 0
@@ -357,6 +359,21 @@ function rowIndent(g: Grid, r: number, headerCols: number, indentColumn: number)
   if (rawText(g, r, indentColumn).length > 0) return g.indent(r, indentColumn)
   for (let c = 0; c < headerCols; c++) if (rawText(g, r, c).length > 0) return g.indent(r, c)
   return 0
+}
+
+/**
+ * A period without values ("1971 [x]") followed by rows of the same kind of period is a row of the series,
+ * not a section heading them.
+ */
+function periodRows(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): void {
+  let next: string | null = null
+  for (let i = roles.length - 1; i >= 0; i--) {
+    const role = roles[i]
+    if (role === 'empty') continue
+    const shape = role === 'data' || role === 'section' ? periodShape(rowLabel(g, headerRows + i, headerCols)) : null
+    if (role === 'section' && shape !== null && shape === next) roles[i] = 'data'
+    next = roles[i] === 'data' ? shape : null
+  }
 }
 
 /**

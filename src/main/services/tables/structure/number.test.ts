@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cellKind, isDateLike, isYearLike, parseNumber } from './number'
+import { cellKind, isDateLike, isYearLike, parseNumber, periodShape } from './number'
 
 describe('parseNumber', () => {
   it.each([
@@ -54,5 +54,15 @@ describe('cell kinds', () => {
     for (const text of ['Series ID', 'A2325806K', '282', '3.7', 'Sep', 'May the fourth', '13/13/1948', '1948-1-40', 'Marathon 1948']) {
       expect(isDateLike(text), text).toBe(false)
     }
+  })
+})
+
+describe('periodShape', () => {
+  it('gives rows of one time series the same form, marks left out', () => {
+    expect(periodShape('1971 [x]')).toBe(periodShape('1976'))
+    expect(periodShape('1997 (a)')).toBe('9999')
+    expect(periodShape('Sep-1953')).toBe('aaa-9999')
+    expect(periodShape('2019 Q1')).not.toBe(periodShape('2019'))
+    expect(periodShape('Total')).toBeNull()
   })
 })

@@ -122,6 +122,19 @@ export function isDateLike(text: string): boolean {
   return isYearLike(s) || DATE_FORMS.some((form) => form.test(s))
 }
 
+// Marks after a period's label: a footnote "(a)", a flag "[x]" or "[p]", a dagger, a revision letter " r".
+const PERIOD_MARK = /\s*(?:\([a-z0-9]{1,2}\)|\[[^\]]{1,4}\]|[*†‡]+|\s[a-z]{1,2})$/i
+
+/**
+ * The form of a label naming a period, marks left out: "Sep-1953" → "aaa-9999", "1971 [x]" → "9999"; null
+ * for other labels. Rows of one time series share it.
+ */
+export function periodShape(label: string): string | null {
+  let s = label.trim()
+  for (let i = 0; i < 2; i++) s = s.replace(PERIOD_MARK, '')
+  return s.length > 0 && isDateLike(s) ? s.toLowerCase().replace(/\d/g, '9').replace(/[a-z]/g, 'a') : null
+}
+
 /** How a cell reads for structure detection. */
 export type CellKind = 'empty' | 'number' | 'missing' | 'text'
 

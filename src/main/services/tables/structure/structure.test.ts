@@ -824,6 +824,26 @@ describe('left hierarchy', () => {
     expect(structureGrid(year).index[4]?.filter((x) => x.length > 0)).toEqual(['2019', '2019 Q4'])
   })
 
+  it('reads periods without values before periods of the same kind as rows of the series, not sections', () => {
+    const g = grid([
+      ['Year', 'Broadleaves', 'Conifers'],
+      ['1974 [x]', '', ''],
+      ['1975 [x]', '', ''],
+      ['1976', '0.02', '1.04'],
+      ['1977', '0.02', '0.98']
+    ])
+    const p = structureGrid(g, { ...detectStructure(g), headerRows: 1, headerCols: 1 })
+    expect(p.index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual(['1974 [x]', '1975 [x]', '1976', '1977'])
+    // A year over its months is still a section.
+    const months = grid([
+      ['', 'visits'],
+      ['2014', ''],
+      ['Jan', '2,392'],
+      ['Feb', '2,077']
+    ])
+    expect(structureGrid(months).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual(['2014 > Jan', '2014 > Feb'])
+  })
+
   it('reads rows whose data cells a merge from a row above covers as data rows, not sections', () => {
     const g = grid(
       [

@@ -264,6 +264,8 @@ function beyondReach(values: Float64Array, units: Float64Array, sums: Float64Arr
 function addsUp(values: Float64Array, units: Float64Array, sums: Float64Array, lows: Float64Array, highs: Float64Array, row: number, width: number, members: number): 'exact' | 'near' | 'single' | 'none' {
   let match = 0
   let mismatch = 0
+  let among = 0
+  let small = 0
   // Rounded parts may miss the printed total by a few units, but one column at least must add up to the
   // unit (21 against 8 + 10 + 4 in every column is a coincidence, not a total), or, for a near fit, miss a
   // total of a thousand units or more by a thousandth of it at most.
@@ -280,12 +282,16 @@ function addsUp(values: Float64Array, units: Float64Array, sums: Float64Array, l
     if (gap > 0.5 * unit * (members + 1)) {
       // A value among its parts' values (a median, a rate, a percent change) is what a whole of averages
       // looks like: it neither adds up nor speaks against the block.
-      if (v >= (lows[j] ?? Infinity) && v <= (highs[j] ?? -Infinity)) continue
+      if (v >= (lows[j] ?? Infinity) && v <= (highs[j] ?? -Infinity)) {
+        among++
+        continue
+      }
       mismatch++
     }
     else if (Math.abs(v) >= SIGNIFICANT * unit) {
       // Small values (0.2 = 0.1 + 0.1, 12 = 5 + 7) add up by chance too often to count.
       match++
+      if (Math.abs(v) < COUNT * unit) small++
       if (gap <= 0.5 * unit + 1e-9 && (lows[j] ?? -1) >= 0 && v > (highs[j] ?? Infinity) && v >= COUNT * unit) counts = true
       if (Math.abs(v) >= LARGE * unit) large = true
       if (gap <= 0.5 * unit + 1e-9) exact = true
@@ -299,6 +305,9 @@ function addsUp(values: Float64Array, units: Float64Array, sums: Float64Array, l
   if (match === 1 && mismatch === 0 && exact && counts) return 'exact'
   if (match === 1 && mismatch === 0 && large && (exact || near)) return 'single'
   if (match <= mismatch || match < 2) return 'none'
+  // Small counts that add up, with more columns whose parent lies among its parts, are a coincidence:
+  // "agriculture | 23 | 22 | 422 | 487 | …" over "mining | 2 | 2 | 231 | 247", "manufacturing | 17 | 18 | 943 | …".
+  if (among > match && small > 0) return 'none'
   return exact ? 'exact' : near ? 'near' : 'none'
 }
 

@@ -657,6 +657,24 @@ describe('left hierarchy', () => {
     expect(structureGrid(g).index).toEqual([['B-767'], ['B-777'], ['B-777LR'], ['A220']])
   })
 
+  it('does not take small counts that add up while more columns lie among the parts', () => {
+    const g = grid([
+      ['', 'jobs', 'jobs', 'wages', 'wages', 'sales', 'sales'],
+      ['agriculture', '23', '22', '422', '487', '2,976', '3,464'],
+      ['mining', '2', '2', '231', '247', '962', '807'],
+      ['manufacturing', '17', '17', '943', '994', '6,515', '6,881'],
+      ['electricity', '3', '3', '360', '349', '2,482', '2,422'],
+      ['construction', '15', '15', '675', '703', '3,610', '3,466']
+    ])
+    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+      'agriculture',
+      'mining',
+      'manufacturing',
+      'electricity',
+      'construction'
+    ])
+  })
+
   it('takes large totals that their rounded parts miss by a thousandth, preferring a block that adds up to the unit', () => {
     // Counts rounded to multiples of 5: the provinces sum to 50,745 and 44,785.
     const rounded = grid([

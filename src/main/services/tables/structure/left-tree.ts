@@ -63,6 +63,8 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   let previousRole: RowRole | null = null
   for (let r = headerRows; r < g.rows; r++) roles.push(roleOf(r, headerCols))
   trailingNotes(roles)
+  const banners = hierarchy ? bannerRows(g, headerRows, roles) : null
+  const lastDataRow = headerRows + roles.lastIndexOf('data')
   periodRows(g, headerRows, headerCols, roles)
   // The label column whose indentation varies, if any: where the hierarchy is read.
   const indentColumn = hierarchy ? indentationColumn(g, headerRows, headerCols, roles) : -1
@@ -79,7 +81,9 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     const role: RowRole = roles[r - headerRows] ?? 'empty'
     if (role === 'empty') continue
     if (role === 'note') {
+      // A note inside a unit's rows stays under the unit; the notes under the table are outside every group.
       while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) !== -Infinity) stack.pop()
+      if (r > lastDataRow) stack.length = 0
       above.fill(null)
       // A note written over several cells ("1 | Using series YBHA: …") is a path of them, as labels are.
       let parent = stack[stack.length - 1]?.node ?? root
@@ -93,9 +97,9 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
       previousRole = role
       continue
     }
-    if (role === 'unit') {
+    if (role === 'unit' || banners?.[r - headerRows] === 1) {
       stack.length = 0
-      const col = firstFilled(g, r, headerCols)
+      const col = firstFilled(g, r, role === 'unit' ? headerCols : 0)
       const node: HeaderNode = { text: rawText(g, r, col), cell: { row: r, col }, children: [] }
       root.children.push(node)
       stack.push({ node, level: -Infinity })
@@ -374,6 +378,33 @@ function periodRows(g: Grid, headerRows: number, headerCols: number, roles: RowR
     if (role === 'section' && shape !== null && shape === next) roles[i] = 'data'
     next = roles[i] === 'data' ? shape : null
   }
+}
+
+/**
+ * Section rows merged across the whole table when other section rows are not ("HH:MIN" over "KEY SERIES",
+ * "RELATED SERIES"): banners, each heading everything down to the next, as a unit row does. Null if none.
+ */
+function bannerRows(g: Grid, headerRows: number, roles: RowRole[]): Uint8Array | null {
+  const banner = new Uint8Array(roles.length)
+  let banners = 0
+  let plain = 0
+  // The last column with text: a banner may stop short of blank columns at the right edge.
+  let last = g.cols - 1
+  while (last > 0 && !columnUsed(g, last)) last--
+  roles.forEach((role, i) => {
+    if (role !== 'section') return
+    const m = regionAt(g, headerRows + i, 0)
+    if (m !== null && m.top === headerRows + i && m.left === 0 && m.bottom === m.top && m.right >= last) {
+      banner[i] = 1
+      banners++
+    } else plain++
+  })
+  return banners > 0 && plain > 0 ? banner : null
+}
+
+function columnUsed(g: Grid, col: number): boolean {
+  for (let r = 0; r < g.rows; r++) if (rawText(g, r, col).length > 0) return true
+  return false
 }
 
 /**

@@ -425,6 +425,50 @@ describe('left hierarchy', () => {
     expect(q.index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual(['1 > Taxes', '1 > Taxes > 2 > Property', '1 > Taxes > 3 > Sales', '4 > Charges'])
   })
 
+  it('makes a section row merged across the table a banner over the plain sections below it', () => {
+    const block = (a: string, b: string): string[][] => [
+      ['Males', '', ''],
+      ['Full-time', a, b],
+      ['Females', '', ''],
+      ['Full-time', b, a]
+    ]
+    const g = grid(
+      [
+        ['', 'Under 35', 'All ages'],
+        ['ESTIMATE', '', ''],
+        ['EMPLOYEES', '', ''],
+        ...block('1,254.4', '3,984.4'),
+        ['EARNINGS ($)', '', ''],
+        ...block('1,548.40', '1,810.90'),
+        ['STANDARD ERROR', '', ''],
+        ['EMPLOYEES', '', ''],
+        ...block('30.1', '45.2'),
+        ['EARNINGS ($)', '', ''],
+        ...block('12.5', '10.1'),
+        ['Source: Survey of Employee Earnings', '', '']
+      ],
+      [
+        { top: 1, left: 0, bottom: 1, right: 2 },
+        { top: 12, left: 0, bottom: 12, right: 2 }
+      ],
+      // Sexes indented one step, rows two; the banners and measures not at all.
+      Object.fromEntries([3, 5, 8, 10, 14, 16, 19, 21].flatMap((r) => [[`${r},0`, { indent: 1 }], [`${r + 1},0`, { indent: 2 }]]))
+    )
+    const p = structureGrid(g)
+    expect(p.index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+      'ESTIMATE > EMPLOYEES > Males > Full-time',
+      'ESTIMATE > EMPLOYEES > Females > Full-time',
+      'ESTIMATE > EARNINGS ($) > Males > Full-time',
+      'ESTIMATE > EARNINGS ($) > Females > Full-time',
+      'STANDARD ERROR > EMPLOYEES > Males > Full-time',
+      'STANDARD ERROR > EMPLOYEES > Females > Full-time',
+      'STANDARD ERROR > EARNINGS ($) > Males > Full-time',
+      'STANDARD ERROR > EARNINGS ($) > Females > Full-time'
+    ])
+    // The note under the table belongs to no banner.
+    expect(treePaths(p.leftTree).map((path) => path.join(' > ')).slice(-1)).toEqual(['Source: Survey of Employee Earnings'])
+  })
+
   it('reads label rows after the last data row as notes, not as sections nesting each other', () => {
     const g = grid([
       ['', '', 'visits'],

@@ -65,6 +65,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   trailingNotes(roles)
   const banners = hierarchy ? bannerRows(g, headerRows, roles) : null
   const lastDataRow = headerRows + roles.lastIndexOf('data')
+  const carried = carriedColumns(g, headerRows, headerCols, roles)
   periodRows(g, headerRows, headerCols, roles)
   // The label column whose indentation varies, if any: where the hierarchy is read.
   const indentColumn = hierarchy ? indentationColumn(g, headerRows, headerCols, roles) : -1
@@ -160,7 +161,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
         if (text.length > 0) {
           node = { text, cell: { row: r, col: c }, children: [] }
           parent.children.push(node)
-        } else if (g.owner === null && c < headerCols - 1 && role === 'data') {
+        } else if ((g.owner === null || carried[c] === 1) && c < headerCols - 1 && role === 'data') {
           node = above[c] ?? undefined
         }
       }
@@ -405,6 +406,34 @@ function bannerRows(g: Grid, headerRows: number, roles: RowRole[]): Uint8Array |
 function columnUsed(g: Grid, col: number): boolean {
   for (let r = 0; r < g.rows; r++) if (rawText(g, r, col).length > 0) return true
   return false
+}
+
+/**
+ * Outer label columns of a grid with merges whose labels are written once per group without merging them down
+ * ("UKC1 | Tees Valley | Imports" then "| | Exports"): no merge runs down the body in the column, and a
+ * quarter of its data rows at least leave it blank under a label. A blank cell there continues the label above
+ * it, as in a grid without merges. A lone blank ("| Totals |" after the last game) does not.
+ */
+function carriedColumns(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): Uint8Array {
+  const carried = new Uint8Array(headerCols)
+  if (g.owner === null) return carried
+  for (let c = 0; c < headerCols - 1; c++) {
+    let blank = 0
+    let rows = 0
+    let seen = false
+    let merged = false
+    for (let i = 0; i < roles.length && !merged; i++) {
+      if (roles[i] !== 'data') continue
+      const r = headerRows + i
+      const m = regionAt(g, r, c)
+      if (m !== null && m.bottom > m.top) merged = true
+      rows++
+      if (rawText(g, r, c).length > 0) seen = true
+      else if (seen && m === null) blank++
+    }
+    if (!merged && blank * 4 >= rows && blank > 0) carried[c] = 1
+  }
+  return carried
 }
 
 /**

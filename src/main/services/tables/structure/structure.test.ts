@@ -469,6 +469,45 @@ describe('left hierarchy', () => {
     expect(treePaths(p.leftTree).map((path) => path.join(' > ')).slice(-1)).toEqual(['Source: Survey of Employee Earnings'])
   })
 
+  it('carries labels written once per group down in a grid with merges elsewhere, but not into a lone blank', () => {
+    const rows = [
+      ['Total value of trade', '', '', '', ''],
+      ['', '', '', 'Production', ''],
+      ['NUTS2', 'Name', '', 'EU', 'Rest of world'],
+      ['UKC1', 'Tees Valley', 'Imports', '115', '95'],
+      ['', '', 'Exports', '124', '161'],
+      ['UKC2', 'Northumberland', 'Imports', '259', '178'],
+      ['', '', 'Exports', '497', '346']
+    ]
+    const merges = [
+      { top: 0, left: 0, bottom: 0, right: 4 },
+      { top: 1, left: 3, bottom: 1, right: 4 }
+    ]
+    const g = grid(rows, merges)
+    const p = structureGrid(g, { ...detectStructure(g), titleRows: 1, headerRows: 2, headerCols: 3 })
+    expect(p.index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+      'UKC1 > Tees Valley > Imports',
+      'UKC1 > Tees Valley > Exports',
+      'UKC2 > Northumberland > Imports',
+      'UKC2 > Northumberland > Exports'
+    ])
+    const games = grid(
+      [
+        ['Results', '', '', ''],
+        ['No.', 'Date', 'Game', ''],
+        ['', '', 'Winner', 'Score'],
+        ...Array.from({ length: 6 }, (_, k) => [String(k + 1), `November ${k + 10}, 2001`, 'Troy State', '21']),
+        ['', 'Totals', '', '126']
+      ],
+      [
+        { top: 0, left: 0, bottom: 0, right: 3 },
+        { top: 1, left: 2, bottom: 1, right: 3 }
+      ]
+    )
+    const q = structureGrid(games, { ...detectStructure(games), titleRows: 1, headerRows: 2, headerCols: 3 })
+    expect(q.index[q.index.length - 1]?.filter((x) => x.length > 0)).toEqual(['Totals'])
+  })
+
   it('reads label rows after the last data row as notes, not as sections nesting each other', () => {
     const g = grid([
       ['', '', 'visits'],

@@ -114,6 +114,8 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     const level = continuation ? Infinity : indented ? rowIndent(g, r, headerCols, indentColumn) : 0
     const group = groups?.[r - headerRows] === true
     let effective = role === 'section' || group ? level - 0.5 : level
+    // A section whose rows are indented under it is closed by the next row at its own indentation.
+    if (indented && role === 'section' && nextIndent(g, r, headerCols, indentColumn, roles, headerRows) > level) effective = level
     if (role === 'section' && sectionsBelow !== null) {
       // Without indentation, a run of section rows nests: each is the parent of the next, and the last one's
       // depth is that of a lone section. A later lone section closes only the innermost open one.
@@ -357,6 +359,15 @@ function rowLabelText(g: Grid, r: number, headerCols: number): string {
     if (t.length > 0) return t
   }
   return ''
+}
+
+/** The indentation of the next row with a label after row r, or -Infinity. */
+function nextIndent(g: Grid, r: number, headerCols: number, indentColumn: number, roles: RowRole[], headerRows: number): number {
+  for (let k = r + 1; k < g.rows; k++) {
+    const role = roles[k - headerRows]
+    if (role === 'data' || role === 'section') return rowIndent(g, k, headerCols, indentColumn)
+  }
+  return -Infinity
 }
 
 /** The indentation of a row's label: in the indented column, or else in its first label. */

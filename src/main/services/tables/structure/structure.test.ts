@@ -528,6 +528,26 @@ describe('left hierarchy', () => {
     ])
   })
 
+  it('closes a section whose rows are indented under it at the next row of its own indentation', () => {
+    const g = grid([
+      ['', '2004', '2005'],
+      ['Energy taxes', '', ''],
+      ['    Crude oil', '13,532', '14,352'],
+      ['    Renewable certificates', '83', '101'],
+      ['Transport taxes', '', ''],
+      ['    Luxury car tax', '323', '298'],
+      ['Waste levies', 'na', 'na'],
+      ['Total', '19,085', '20,257']
+    ])
+    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+      'Energy taxes > Crude oil',
+      'Energy taxes > Renewable certificates',
+      'Transport taxes > Luxury car tax',
+      'Waste levies',
+      'Total'
+    ])
+  })
+
   it('nests a run of section rows, and a later lone section closes only the inner one', () => {
     const g = grid([
       ['', 'n'],

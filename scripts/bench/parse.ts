@@ -272,10 +272,7 @@ export function evaluateSpreadsheets(set: 'sheets' | 'unseen' = 'sheets'): { exa
   let exact = 0
   let bodyExact = 0
   for (const s of sheets) {
-    const path = join(datasetsDir(), 'spreadsheets', s.file)
-    const imported = existsSync(path) ? importFileSync(basename(path), new Uint8Array(readFileSync(path))) : null
-    // Sheets as the app opens them: tables side by side are split into one grid each.
-    const grid = imported?.ok === true ? imported.value.flatMap(splitSideBySide).find((g) => g.name.endsWith(` › ${s.sheet}`)) : undefined
+    const grid = openSheet(s.file, s.sheet)
     if (grid === undefined) {
       misses.push({ table: name(s), what: 'start', reason: 'not-read' })
       continue
@@ -291,6 +288,40 @@ export function evaluateSpreadsheets(set: 'sheets' | 'unseen' = 'sheets'): { exa
     else misses.push({ table: name(s), what: 'body', reason: body < s.bodyStart ? 'header-too-short' : 'header-too-long', detail: { got: body, want: s.bodyStart } })
   }
   return { exact, bodyExact, total: sheets.length, misses }
+}
+
+/** One sheet of a file in the spreadsheets corpus as the app opens it: tables side by side split into one grid each. */
+function openSheet(file: string, sheet: string): RawGrid | undefined {
+  const path = join(datasetsDir(), 'spreadsheets', file)
+  const imported = existsSync(path) ? importFileSync(basename(path), new Uint8Array(readFileSync(path))) : null
+  return imported?.ok === true ? imported.value.flatMap(splitSideBySide).find((g) => g.name.endsWith(` › ${sheet}`)) : undefined
+}
+
+type RowPathLabel = { file: string; sheet: string; present: string[][]; absent: string[][] }
+
+/**
+ * The row hierarchy of real sheets against paths read from their cells (test/fixtures/sheet-row-paths.json):
+ * a `present` path must begin some row's index tuple (blank levels left out), an `absent` one none. Returns
+ * how many checks there are and those that fail.
+ */
+export function checkSheetRowPaths(): { checks: number; failures: string[] } {
+  const fixture = fileURLToPath(new URL('../../test/fixtures/sheet-row-paths.json', import.meta.url))
+  const sheets = (JSON.parse(readFileSync(fixture, 'utf8')) as { sheets: RowPathLabel[] }).sheets
+  const failures: string[] = []
+  let checks = 0
+  for (const s of sheets) {
+    const grid = openSheet(s.file, s.sheet)
+    checks += s.present.length + s.absent.length
+    if (grid === undefined) {
+      failures.push(`${s.file} › ${s.sheet}: not read`)
+      continue
+    }
+    const rows = structureGrid(grid, detectStructure(grid)).index.map((t) => t.filter((x) => x.length > 0))
+    const begins = (path: string[]): boolean => rows.some((row) => path.length <= row.length && path.every((x, k) => row[k] === x))
+    for (const path of s.present) if (!begins(path)) failures.push(`${s.file} › ${s.sheet}: no row under ${path.join(' > ')}`)
+    for (const path of s.absent) if (begins(path)) failures.push(`${s.file} › ${s.sheet}: a row under ${path.join(' > ')}`)
+  }
+  return { checks, failures }
 }
 
 /**

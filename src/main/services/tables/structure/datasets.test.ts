@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { evaluateAitqa, evaluateHitab, evaluateSpreadsheets } from '../../../../../scripts/bench/parse'
+import { checkSheetRowPaths, evaluateAitqa, evaluateHitab, evaluateSpreadsheets } from '../../../../../scripts/bench/parse'
 import { datasetsDir } from './hitab-grid'
 
 // Floors at the level the heuristics reach today (percent of tables); raise them as detection improves.
@@ -33,6 +33,12 @@ describe.skipIf(!existsSync(join(datasetsDir(), 'spreadsheets')))('tables inside
     expect(r.total).toBeGreaterThanOrEqual(30)
     expect(r.misses).toEqual([])
     expect(r.bodyExact).toBe(r.total)
+  })
+
+  it('keeps the row hierarchy read from the cells of real sheets', () => {
+    const r = checkSheetRowPaths()
+    expect(r.checks).toBeGreaterThanOrEqual(30)
+    expect(r.failures).toEqual([])
   })
 
   it('finds them in most sheets labelled after the rules were written', () => {

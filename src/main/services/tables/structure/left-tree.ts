@@ -63,7 +63,11 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   let previousRole: RowRole | null = null
   for (let r = headerRows; r < g.rows; r++) roles.push(roleOf(r, headerCols))
   trailingNotes(roles)
+  // Banners head their rows as unit rows do, and take no part in runs of sections.
   const banners = hierarchy ? bannerRows(g, headerRows, roles) : null
+  banners?.forEach((banner, i) => {
+    if (banner === 1) roles[i] = 'unit'
+  })
   const lastDataRow = headerRows + roles.lastIndexOf('data')
   const carried = carriedColumns(g, headerRows, headerCols, roles)
   periodRows(g, headerRows, headerCols, roles)
@@ -98,9 +102,9 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
       previousRole = role
       continue
     }
-    if (role === 'unit' || banners?.[r - headerRows] === 1) {
+    if (role === 'unit') {
       stack.length = 0
-      const col = firstFilled(g, r, role === 'unit' ? headerCols : 0)
+      const col = firstFilled(g, r, banners?.[r - headerRows] === 1 ? 0 : headerCols)
       const node: HeaderNode = { text: rawText(g, r, col), cell: { row: r, col }, children: [] }
       root.children.push(node)
       stack.push({ node, level: -Infinity })
@@ -114,8 +118,9 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     const level = continuation ? Infinity : indented ? rowIndent(g, r, headerCols, indentColumn) : 0
     const group = groups?.[r - headerRows] === true
     let effective = role === 'section' || group ? level - 0.5 : level
-    // A section whose rows are indented under it is closed by the next row at its own indentation.
-    if (indented && role === 'section' && nextIndent(g, r, headerCols, indentColumn, roles, headerRows) > level) effective = level
+    // A section whose rows are indented under it is closed by the next row at its own indentation: it closes
+    // what a section closes, and opens at the level of a row.
+    const opensAtRowLevel = indented && role === 'section' && nextIndent(g, r, headerCols, indentColumn, roles, headerRows) > level
     if (role === 'section' && sectionsBelow !== null) {
       // Without indentation, a run of section rows nests: each is the parent of the next, and the last one's
       // depth is that of a lone section. A later lone section closes only the innermost open one.
@@ -170,13 +175,14 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
       if (node === undefined) continue
       if (above[c] !== node) for (let d = c + 1; d < headerCols; d++) above[d] = null
       above[c] = node
-      path.push(node)
+      // A label merged down over the rows of the group it opens is already on the path, from the stack.
+      if (!path.includes(node)) path.push(node)
       parent = node
     }
 
     if (role === 'section') {
       // Each header cell of the section row opens its own level, outer columns outermost.
-      const base = effective + sectionStep
+      const base = (opensAtRowLevel ? level : effective) + sectionStep
       for (const node of path.slice(fromStack)) stack.push({ node, level: base - columnStep(headerCols, node.cell?.col ?? headerCols - 1) })
     } else {
       if (path.length === fromStack) {

@@ -413,6 +413,27 @@ describe('left hierarchy', () => {
       'New England > Maine > 2015',
       'New England > Maine > 2016'
     ])
+    // An area merged down over its years is on each row's path once.
+    const merged = grid(
+      [
+        ['Area', 'Year', 'Violent crime', 'Rate'],
+        ['New England', '2015', '42,121', '286.3'],
+        ['', '2016', '41,598', '282.3'],
+        ['  Maine', '2015', '1,726', '129.8'],
+        ['', '2016', '1,648', '123.8']
+      ],
+      [
+        { top: 1, left: 0, bottom: 2, right: 0 },
+        { top: 3, left: 0, bottom: 4, right: 0 }
+      ]
+    )
+    const m = structureGrid(merged, { ...detectStructure(merged), headerRows: 1, headerCols: 2 })
+    expect(m.index).toEqual([
+      ['New England', '2015', ''],
+      ['New England', '2016', ''],
+      ['New England', 'Maine', '2015'],
+      ['New England', 'Maine', '2016']
+    ])
     // Line numbers before the indented labels come along with the label they number.
     const lines = grid([
       ['Line', 'Description', 'Amount'],

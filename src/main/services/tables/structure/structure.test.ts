@@ -11,6 +11,10 @@ const grid = (cells: string[][], merges: MergedRegion[] = [], styles?: RawGrid['
 })
 const m = (top: number, left: number, bottom: number, right: number): MergedRegion => ({ top, left, bottom, right })
 
+/** Each row's index tuple, blank levels left out, joined with ' > '. */
+const rowPaths = (p: { index: string[][] }): string[] => p.index.map((t) => t.filter((x) => x.length > 0).join(' > '))
+const labels = (g: RawGrid): string[] => rowPaths(structureGrid(g))
+
 describe('header detection', () => {
   it('finds two header rows under a merged parent and an empty corner', () => {
     const g = grid(
@@ -404,7 +408,7 @@ describe('left hierarchy', () => {
       ['', '2016', '1,648', '123.8']
     ])
     const p = structureGrid(crime, { ...detectStructure(crime), headerRows: 1, headerCols: 2 })
-    expect(p.index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+    expect(rowPaths(p)).toEqual([
       'New England > 2015',
       'New England > 2016',
       'New England > Percent change',
@@ -443,7 +447,7 @@ describe('left hierarchy', () => {
       ['4', 'Charges', '20']
     ])
     const q = structureGrid(lines, { ...detectStructure(lines), headerRows: 1, headerCols: 2 })
-    expect(q.index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual(['1 > Taxes', '1 > Taxes > 2 > Property', '1 > Taxes > 3 > Sales', '4 > Charges'])
+    expect(rowPaths(q)).toEqual(['1 > Taxes', '1 > Taxes > 2 > Property', '1 > Taxes > 3 > Sales', '4 > Charges'])
   })
 
   it('makes a section row merged across the table a banner over the plain sections below it', () => {
@@ -476,7 +480,7 @@ describe('left hierarchy', () => {
       Object.fromEntries([3, 5, 8, 10, 14, 16, 19, 21].flatMap((r) => [[`${r},0`, { indent: 1 }], [`${r + 1},0`, { indent: 2 }]]))
     )
     const p = structureGrid(g)
-    expect(p.index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+    expect(rowPaths(p)).toEqual([
       'ESTIMATE > EMPLOYEES > Males > Full-time',
       'ESTIMATE > EMPLOYEES > Females > Full-time',
       'ESTIMATE > EARNINGS ($) > Males > Full-time',
@@ -506,7 +510,7 @@ describe('left hierarchy', () => {
     ]
     const g = grid(rows, merges)
     const p = structureGrid(g, { ...detectStructure(g), titleRows: 1, headerRows: 2, headerCols: 3 })
-    expect(p.index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+    expect(rowPaths(p)).toEqual([
       'UKC1 > Tees Valley > Imports',
       'UKC1 > Tees Valley > Exports',
       'UKC2 > Northumberland > Imports',
@@ -540,7 +544,7 @@ describe('left hierarchy', () => {
       ['         NSA   Not seasonally adjusted', '', '']
     ])
     const p = structureGrid(g, { ...detectStructure(g), headerRows: 1, headerCols: 2 })
-    expect(p.index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual(['2014 > Jan', '2014 > Feb'])
+    expect(rowPaths(p)).toEqual(['2014 > Jan', '2014 > Feb'])
     // A note written over two cells keeps both.
     expect(treePaths(p.leftTree).map((path) => path.join(' > ')).slice(-3)).toEqual([
       'Source: International Passenger Survey',
@@ -560,7 +564,7 @@ describe('left hierarchy', () => {
       ['Waste levies', 'na', 'na'],
       ['Total', '19,085', '20,257']
     ])
-    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+    expect(labels(g)).toEqual([
       'Energy taxes > Crude oil',
       'Energy taxes > Renewable certificates',
       'Transport taxes > Luxury car tax',
@@ -604,7 +608,7 @@ describe('left hierarchy', () => {
       ['the company', '27,798', '30,175'],
       ['others', '7,739', '9,524']
     ])
-    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+    expect(labels(g)).toEqual([
       'u.s. companies > domestic r&d',
       'u.s. companies > source of funds > the company',
       'u.s. companies > source of funds > others',
@@ -626,7 +630,7 @@ describe('left hierarchy', () => {
       ['wages of all employees', '', ''],
       ['25th percentile', '867', '323']
     ])
-    expect(structureGrid(parallel).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+    expect(labels(parallel)).toEqual([
       'work > hours',
       'wages of these workers > 25th percentile',
       'wages of all employees > 25th percentile',
@@ -687,7 +691,7 @@ describe('left hierarchy', () => {
       ['poor', '55', '50'],
       ['total', '1,000', '1,000']
     ])
-    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+    expect(labels(g)).toEqual([
       'positive',
       'positive > excellent',
       'positive > very good',
@@ -718,7 +722,7 @@ describe('left hierarchy', () => {
       ['as children', '1,987.3', '14.2', '2,443.8', '18.4'],
       ['alone', '2,932.9', '21.0', '2,654.3', '20.0']
     ])
-    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+    expect(labels(g)).toEqual([
       'all arrangements',
       'all arrangements > in a couple',
       'all arrangements > in a couple > married',
@@ -740,7 +744,7 @@ describe('left hierarchy', () => {
       ['male', '787', '3.9'],
       ['other household', '876', '4.4']
     ])
-    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+    expect(labels(g)).toEqual([
       'couple',
       'couple > with children',
       'couple > without children',
@@ -761,7 +765,7 @@ describe('left hierarchy', () => {
       ['total', '100.0'],
       ['men', '48.0']
     ])
-    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+    expect(labels(g)).toEqual([
       'all industries',
       'all industries > mining',
       'all industries > retail',
@@ -790,7 +794,7 @@ describe('left hierarchy', () => {
       ['electricity', '3', '3', '360', '349', '2,482', '2,422'],
       ['construction', '15', '15', '675', '703', '3,610', '3,466']
     ])
-    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+    expect(labels(g)).toEqual([
       'agriculture',
       'mining',
       'manufacturing',
@@ -815,7 +819,6 @@ describe('left hierarchy', () => {
       ['british columbia', '9,105', '8,310', '91.3'],
       ['abroad', '17', '12', '70.6']
     ])
-    const labels = (g: RawGrid): string[] => structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))
     expect(labels(rounded)).toEqual([
       'canada',
       'canada > newfoundland',
@@ -866,7 +869,7 @@ describe('left hierarchy', () => {
       ['yukon', '5', '5', '100.0'],
       ['nunavut', '0', '0', '0.0']
     ])
-    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > ')).slice(-2)).toEqual([
+    expect(labels(g).slice(-2)).toEqual([
       'canada > yukon',
       'canada > nunavut'
     ])
@@ -883,7 +886,6 @@ describe('left hierarchy', () => {
       ['alberta', '82.4', '4.6', '4.5'],
       ['british columbia', '71.7', '2.6', '6.6']
     ]
-    const labels = (g: RawGrid): string[] => structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))
     expect(labels(grid(rows)).slice(-2)).toEqual(['canada > alberta', 'canada > british columbia'])
     // The parts add up to 392.6, a rounding error away. The same near sum with a row after it, or with three
     // parts, is left alone: one column may come that near by chance.
@@ -905,7 +907,6 @@ describe('left hierarchy', () => {
       ['muslim', '519', '28', '29'],
       ['sexual orientation', '940', '39', '28']
     ]
-    const labels = (g: RawGrid): string[] => structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))
     expect(labels(grid(rows))).toEqual([
       'race/ethnicity',
       'race/ethnicity > black',
@@ -947,7 +948,7 @@ describe('left hierarchy', () => {
       ['Jun-1954', '36.0', '36.0'],
       ['Sep-1954', '36.2', '36.2']
     ])
-    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+    expect(labels(g)).toEqual([
       'Sep-1953',
       'Dec-1953',
       'Mar-1954',
@@ -975,7 +976,7 @@ describe('left hierarchy', () => {
       ['1977', '0.02', '0.98']
     ])
     const p = structureGrid(g, { ...detectStructure(g), headerRows: 1, headerCols: 1 })
-    expect(p.index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual(['1974 [x]', '1975 [x]', '1976', '1977'])
+    expect(rowPaths(p)).toEqual(['1974 [x]', '1975 [x]', '1976', '1977'])
     // A year over its months is still a section.
     const months = grid([
       ['', 'visits'],
@@ -983,7 +984,7 @@ describe('left hierarchy', () => {
       ['Jan', '2,392'],
       ['Feb', '2,077']
     ])
-    expect(structureGrid(months).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual(['2014 > Jan', '2014 > Feb'])
+    expect(labels(months)).toEqual(['2014 > Jan', '2014 > Feb'])
   })
 
   it('reads rows whose data cells a merge from a row above covers as data rows, not sections', () => {
@@ -1000,7 +1001,7 @@ describe('left hierarchy', () => {
       [{ top: 2, left: 1, bottom: 4, right: 2 }]
     )
     const p = structureGrid(g, { ...detectStructure(g), headerCols: 1 })
-    expect(p.index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual(['1942', '1943', '1944', '1945', '1946', '1947'])
+    expect(rowPaths(p)).toEqual(['1942', '1943', '1944', '1945', '1946', '1947'])
   })
 
   it('nests a pair inside a block known from its labels, and a second breakdown of the same whole', () => {
@@ -1021,7 +1022,6 @@ describe('left hierarchy', () => {
       ['development', '600', '200'],
       ...list(['400', '60'], ['150', '140'], ['100', '100'], ['50', '40'], ['50', '0'], ['100', '33.3'])
     ]
-    const labels = (g: RawGrid): string[] => structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))
     const nested = labels(grid(rows))
     expect(nested.slice(0, 8)).toEqual([
       'r&d',
@@ -1055,7 +1055,6 @@ describe('left hierarchy', () => {
       ['yukon', 'x', 'x', '0.0'],
       ['nunavut', 'x', '0', '100.0']
     ]
-    const labels = (g: RawGrid): string[] => structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))
     expect(labels(grid(rows)).slice(-3)).toEqual(['canada > british columbia', 'canada > yukon', 'canada > nunavut'])
     // A row with a known value after the block, or a plain row after the suppressed ones, stays outside it.
     expect(labels(grid([...rows.slice(0, 6), ['yukon', 'x', '12', '0.0']])).slice(-1)).toEqual(['yukon'])
@@ -1072,7 +1071,7 @@ describe('left hierarchy', () => {
       ['college', '95.9', '91.5', '98.1', '']
     ])
     const p = structureGrid(g)
-    expect(p.index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+    expect(rowPaths(p)).toEqual([
       'sex',
       'sex > men',
       'sex > women',
@@ -1093,7 +1092,7 @@ describe('left hierarchy', () => {
       ['theft', '500', '100', '450', '102', '-10'],
       ['fraud', '400', '131', '350', '115', '-13']
     ])
-    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+    expect(labels(g)).toEqual([
       'violent',
       'violent > robbery',
       'violent > assault',
@@ -1125,7 +1124,7 @@ describe('left hierarchy', () => {
       ['manufacturing', '3.8', '12.9'],
       ['services', '5', '8.5']
     ])
-    expect(structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+    expect(labels(g)).toEqual([
       '2006 > all industries',
       '2006 > all industries > manufacturing',
       '2006 > all industries > services',

@@ -62,17 +62,18 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   const stack: Open[] = []
   let previousRole: RowRole | null = null
   for (let r = headerRows; r < g.rows; r++) roles.push(roleOf(r, headerCols))
-  trailingNotes(roles)
+  // The last data row of the grid (-1 without any): what comes after it are notes under the table.
+  const lastDataRow = headerRows + roles.lastIndexOf('data')
+  trailingNotes(roles, lastDataRow - headerRows)
   // Banners head their rows as unit rows do, and take no part in runs of sections.
   const banners = hierarchy ? bannerRows(g, headerRows, roles) : null
   banners?.forEach((banner, i) => {
     if (banner === 1) roles[i] = 'unit'
   })
-  const lastDataRow = headerRows + roles.lastIndexOf('data')
   const carried = carriedColumns(g, headerRows, headerCols, roles)
   periodRows(g, headerRows, headerCols, roles)
   // The label column whose indentation varies, if any: where the hierarchy is read.
-  const indentColumn = hierarchy ? indentationColumn(g, headerRows, headerCols, roles) : -1
+  const indentColumn = hierarchy ? indentationColumn(g, headerRows, headerCols, lastDataRow) : -1
   const indented = indentColumn >= 0
   const sectionsBelow = indented ? null : sectionRuns(roles)
   const outerSections = indented ? null : sectionsOverRecurring(g, headerRows, headerCols, roles)
@@ -457,23 +458,19 @@ function carriedColumns(g: Grid, headerRows: number, headerCols: number, roles: 
  * Rows with a label and nothing else after the last data row head nothing: they are notes ("1 Duplicative
  * transactions are excluded.", "Abbreviations and symbols:"), leaves of the tree, not sections nesting each other.
  */
-function trailingNotes(roles: RowRole[]): void {
-  let last = roles.length - 1
-  while (last >= 0 && roles[last] !== 'data') last--
-  if (last < 0) return
-  for (let i = last + 1; i < roles.length; i++) if (roles[i] === 'section') roles[i] = 'note'
+function trailingNotes(roles: RowRole[], lastData: number): void {
+  if (lastData < 0) return
+  for (let i = lastData + 1; i < roles.length; i++) if (roles[i] === 'section') roles[i] = 'note'
 }
 
 /**
  * The first label column whose labels are indented differently from one another, over the rows down to the
  * last data row (footnotes below, often indented with spaces, say nothing about the hierarchy); -1 if none.
  */
-function indentationColumn(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): number {
-  let last = g.rows - 1
-  while (last >= headerRows && roles[last - headerRows] !== 'data') last--
+function indentationColumn(g: Grid, headerRows: number, headerCols: number, lastDataRow: number): number {
   for (let c = 0; c < headerCols; c++) {
     let first: number | null = null
-    for (let r = headerRows; r <= last; r++) {
+    for (let r = headerRows; r <= lastDataRow; r++) {
       if (rawText(g, r, c).length === 0) continue
       const level = g.indent(r, c)
       if (first === null) first = level

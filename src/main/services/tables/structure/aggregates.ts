@@ -133,6 +133,7 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
       addRow(k)
       members++
       k = Math.max(k, ends[k] ?? -1) + 1
+      if (beyondReach(values, units, sums, negative, i, width, members)) break
       if (members >= 2 && runEnds(roles, k) && addsUp(values, units, sums, lows, highs, i, width, members) === 'exact') found = k - 1
     }
     return found

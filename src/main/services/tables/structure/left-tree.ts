@@ -75,6 +75,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   // The label column whose indentation varies, if any: where the hierarchy is read.
   const indentColumn = hierarchy ? indentationColumn(g, headerRows, headerCols, lastDataRow) : -1
   const indented = indentColumn >= 0
+  const groupColumns = indented ? groupLabelColumns(g, headerRows, indentColumn, roles) : null
   const sectionsBelow = indented ? null : sectionRuns(roles)
   const outerSections = indented ? null : sectionsOverRecurring(g, headerRows, headerCols, roles)
   const blocks = hierarchy && !indented && headerCols === 1 ? echoBlocks(g, headerRows, headerCols, roles, aggregateBlocks(g, headerRows, headerCols, roles, labelBlocks(g, headerRows, headerCols, roles))) : null
@@ -119,6 +120,10 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     const level = continuation ? Infinity : indented ? rowIndent(g, r, headerCols, indentColumn) : 0
     const group = groups?.[r - headerRows] === true
     let effective = role === 'section' || group ? level - 0.5 : level
+    // A data row with a label in a column written once per group, before the indented one ("WHEN | WEEKDAY"
+    // under "WHERE"), closes what a section in that column closes.
+    const groupLabel = indented && role === 'data' && !continuation ? firstGroupLabel(g, r, groupColumns) : -1
+    if (groupLabel >= 0) effective = Math.min(effective, g.indent(r, groupLabel) - 0.5 - columnStep(headerCols, groupLabel))
     // A section whose rows are indented under it is closed by the next row at its own indentation: it closes
     // what a section closes, and opens at the level of a row.
     const opensAtRowLevel = indented && role === 'section' && nextIndent(g, r, headerCols, indentColumn, roles, headerRows) > level
@@ -183,8 +188,12 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
 
     if (role === 'section') {
       // Each header cell of the section row opens its own level, outer columns outermost.
-      const base = (opensAtRowLevel ? level : effective) + sectionStep
-      for (const node of path.slice(fromStack)) stack.push({ node, level: base - columnStep(headerCols, node.cell?.col ?? headerCols - 1) })
+      // Labels in columns before the indented one ("WHO" beside "ADULT") stay at a section's level.
+      for (const node of path.slice(fromStack)) {
+        const col = node.cell?.col ?? headerCols - 1
+        const base = (opensAtRowLevel && col >= indentColumn ? level : effective) + sectionStep
+        stack.push({ node, level: base - columnStep(headerCols, col) })
+      }
     } else {
       if (path.length === fromStack) {
         const blank: HeaderNode = { text: '', cell: null, children: [] }
@@ -202,7 +211,16 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
         // ("3,584,730"); labels before it (a line number) come along.
         const at = path.findIndex((node, k) => k >= fromStack && (node.cell?.col ?? -1) >= indentColumn)
         const head = at >= 0 ? path[at] : own
-        if (!continuation && head !== undefined && head.text.length > 0) stack.push({ node: head, level, outer: path.slice(fromStack, Math.max(at, fromStack)) })
+        let outer = path.slice(fromStack, Math.max(at, fromStack))
+        if (groupLabel >= 0 && !continuation) {
+          // The group label opens its own group, as a section would; the row's label opens one inside it.
+          for (const node of outer.filter((n) => groupColumns?.[n.cell?.col ?? -1] === 1)) {
+            const col = node.cell?.col ?? 0
+            stack.push({ node, level: g.indent(r, col) - 0.5 - columnStep(headerCols, col) })
+          }
+          outer = outer.filter((n) => groupColumns?.[n.cell?.col ?? -1] !== 1)
+        }
+        if (!continuation && head !== undefined && head.text.length > 0) stack.push({ node: head, level, outer })
       }
       else if (blockEnd >= 0 && own !== undefined && own.text.length > 0) stack.push({ node: own, level: AGGREGATE_LEVEL, until: blockEnd + headerRows, outer })
       else if (wholeLabel && (opensBody(previousRole) || followsWhole) && r < lastRow && own !== undefined && own.text.length > 0)
@@ -366,6 +384,34 @@ function rowLabelText(g: Grid, r: number, headerCols: number): string {
     if (t.length > 0) return t
   }
   return ''
+}
+
+/**
+ * Label columns before the indented one that are written once per group ("WHO", "WHERE", "WHEN" over rows
+ * that leave them blank): a quarter of the rows with labels at least leave the column blank under a label.
+ */
+function groupLabelColumns(g: Grid, headerRows: number, indentColumn: number, roles: RowRole[]): Uint8Array {
+  const groups = new Uint8Array(indentColumn)
+  for (let c = 0; c < indentColumn; c++) {
+    let rows = 0
+    let blank = 0
+    let seen = false
+    roles.forEach((role, i) => {
+      if (role !== 'data' && role !== 'section') return
+      rows++
+      if (rawText(g, headerRows + i, c).length > 0) seen = true
+      else if (seen) blank++
+    })
+    if (seen && blank > 0 && blank * 4 >= rows) groups[c] = 1
+  }
+  return groups
+}
+
+/** The first column of row r that is a group label column and holds a label, or -1. */
+function firstGroupLabel(g: Grid, r: number, groupColumns: Uint8Array | null): number {
+  if (groupColumns === null) return -1
+  for (let c = 0; c < groupColumns.length; c++) if (groupColumns[c] === 1 && rawText(g, r, c).length > 0) return c
+  return -1
 }
 
 /** The indentation of the next row with a label after row r, or -Infinity. */

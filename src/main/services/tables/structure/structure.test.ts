@@ -553,6 +553,30 @@ describe('left hierarchy', () => {
     ])
   })
 
+  it('reads an outer column written once per group beside indented labels as groups of their own', () => {
+    const g = grid([
+      ['', '', '2016', '2017'],
+      ['WHO', 'ADULT', '', ''],
+      ['', '    TOKENS', '1,100', '1,000'],
+      ['', '    CASH', '36,045', '41,536'],
+      ['', 'SENIOR', '', ''],
+      ['', '    TICKETS', '31,195', '32,997'],
+      ['WHERE', 'BUS', '', ''],
+      ['', '    BUS', '261,113', '252,899'],
+      ['WHEN', 'WEEKDAY', '424,155', '424,117'],
+      ['', 'WEEKEND', '109,061', '113,962']
+    ])
+    const p = structureGrid(g, { ...detectStructure(g), headerRows: 1, headerCols: 2 })
+    expect(rowPaths(p)).toEqual([
+      'WHO > ADULT > TOKENS',
+      'WHO > ADULT > CASH',
+      'WHO > SENIOR > TICKETS',
+      'WHERE > BUS > BUS',
+      'WHEN > WEEKDAY',
+      'WHEN > WEEKEND'
+    ])
+  })
+
   it('closes a section whose rows are indented under it at the next row of its own indentation', () => {
     const g = grid([
       ['', '2004', '2005'],

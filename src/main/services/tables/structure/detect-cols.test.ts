@@ -73,6 +73,18 @@ describe('label columns named in the corner', () => {
       [m(0, 0, 1, 0), m(0, 2, 0, 3)]
     )
     expect(detectStructure(one)).toMatchObject({ headerRows: 2, headerCols: 1 })
+    // Nor after two, when its numbers are measures in the tens of thousands or more (a population).
+    const measures = grid(
+      [
+        ['area', 'year', 'population', 'violent crime', ''],
+        ['', '', '', 'number', 'rate'],
+        ['northeast', '2015', '56,184,737', '180,474', '321.2'],
+        ['', '2016', '56,209,510', '178,244', '317.1'],
+        ['', 'percent change', '', '-1.2', '-1.3']
+      ],
+      [m(0, 0, 1, 0), m(0, 1, 1, 1), m(0, 2, 1, 2), m(0, 3, 0, 4)]
+    )
+    expect(detectStructure(measures)).toMatchObject({ headerRows: 2, headerCols: 2 })
   })
 
   it('reads missing markers under a column name as empty header cells', () => {

@@ -1,4 +1,4 @@
-import { cellKind, isMissingMarker, isYearLike } from './number'
+import { cellKind, isMissingMarker, isYearLike, parseNumber } from './number'
 import { rawText, regionAt, type Grid } from './grid'
 import { detectNoteRows } from './margins'
 import { isUnitRow } from './rows'
@@ -273,7 +273,21 @@ function hasSectionOrUnitRows(g: Grid, headerRows: number): boolean {
 
 function continuesLabels(g: Grid, col: number, headerRows: number): boolean {
   const named = regionAt(g, 0, col) !== null || (headerRows >= 2 && namedBelowBlanks(g, col, headerRows))
-  return named && textColumns(g, col, headerRows) >= 2
+  return named && textColumns(g, col, headerRows) >= 2 && !largeNumbers(g, col, headerRows)
+}
+
+/** Most numbers of the column are ten thousand or more: measures (a population), not labels (games played). */
+function largeNumbers(g: Grid, col: number, headerRows: number): boolean {
+  let numbers = 0
+  let large = 0
+  const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
+  for (let r = headerRows; r < end; r++) {
+    const v = parseNumber(rawText(g, r, col))
+    if (v === null) continue
+    numbers++
+    if (Math.abs(v) >= 10000) large++
+  }
+  return numbers > 0 && large * 2 > numbers
 }
 
 /** How many of the columns before `before` are not mostly numeric. */

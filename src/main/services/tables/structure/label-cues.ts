@@ -30,18 +30,24 @@ export function labelBlocks(g: Grid, headerRows: number, headerCols: number, rol
     const complement = closing ? null : complementOf(w)
     if (!closing && complement === null) continue
     const named = closing ? w.slice(1) : (complement ?? [])
-    for (let p = k - 1; p >= 0 && k - p <= MAX_REACH; p--) {
-      const pw = words[p] ?? null
-      // The same label further up belongs to an earlier group: the head of this one is not above it.
-      if (pw !== null && sameWords(pw, w)) break
-      if (pw === null || pw.length === 0 || pw[0] === 'other' || pw[0] === 'total' || pw[0] === 'all') continue
-      const hit = closing ? contains(named, pw) || startsWith(pw, named) : sameWords(named, pw)
-      if (!hit) continue
-      // Right after the row it names, the label has no parts to close ("visible minority | not a visible minority").
-      // Nor when a row between is a variant of the named one ("s&e | s&e-related | non-s&e"): three siblings.
-      if (p < k - 1 && (closing || !variantBetween(words, named, p, k))) ends[p] = Math.max(ends[p] ?? -1, closing ? k : k - 1)
-      break
+    // The nearest row above that the label names: for "other …", one with exactly the named words
+    // ("engineering", further up than "engineering science, mechanics"), or else the nearest whose words it
+    // contains or whose words begin with the named ones.
+    const find = (hit: (pw: string[]) => boolean): number => {
+      for (let p = k - 1; p >= 0 && k - p <= MAX_REACH; p--) {
+        const pw = words[p] ?? null
+        // The same label further up belongs to an earlier group: the head of this one is not above it.
+        if (pw !== null && sameWords(pw, w)) return -1
+        if (pw === null || pw.length === 0 || pw[0] === 'other' || pw[0] === 'total' || pw[0] === 'all') continue
+        if (hit(pw)) return p
+      }
+      return -1
     }
+    const exact = closing ? find((pw) => sameWords(named, pw)) : -1
+    const p = exact >= 0 ? exact : find((pw) => (closing ? contains(named, pw) || startsWith(pw, named) : sameWords(named, pw)))
+    // Right after the row it names, the label has no parts to close ("visible minority | not a visible minority").
+    // Nor when a row between is a variant of the named one ("s&e | s&e-related | non-s&e"): three siblings.
+    if (p >= 0 && p < k - 1 && (closing || !variantBetween(words, named, p, k))) ends[p] = Math.max(ends[p] ?? -1, closing ? k : k - 1)
   }
   repeatedLists(roles, words, ends)
   namedParts(g, headerRows, headerCols, roles, ends)

@@ -142,6 +142,22 @@ describe('left hierarchy from the wording of row labels', () => {
       'probation',
       'other sentences'
     ])
+    // A row with exactly the named words wins over a nearer one whose words only begin with them.
+    const fields = grid([
+      ['', 'researchers'],
+      ['engineering', '3,274'],
+      ['bioengineering', '415'],
+      ['engineering science, mechanics', '200'],
+      ['mechanical engineering', '458'],
+      ['other engineering', '641']
+    ])
+    expect(labels(fields)).toEqual([
+      'engineering',
+      'engineering > bioengineering',
+      'engineering > engineering science, mechanics',
+      'engineering > mechanical engineering',
+      'engineering > other engineering'
+    ])
   })
 
   it('makes "of which" rows parts of the row above, under a long unit merged across the data', () => {

@@ -14,7 +14,8 @@ const MAX_REACH = 200
  * - "not a visible minority" (or "non-X") is the complement of "visible minority" a few rows up: the rows
  *   between are the parts of "visible minority", the complement is its sibling; unless a row between is a
  *   variant of it ("s&e | s&e-related | non-s&e" are three siblings);
- * - a row whose range the rows after it divide without gaps ("15 or older" over "15 to 24 | … | 65 or older").
+ * - a row whose range the rows after it divide without gaps ("15 or older" over "15 to 24 | … | 65 or older",
+ *   "2011 q2 to 2016 q3" over "2011 q2 to 2014 q2 | 2014 q2 to 2016 q3").
  *
  * Returns, per body row (index 0 = row headerRows), the last body row of the block it heads, or -1.
  */
@@ -110,19 +111,39 @@ export function numberRange(label: string): [number, number] | null {
  */
 function rangeParts(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], ends: Int32Array): void {
   const n = roles.length
-  const ranges = roles.map((role, i) => (role === 'data' ? numberRange(rowLabel(g, headerRows + i, headerCols)) : null))
+  // Whole numbers follow on from the number after the last ("15 to 24 | 25 to 54"); periods from the quarter
+  // where the last one ended ("2011 q2 to 2014 q2 | 2014 q2 to 2016 q3").
+  const ranges = roles.map((role, i) => {
+    if (role !== 'data') return null
+    const label = rowLabel(g, headerRows + i, headerCols)
+    const numbers = numberRange(label)
+    if (numbers !== null) return { lo: numbers[0], hi: numbers[1], step: 1 }
+    const period = quarterRange(label)
+    return period === null ? null : { lo: period[0], hi: period[1], step: 0 }
+  })
   for (let i = 0; i < n; i++) {
     const whole = ranges[i] ?? null
     if (whole === null) continue
-    let next = whole[0]
+    let next = whole.lo
     let k = i + 1
     for (; k < n; k++) {
       const part = ranges[k] ?? null
-      if (part === null || part[0] !== next || part[1] > whole[1] || (part[0] === whole[0] && part[1] === whole[1])) break
-      next = part[1] + 1
+      if (part === null || part.step !== whole.step || part.lo !== next || part.hi > whole.hi || (part.lo === whole.lo && part.hi === whole.hi)) break
+      next = part.hi + whole.step
     }
-    if (k - i - 1 >= 2 && next === whole[1] + 1) ends[i] = Math.max(ends[i] ?? -1, k - 1)
+    if (k - i - 1 >= 2 && next === whole.hi + whole.step) ends[i] = Math.max(ends[i] ?? -1, k - 1)
   }
+}
+
+const QUARTER_RANGE = /^((?:18|19|20)\d{2})\s*q([1-4])\s*(?:to|-|–)\s*((?:18|19|20)\d{2})\s*q([1-4])$/i
+
+/** The quarters a label spans from and to ("2011 q2 to 2014 q2"), counted from year 0, or null. */
+export function quarterRange(label: string): [number, number] | null {
+  const m = QUARTER_RANGE.exec(label.trim())
+  if (m === null) return null
+  const lo = Number(m[1]) * 4 + Number(m[2]) - 1
+  const hi = Number(m[3]) * 4 + Number(m[4]) - 1
+  return lo < hi ? [lo, hi] : null
 }
 
 // Longest list of parts looked for, and the most body rows scanned for repeated lists.

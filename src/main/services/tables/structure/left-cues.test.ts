@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { MergedRegion, RawGrid } from '../../../../shared/table'
 import { structureGrid } from './index'
-import { numberRange } from './label-cues'
+import { numberRange, quarterRange } from './label-cues'
 
 const grid = (cells: string[][], merges: MergedRegion[] = []): RawGrid => ({ name: 't', cells, merges, warnings: [] })
 const labels = (g: RawGrid): string[] => structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))
@@ -305,6 +305,24 @@ describe('left hierarchy from the wording of row labels', () => {
       ['25 to 54', '9.1']
     ])
     expect(labels(short)).toEqual(['15 to 64', '15 to 24', '25 to 54'])
+  })
+
+  it('makes a period whose quarters the next periods divide without gaps their parent', () => {
+    const g = grid([
+      ['', 'gdp', 'trading gain'],
+      ['2009 q2 to 2011 q2', '3.2', '1.7'],
+      ['2011 q2 to 2016 q3', '1.9', '-0.9'],
+      ['2011 q2 to 2014 q2', '2.6', '-0.4'],
+      ['2014 q2 to 2016 q3', '1.2', '-1.3']
+    ])
+    expect(labels(g)).toEqual([
+      '2009 q2 to 2011 q2',
+      '2011 q2 to 2016 q3',
+      '2011 q2 to 2016 q3 > 2011 q2 to 2014 q2',
+      '2011 q2 to 2016 q3 > 2014 q2 to 2016 q3'
+    ])
+    expect(quarterRange('2001 Q3 - 2008 Q3')).toEqual([2001 * 4 + 2, 2008 * 4 + 2])
+    expect(quarterRange('2016 q3 to 2011 q2')).toBeNull()
   })
 
   it('reads the whole numbers a label spans', () => {

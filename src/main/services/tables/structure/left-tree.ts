@@ -1,5 +1,5 @@
 import type { HeaderNode } from '../../../../shared/table'
-import { rawText, regionAt, type Grid } from './grid'
+import { blankColumns, rawText, regionAt, type Grid } from './grid'
 import { aggregateBlocks, echoBlocks } from './aggregates'
 import { labelBlocks, negates } from './label-cues'
 import { detectNoteRows } from './margins'
@@ -70,12 +70,15 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   banners?.forEach((banner, i) => {
     if (banner === 1) roles[i] = 'unit'
   })
-  const carried = carriedColumns(g, headerRows, headerCols, roles)
+  // In a grid with merges elsewhere, a blank cell in such a column continues the label above it, as in a grid
+  // without merges.
+  const carried = g.owner === null ? null : onceWrittenColumns(g, headerRows, headerCols - 1, roles, false)
   periodRows(g, headerRows, headerCols, roles)
   // The label column whose indentation varies, if any: where the hierarchy is read.
   const indentColumn = hierarchy ? indentationColumn(g, headerRows, headerCols, lastDataRow) : -1
   const indented = indentColumn >= 0
-  const groupColumns = indented ? groupLabelColumns(g, headerRows, indentColumn, roles) : null
+  // Outer columns of groups beside the indented one.
+  const groupColumns = indented ? onceWrittenColumns(g, headerRows, indentColumn, roles, true) : null
   const sectionsBelow = indented ? null : sectionRuns(roles)
   const outerSections = indented ? null : sectionsOverRecurring(g, headerRows, headerCols, roles)
   const blocks = hierarchy && !indented && headerCols === 1 ? echoBlocks(g, headerRows, headerCols, roles, aggregateBlocks(g, headerRows, headerCols, roles, labelBlocks(g, headerRows, headerCols, roles))) : null
@@ -174,7 +177,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
         if (text.length > 0) {
           node = { text, cell: { row: r, col: c }, children: [] }
           parent.children.push(node)
-        } else if ((g.owner === null || carried[c] === 1) && c < headerCols - 1 && role === 'data') {
+        } else if ((g.owner === null || carried?.[c] === 1) && c < headerCols - 1 && role === 'data') {
           node = above[c] ?? undefined
         }
       }
@@ -386,27 +389,6 @@ function rowLabelText(g: Grid, r: number, headerCols: number): string {
   return ''
 }
 
-/**
- * Label columns before the indented one that are written once per group ("WHO", "WHERE", "WHEN" over rows
- * that leave them blank): a quarter of the rows with labels at least leave the column blank under a label.
- */
-function groupLabelColumns(g: Grid, headerRows: number, indentColumn: number, roles: RowRole[]): Uint8Array {
-  const groups = new Uint8Array(indentColumn)
-  for (let c = 0; c < indentColumn; c++) {
-    let rows = 0
-    let blank = 0
-    let seen = false
-    roles.forEach((role, i) => {
-      if (role !== 'data' && role !== 'section') return
-      rows++
-      if (rawText(g, headerRows + i, c).length > 0) seen = true
-      else if (seen) blank++
-    })
-    if (seen && blank > 0 && blank * 4 >= rows) groups[c] = 1
-  }
-  return groups
-}
-
 /** The first column of row r that is a group label column and holds a label, or -1. */
 function firstGroupLabel(g: Grid, r: number, groupColumns: Uint8Array | null): number {
   if (groupColumns === null) return -1
@@ -454,8 +436,9 @@ function bannerRows(g: Grid, headerRows: number, roles: RowRole[]): Uint8Array |
   let banners = 0
   let plain = 0
   // The last column with text: a banner may stop short of blank columns at the right edge.
+  const blank = blankColumns(g.cells, g.merges, g.cols)
   let last = g.cols - 1
-  while (last > 0 && !columnUsed(g, last)) last--
+  while (last > 0 && blank?.[last] === 1) last--
   roles.forEach((role, i) => {
     if (role !== 'section') return
     const m = regionAt(g, headerRows + i, 0)
@@ -467,27 +450,22 @@ function bannerRows(g: Grid, headerRows: number, roles: RowRole[]): Uint8Array |
   return banners > 0 && plain > 0 ? banner : null
 }
 
-function columnUsed(g: Grid, col: number): boolean {
-  for (let r = 0; r < g.rows; r++) if (rawText(g, r, col).length > 0) return true
-  return false
-}
-
 /**
- * Outer label columns of a grid with merges whose labels are written once per group without merging them down
- * ("UKC1 | Tees Valley | Imports" then "| | Exports"): no merge runs down the body in the column, and a
- * quarter of its data rows at least leave it blank under a label. A blank cell there continues the label above
- * it, as in a grid without merges. A lone blank ("| Totals |" after the last game) does not.
+ * Label columns 0 .. count-1 whose labels are written once per group without merging them down ("UKC1 |
+ * Tees Valley | Imports" then "| | Exports", "WHO | ADULT" then "| SENIOR"): no merge runs down the body in
+ * the column, and a quarter at least of the data rows (and section rows, with `sections`) leave it blank under
+ * a label. A lone blank ("| Totals |" after the last game) does not make one.
  */
-function carriedColumns(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): Uint8Array {
-  const carried = new Uint8Array(headerCols)
-  if (g.owner === null) return carried
-  for (let c = 0; c < headerCols - 1; c++) {
-    let blank = 0
+function onceWrittenColumns(g: Grid, headerRows: number, count: number, roles: RowRole[], sections: boolean): Uint8Array {
+  const columns = new Uint8Array(Math.max(0, count))
+  for (let c = 0; c < count; c++) {
     let rows = 0
+    let blank = 0
     let seen = false
     let merged = false
     for (let i = 0; i < roles.length && !merged; i++) {
-      if (roles[i] !== 'data') continue
+      const role = roles[i]
+      if (role !== 'data' && !(sections && role === 'section')) continue
       const r = headerRows + i
       const m = regionAt(g, r, c)
       if (m !== null && m.bottom > m.top) merged = true
@@ -495,9 +473,9 @@ function carriedColumns(g: Grid, headerRows: number, headerCols: number, roles: 
       if (rawText(g, r, c).length > 0) seen = true
       else if (seen && m === null) blank++
     }
-    if (!merged && blank * 4 >= rows && blank > 0) carried[c] = 1
+    if (!merged && blank > 0 && blank * 4 >= rows) columns[c] = 1
   }
-  return carried
+  return columns
 }
 
 /**

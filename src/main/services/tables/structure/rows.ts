@@ -110,7 +110,7 @@ export function classifyRow(g: Grid, row: number, headerCols: number): RowRole {
 function sharesMergedData(g: Grid, row: number, headerCols: number): boolean {
   for (let c = headerCols; c < g.cols; c++) {
     const m = regionAt(g, row, c)
-    if (m !== null && m.top < row && m.left >= headerCols && (g.cells[m.top]?.[m.left] ?? '').trim().length > 0) return true
+    if (m !== null && m.top < row && m.left >= headerCols && rawText(g, m.top, m.left).length > 0) return true
   }
   return false
 }

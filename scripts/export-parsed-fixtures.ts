@@ -1,7 +1,8 @@
 /**
  * Write the ParsedTable of every HiTab and AIT-QA table, and of every sheet (every table of a sheet of tables
- * side by side) of the real spreadsheets in datasets/spreadsheets, structured with detected headers, as JSON files into the directory given as the first
- * argument (`hitab-<id>.json`, `aitqa-<id>.json`, `sheet-<file>-<n>.json`).
+ * side by side) of the real spreadsheets in datasets/spreadsheets, structured with detected headers, as JSON
+ * files into the directory given as the first argument (`hitab-<id>.json`, `aitqa-<id>.json`,
+ * `sheet-<file>-<n>.json`).
  * Usage: npx tsx scripts/export-parsed-fixtures.ts <out-dir>
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'

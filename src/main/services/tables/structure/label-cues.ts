@@ -36,6 +36,8 @@ export function labelBlocks(g: Grid, headerRows: number, headerCols: number, rol
     // contains or whose words begin with the named ones.
     const find = (hit: (pw: string[]) => boolean): number => {
       for (let p = k - 1; p >= 0 && k - p <= MAX_REACH; p--) {
+        // A section or unit row between starts another group: the row named is not in this one.
+        if (roles[p] === 'section' || roles[p] === 'unit') return -1
         const pw = words[p] ?? null
         // The same label further up belongs to an earlier group: the head of this one is not above it.
         if (pw !== null && sameWords(pw, w)) return -1

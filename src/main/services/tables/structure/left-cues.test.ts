@@ -110,6 +110,28 @@ describe('left hierarchy from the wording of row labels', () => {
     ])
   })
 
+  it('looks for the head a complement names only inside its own section ("non-employer" under "business owner")', () => {
+    const g = grid([
+      ['', 'headcount', 'share'],
+      ['self-employed', '', ''],
+      ['non-employer', '2,163,790', '95'],
+      ['employer', '116,150', '5'],
+      ['total', '2,279,940', '100'],
+      ['business owner', '', ''],
+      ['non-employer', '317,830', '26'],
+      ['employer', '925,570', '74'],
+      ['total', '1,243,400', '100']
+    ])
+    expect(labels(g)).toEqual([
+      'self-employed > non-employer',
+      'self-employed > employer',
+      'self-employed > total',
+      'business owner > non-employer',
+      'business owner > employer',
+      'business owner > total'
+    ])
+  })
+
   it('keeps a variant of the head beside it, not under it, before the head\'s complement ("s&e | s&e-related | non-s&e")', () => {
     const g = grid([
       ['', 'median salary'],

@@ -11,9 +11,9 @@ const MAX_REACH = 200
  *   the parent of the rows down to it. So is a row whose words begin with the named ones: "other criminal code
  *   traffic" closes "criminal code traffic offences";
  * - rows labelled "of which: …" (or "of whom", "including") are parts of the row above them;
- * - "not a visible minority" (or "non-X") is the complement of "visible minority" a few rows up: the rows
- *   between are the parts of "visible minority", the complement is its sibling; unless a row between is a
- *   variant of it ("s&e | s&e-related | non-s&e" are three siblings);
+ * - "not a visible minority" (or "non-X") is the complement of "visible minority" (or of "total visible
+ *   minority") a few rows up: the rows between are the parts of "visible minority", the complement is its
+ *   sibling; unless a row between is a variant of it ("s&e | s&e-related | non-s&e" are three siblings);
  * - a row whose range the rows after it divide without gaps ("15 or older" over "15 to 24 | … | 65 or older",
  *   "2011 q2 to 2016 q3" over "2011 q2 to 2014 q2 | 2014 q2 to 2016 q3").
  *
@@ -41,7 +41,13 @@ export function labelBlocks(g: Grid, headerRows: number, headerCols: number, rol
         const pw = words[p] ?? null
         // The same label further up belongs to an earlier group: the head of this one is not above it.
         if (pw !== null && sameWords(pw, w)) return -1
-        if (pw === null || pw.length === 0 || pw[0] === 'other' || pw[0] === 'total' || pw[0] === 'all') continue
+        if (pw === null || pw.length === 0 || pw[0] === 'other') continue
+        // A complement names a total by what it totals: "non-aboriginal identity population" is the sibling of
+        // "total aboriginal identity population", whose parts are the rows between.
+        if (pw[0] === 'total' || pw[0] === 'all') {
+          if (!closing && hit(pw.slice(1))) return p
+          continue
+        }
         if (hit(pw)) return p
       }
       return -1

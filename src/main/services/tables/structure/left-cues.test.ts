@@ -110,6 +110,25 @@ describe('left hierarchy from the wording of row labels', () => {
     ])
   })
 
+  it('closes a total at the complement of what it totals ("total aboriginal identity" then "non-aboriginal identity")', () => {
+    const g = grid([
+      ['', 'arthritis', 'asthma'],
+      ['', 'percentage', ''],
+      ['total aboriginal identity population', '22.2', '16.6'],
+      ['first nations', '23.4', '17.5'],
+      ['metis', '21.3', '16.7'],
+      ['inuit', '15.2', '9.3'],
+      ['non-aboriginal identity population', '14.7', '10.6']
+    ])
+    expect(labels(g)).toEqual([
+      'percentage > total aboriginal identity population',
+      'percentage > total aboriginal identity population > first nations',
+      'percentage > total aboriginal identity population > metis',
+      'percentage > total aboriginal identity population > inuit',
+      'percentage > non-aboriginal identity population'
+    ])
+  })
+
   it('looks for the head a complement names only inside its own section ("non-employer" under "business owner")', () => {
     const g = grid([
       ['', 'headcount', 'share'],

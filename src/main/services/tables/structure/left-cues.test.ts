@@ -29,6 +29,37 @@ describe('left hierarchy from the wording of row labels', () => {
     expect(few[few.length - 1]).toBe('income > total')
   })
 
+  it('ends a section at a total only when no plain row follows it ("total cholesterol" among measures)', () => {
+    const measures = labels(
+      grid([
+        ['', 'mean'],
+        ['health measures', ''],
+        ['bmi', '27.3'],
+        ['sum of 5 skinfolds', '74.5'],
+        ['grip strength', '70.5'],
+        ['total cholesterol', '5.0'],
+        ['total cholesterol/hdl', '3.9'],
+        ['glycohemoglobin', '5.7']
+      ])
+    )
+    expect(measures.every((l) => l.startsWith('health measures > '))).toBe(true)
+    const decisions = labels(
+      grid([
+        ['', 'number'],
+        ['ipv cases', ''],
+        ['guilty', '30'],
+        ['acquitted', '2'],
+        ['total ipv decisions', '32'],
+        ['non-ipv cases', ''],
+        ['guilty', '24'],
+        ['acquitted', '1'],
+        ['total non-ipv decisions', '25'],
+        ['total decisions', '57']
+      ])
+    )
+    expect(decisions.slice(-2)).toEqual(['non-ipv cases > total non-ipv decisions', 'total decisions'])
+  })
+
   it('makes a whole heading the body the parent of its parts, though rates do not add up', () => {
     const g = grid([
       ['', 'rate'],

@@ -86,6 +86,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   let lastRow = g.rows - 1
   while (lastRow >= headerRows && roles[lastRow - headerRows] === 'empty') lastRow--
   const grandTotal = hierarchy && !indented ? grandTotalRow(g, headerRows, headerCols, roles) : -1
+  const plainAfter = hierarchy && !indented ? plainRowAfterTotals(g, headerRows, headerCols, roles) : null
 
   for (let r = headerRows; r < g.rows; r++) {
     const role: RowRole = roles[r - headerRows] ?? 'empty'
@@ -229,7 +230,10 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
       else if (wholeLabel && (opensBody(previousRole) || followsWhole) && r < lastRow && own !== undefined && own.text.length > 0)
         // A total heading the body (or a unit's rows), like "all industries", is the parent of the rows below.
         stack.push({ node: own, level: AGGREGATE_LEVEL, whole: true, outer })
-      else if (!indented && isTotalLabel(rowLabelText(g, r, headerCols)) && previousRole !== 'section') closeInnermostSection(stack)
+      else if (!indented && isTotalLabel(rowLabelText(g, r, headerCols)) && previousRole !== 'section' && plainAfter?.[r - headerRows] !== 1)
+        // A total ends its section's parts; one with plain rows after it ("sum of 5 skinfolds", "total
+        // cholesterol" among measures) is a part like the others.
+        closeInnermostSection(stack)
     }
     previousRole = role
   }
@@ -502,4 +506,21 @@ function indentationColumn(g: Grid, headerRows: number, headerCols: number, last
     }
   }
   return -1
+}
+
+/**
+ * For each body row, whether the rows after it, past any totals ("total non-ipv decisions | total decisions"),
+ * go on with a plain data row rather than a section, a unit row or the end. One pass from the end.
+ */
+function plainRowAfterTotals(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): Uint8Array {
+  const out = new Uint8Array(roles.length)
+  let plain = 0
+  for (let i = roles.length - 1; i >= 0; i--) {
+    out[i] = plain
+    const role = roles[i]
+    if (role === 'empty') continue
+    if (role !== 'data') plain = 0
+    else if (!isTotalLabel(rowLabelText(g, headerRows + i, headerCols))) plain = 1
+  }
+  return out
 }

@@ -217,8 +217,10 @@ function splitAfterMergedLabels(table: HitabTable, detected: HeaderNode): string
  *   'Number of Firm Commitments (a)'] over a column holding only a footnote, and a row header '5');
  * - conventions that contradict HiTab's: tab-30, tab-108 and tab-111 are flat tables whose first column is
  *   named ("Type", "Year") and labels numeric rows. AIT-QA keeps that column as data (`row_header: []`);
- *   HiTab makes such a column the left header in every table (e.g. 651 "shipment type | kilometres",
- *   196_92_tab1 "fiscal year | …"). Detection follows HiTab here, so these three stay misses.
+ *   HiTab makes such a column the left header in every table (e.g. 651 "shipment type | kilometres").
+ *   Detection follows HiTab here, so these three stay misses. A first column of years alone is the exception:
+ *   it stays data, as in AIT-QA's five "Year" tables, so HiTab's 15_117_tab2 and 196_92_tab1 ("fiscal year |
+ *   …") miss instead (docs/BENCHMARKS.md).
  *
  * Compare tuples as text: cell text trimmed (the structure pass trims cells; AIT-QA keeps some trailing
  * spaces) and right padding dropped on both sides, so that ('a', '') equals AIT-QA's ['a'] and AIT-QA's own

@@ -1,5 +1,5 @@
 import { rawText, type Grid } from './grid'
-import { parseNumber, periodShape } from './number'
+import { parseNumber } from './number'
 import { isTotalLabel, rowLabel, type RowRole } from './rows'
 
 // Aggregates are looked for in report-sized tables only, and a parent's children within this many rows.
@@ -25,9 +25,10 @@ const COUNT = 100
  * values (a median, a rate, a percent change: what a whole of averages looks like) counts as neither. A block
  * has two members or more and stops at the first row that is not a data row. A second run of members that
  * adds up to the same parent right after its block, and ends the rows, is a second breakdown of it and joins
- * the block.
+ * the block. A period is not the sum of the periods after it: rows of a time series (`periods`, the shape of
+ * each row's label when it names one, see periodShape) are never parts of each other.
  */
-export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], known?: Int32Array): Int32Array {
+export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], periods: readonly (string | null)[], known?: Int32Array): Int32Array {
   const n = roles.length
   const ends = new Int32Array(n).fill(-1)
   // Blocks known from elsewhere (the wording of labels) are taken as they are, and count as one member.
@@ -138,10 +139,9 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
     }
     return found
   }
-  const periods = periodShapes(g, headerRows, headerCols, roles)
   for (let i = n - 2; i >= 0; i--) {
     if (roles[i] !== 'data') continue
-    if ((periods[i] ?? null) !== null && periods[i] === periods[i + 1]) continue
+    if (roles[i + 1] === 'data' && (periods[i] ?? null) !== null && periods[i] === periods[i + 1]) continue
     if (fixed(i)) {
       // A block known from its labels is kept as it is, but a pair inside it is confirmed when the block adds
       // up with the pair nested.
@@ -163,17 +163,6 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
   }
   acceptNeighbouringPairs(roles, ends, pairs)
   return ends
-}
-
-/**
- * The shape of each data row's label when it names a period ("Sep-1953" → "aaa-9999", "2013" → "9999"), else
- * null. A period is not the sum of the periods after it: rows of a time series are never parts of each other.
- */
-function periodShapes(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): (string | null)[] {
-  return roles.map((role, i) => {
-    if (role !== 'data') return null
-    return periodShape(rowLabel(g, headerRows + i, headerCols))
-  })
 }
 
 /** True when no data row follows at `next` (blank rows skipped): the body or a section ends there. */

@@ -73,7 +73,9 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   // In a grid with merges elsewhere, a blank cell in such a column continues the label above it, as in a grid
   // without merges.
   const carried = g.owner === null ? null : onceWrittenColumns(g, headerRows, headerCols - 1, roles, false)
-  periodRows(g, headerRows, headerCols, roles)
+  // The shape of each data or section row's label when it names a period ("Sep-1953" → "aaa-9999"), else null.
+  const periods = roles.map((role, i) => (role === 'data' || role === 'section' ? periodShape(rowLabel(g, headerRows + i, headerCols)) : null))
+  periodRows(roles, periods)
   // The label column whose indentation varies, if any: where the hierarchy is read.
   const indentColumn = hierarchy ? indentationColumn(g, headerRows, headerCols, lastDataRow) : -1
   const indented = indentColumn >= 0
@@ -81,7 +83,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   const groupColumns = indented ? onceWrittenColumns(g, headerRows, indentColumn, roles, true) : null
   const sectionsBelow = indented ? null : sectionRuns(roles)
   const outerSections = indented ? null : sectionsOverRecurring(g, headerRows, headerCols, roles)
-  const blocks = hierarchy && !indented && headerCols === 1 ? echoBlocks(g, headerRows, headerCols, roles, aggregateBlocks(g, headerRows, headerCols, roles, labelBlocks(g, headerRows, headerCols, roles))) : null
+  const blocks = hierarchy && !indented && headerCols === 1 ? echoBlocks(g, headerRows, headerCols, roles, aggregateBlocks(g, headerRows, headerCols, roles, periods, labelBlocks(g, headerRows, headerCols, roles))) : null
   const groups = hierarchy && !indented && headerCols === 1 ? groupRows(g, headerRows, headerCols, roles) : null
   let lastRow = g.rows - 1
   while (lastRow >= headerRows && roles[lastRow - headerRows] === 'empty') lastRow--
@@ -420,12 +422,12 @@ function rowIndent(g: Grid, r: number, headerCols: number, indentColumn: number)
  * A period without values ("1971 [x]") followed by rows of the same kind of period is a row of the series,
  * not a section heading them.
  */
-function periodRows(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): void {
+function periodRows(roles: RowRole[], periods: readonly (string | null)[]): void {
   let next: string | null = null
   for (let i = roles.length - 1; i >= 0; i--) {
     const role = roles[i]
     if (role === 'empty') continue
-    const shape = role === 'data' || role === 'section' ? periodShape(rowLabel(g, headerRows + i, headerCols)) : null
+    const shape = periods[i] ?? null
     if (role === 'section' && shape !== null && shape === next) roles[i] = 'data'
     next = roles[i] === 'data' ? shape : null
   }

@@ -441,14 +441,20 @@ function bannerRows(g: Grid, headerRows: number, roles: RowRole[]): Uint8Array |
   const banner = new Uint8Array(roles.length)
   let banners = 0
   let plain = 0
-  // The last column with text: a banner may stop short of blank columns at the right edge.
-  const blank = blankColumns(g.cells, g.merges, g.cols)
-  let last = g.cols - 1
-  while (last > 0 && blank?.[last] === 1) last--
+  // The last column with text: a banner may stop short of blank columns at the right edge. Read only once a
+  // section row merged along its row is found.
+  let last = -1
+  const lastColumn = (): number => {
+    if (last >= 0) return last
+    const blank = blankColumns(g.cells, g.merges, g.cols)
+    last = g.cols - 1
+    while (last > 0 && blank?.[last] === 1) last--
+    return last
+  }
   roles.forEach((role, i) => {
     if (role !== 'section') return
     const m = regionAt(g, headerRows + i, 0)
-    if (m !== null && m.top === headerRows + i && m.left === 0 && m.bottom === m.top && m.right >= last) {
+    if (m !== null && m.top === headerRows + i && m.left === 0 && m.bottom === m.top && m.right >= lastColumn()) {
       banner[i] = 1
       banners++
     } else plain++

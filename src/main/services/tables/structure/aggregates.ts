@@ -351,3 +351,78 @@ export function echoBlocks(g: Grid, headerRows: number, headerCols: number, role
   }
   return ends
 }
+
+/**
+ * Totals written after their parts ("SUB-TOTAL" under the adult fares, "SYSTEM TOTAL" under the sub-totals
+ * and the fares after them): a data row with a total's label (`isTotal`) whose values are the sum of the data
+ * rows right above it. A total found this way counts as one member, for its parts and the section row that
+ * heads them, when a later total is added up. Returns, per body row, the first body row of its members (a
+ * part, or the section row heading a group of parts that a total closes), or -1.
+ */
+export function closingTotals(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], isTotal: (i: number) => boolean): Int32Array {
+  const n = roles.length
+  const from = new Int32Array(n).fill(-1)
+  if (n > MAX_BODY_ROWS || headerCols < 1) return from
+  const width = Math.min(g.cols - headerCols, MAX_COLUMNS)
+  if (width < 1) return from
+  // The row where the group of a total's parts begins: its section row when one heads the parts.
+  const groupFrom = new Int32Array(n).fill(-1)
+  const sums = new Float64Array(width)
+  const seen = new Uint8Array(width)
+  for (let i = 0; i < n; i++) {
+    if (roles[i] !== 'data' || !isTotal(i)) continue
+    const total: (number | null)[] = []
+    const units: number[] = []
+    for (let j = 0; j < width; j++) {
+      const text = rawText(g, headerRows + i, headerCols + j)
+      total.push(parseNumber(text))
+      units.push(unitOf(text))
+    }
+    sums.fill(0)
+    seen.fill(0)
+    let members = 0
+    let k = i - 1
+    while (k >= 0 && i - k <= MAX_BLOCK) {
+      const role = roles[k]
+      if (role === 'empty') {
+        k--
+        continue
+      }
+      if (role !== 'data') break
+      for (let j = 0; j < width; j++) {
+        const v = parseNumber(rawText(g, headerRows + k, headerCols + j))
+        if (v === null) continue
+        sums[j] = (sums[j] ?? 0) + v
+        seen[j] = 1
+      }
+      members++
+      let first = k
+      if ((groupFrom[k] ?? -1) >= 0) first = groupFrom[k] ?? k
+      if (addsUpAfter(total, units, sums, seen, members)) {
+        from[i] = first
+        // The section row right above the parts heads the group this total closes.
+        let head = first - 1
+        while (head >= 0 && roles[head] === 'empty') head--
+        groupFrom[i] = head >= 0 && roles[head] === 'section' ? head : first
+        break
+      }
+      k = first - 1
+    }
+  }
+  return from
+}
+
+/** A total and the sum of its parts agree to the rounding unit in more columns than they disagree, one at least. */
+function addsUpAfter(total: (number | null)[], units: number[], sums: Float64Array, seen: Uint8Array, members: number): boolean {
+  let match = 0
+  let mismatch = 0
+  for (let j = 0; j < total.length; j++) {
+    const v = total[j] ?? null
+    if (v === null || seen[j] !== 1) continue
+    const unit = units[j] ?? 1
+    if (Math.abs(v - (sums[j] ?? 0)) <= 0.5 * unit * (members + 1)) {
+      if (Math.abs(v) >= SIGNIFICANT * unit) match++
+    } else mismatch++
+  }
+  return match > 0 && match > mismatch
+}

@@ -1,6 +1,6 @@
 import type { HeaderNode } from '../../../../shared/table'
 import { blankColumns, rawText, regionAt, type Grid } from './grid'
-import { aggregateBlocks, echoBlocks } from './aggregates'
+import { aggregateBlocks, closingTotals, echoBlocks } from './aggregates'
 import { labelBlocks, negates } from './label-cues'
 import { detectNoteRows } from './margins'
 import { classifyRow, isTotalLabel, isWholeLabel, rowLabel, type RowRole } from './rows'
@@ -32,7 +32,8 @@ const AGGREGATE_LEVEL = -0.25
  * in an unmerged grid an empty cell under a filled one in an outer header column continues it). With
  * hierarchy 'auto', rows also nest: a unit row is the parent of everything below it up to the next unit
  * row, a section row (label, no data) is the parent of the rows below it up to the next section at its
- * level or a "total" row that closes it, and an indented label is the child of the nearest less indented one.
+ * level or a "total" row that closes it, and an indented label is the child of the nearest less indented one,
+ * but a total written under its parts ("SUB-TOTAL", found by its sum) sits beside them and heads nothing.
  */
 export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, hierarchy: boolean): LeftTree {
   const root = newRoot()
@@ -81,6 +82,10 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   const indented = indentColumn >= 0
   // Outer columns of groups beside the indented one.
   const groupColumns = indented ? onceWrittenColumns(g, headerRows, indentColumn, roles, true) : null
+  // Totals under their parts ("SUB-TOTAL"), and where their members begin: they sit beside their members and
+  // head nothing. The stack depth at which each row opened its group tells where those members sit.
+  const closing = indented ? closingTotals(g, headerRows, headerCols, roles, (i) => isWholeLabel(rowLabelText(g, headerRows + i, headerCols))) : null
+  const openedAt = indented ? new Int32Array(roles.length).fill(-1) : null
   const sectionsBelow = indented ? null : sectionRuns(roles)
   const outerSections = indented ? null : sectionsOverRecurring(g, headerRows, headerCols, roles)
   const blocks = hierarchy && !indented && headerCols === 1 ? echoBlocks(g, headerRows, headerCols, roles, aggregateBlocks(g, headerRows, headerCols, roles, periods, labelBlocks(g, headerRows, headerCols, roles))) : null
@@ -153,6 +158,9 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     if (followsWhole) stack.pop()
     // "non-dangerous goods" after the parts of the section "dangerous goods" is that section's sibling.
     if (hierarchy && !indented) closeNegated(stack, rowLabelText(g, r, headerCols))
+    const membersFrom = role === 'data' ? (closing?.[r - headerRows] ?? -1) : -1
+    const membersAt = membersFrom >= 0 ? (openedAt?.[membersFrom] ?? -1) : -1
+    if (membersAt >= 0 && membersAt < stack.length) stack.length = membersAt
     if (r === grandTotal) while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) !== -Infinity) stack.pop()
     const contextParent = stack[stack.length - 1]?.node ?? root
     if (stack.length !== 0 || role === 'section') above.fill(null)
@@ -198,6 +206,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
       for (const node of path.slice(fromStack)) {
         const col = node.cell?.col ?? headerCols - 1
         const base = (opensAtRowLevel && col >= indentColumn ? level : effective) + sectionStep
+        if (openedAt !== null && col >= indentColumn && openedAt[r - headerRows] === -1) openedAt[r - headerRows] = stack.length
         stack.push({ node, level: base - columnStep(headerCols, col) })
       }
     } else {
@@ -226,7 +235,11 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
           }
           outer = outer.filter((n) => groupColumns?.[n.cell?.col ?? -1] !== 1)
         }
-        if (!continuation && head !== undefined && head.text.length > 0) stack.push({ node: head, level, outer })
+        if (openedAt !== null) openedAt[r - headerRows] = stack.length
+        if (membersFrom >= 0) {
+          // A total set further out than its first part ends the group of its parts too.
+          if (level < rowIndent(g, membersFrom + headerRows, headerCols, indentColumn)) closeInnermostSection(stack)
+        } else if (!continuation && head !== undefined && head.text.length > 0) stack.push({ node: head, level, outer })
       }
       else if (blockEnd >= 0 && own !== undefined && own.text.length > 0) stack.push({ node: own, level: AGGREGATE_LEVEL, until: blockEnd + headerRows, outer })
       else if (wholeLabel && (opensBody(previousRole) || followsWhole) && r < lastRow && own !== undefined && own.text.length > 0)

@@ -577,6 +577,43 @@ describe('left hierarchy', () => {
     ])
   })
 
+  it('puts a total under its parts beside them, heading nothing, and one set further out ends their group', () => {
+    // Fares indented two steps, their sub-totals one; the other fares after the children's sub-total, and the
+    // system totals, add up with the sub-totals.
+    const g = grid([
+      ['', '', '2016', '2017'],
+      ['WHO', 'ADULT', '', ''],
+      ['', '    TOKENS', '1,100', '1,000'],
+      ['', '    CASH', '36,045', '41,536'],
+      ['', '  SUB-TOTAL', '37,145', '42,536'],
+      ['', 'CHILDREN', '', ''],
+      ['', '    FREE RIDES', '24,856', '21,875'],
+      ['', '    CASH', '163', '36'],
+      ['', '  SUB-TOTAL', '25,019', '21,911'],
+      ['', '    DAY PASS', '6,728', '9,130'],
+      ['', '    GTA PASS', '4,283', '4,855'],
+      ['', '  SYSTEM TOTAL', '73,175', '78,432'],
+      ['WHEN', 'WEEKDAY', '60,000', '61,000'],
+      ['', 'WEEKEND', '13,175', '17,432'],
+      ['', '  SYSTEM TOTAL', '73,175', '78,432']
+    ])
+    const p = structureGrid(g, { ...detectStructure(g), headerRows: 1, headerCols: 2 })
+    expect(rowPaths(p)).toEqual([
+      'WHO > ADULT > TOKENS',
+      'WHO > ADULT > CASH',
+      'WHO > ADULT > SUB-TOTAL',
+      'WHO > CHILDREN > FREE RIDES',
+      'WHO > CHILDREN > CASH',
+      'WHO > CHILDREN > SUB-TOTAL',
+      'WHO > DAY PASS',
+      'WHO > GTA PASS',
+      'WHO > SYSTEM TOTAL',
+      'WHEN > WEEKDAY',
+      'WHEN > WEEKEND',
+      'WHEN > SYSTEM TOTAL'
+    ])
+  })
+
   it('closes a section whose rows are indented under it at the next row of its own indentation', () => {
     const g = grid([
       ['', '2004', '2005'],

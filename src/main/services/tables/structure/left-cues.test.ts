@@ -29,6 +29,18 @@ describe('left hierarchy from the wording of row labels', () => {
     expect(few[few.length - 1]).toBe('income > total')
   })
 
+  it('keeps a closing total inside the last breakdown when the same total ends every breakdown', () => {
+    const sections = ['goods', 'services', 'trade', 'unassigned'].flatMap((name) => [
+      [name, ''],
+      ['young firms', '30.6'],
+      ['old firms', '69.4'],
+      ['all age groups', '100.0']
+    ])
+    const got = labels(grid([['', 'percent'], ...sections]))
+    expect(got.slice(-3)).toEqual(['unassigned > young firms', 'unassigned > old firms', 'unassigned > all age groups'])
+    expect(got.filter((l) => l.endsWith('> all age groups'))).toHaveLength(4)
+  })
+
   it('ends a section at a total only when no plain row follows it ("total cholesterol" among measures)', () => {
     const measures = labels(
       grid([

@@ -289,7 +289,7 @@ const SUMMARY = /^(?:mean|median)\b/i
 /**
  * The last row of a table of several breakdowns, when it names a total ("total", "total population"): the
  * total of the whole table, outside the last breakdown. With one or two sections a closing total is the
- * last section's own. Returns the body row (absolute) or -1.
+ * last section's own, and so is one whose label ends other sections as well. Returns the body row (absolute) or -1.
  */
 function grandTotalRow(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): number {
   let last = roles.length - 1
@@ -300,8 +300,11 @@ function grandTotalRow(g: Grid, headerRows: number, headerCols: number, roles: R
   if (SUMMARY.test(label)) return headerRows + last
   let sections = 0
   for (const role of roles) if (role === 'section') sections++
-  if (sections < BREAKDOWNS) return -1
-  return isTotalLabel(label) ? headerRows + last : -1
+  if (sections < BREAKDOWNS || !isTotalLabel(label)) return -1
+  // A total that ends every section ("all age groups") ends the last one too.
+  const key = label.toLowerCase()
+  for (let i = 0; i < last; i++) if (roles[i] === 'data' && rowLabelText(g, headerRows + i, headerCols).toLowerCase() === key) return -1
+  return headerRows + last
 }
 
 function opensBody(previous: RowRole | null): boolean {

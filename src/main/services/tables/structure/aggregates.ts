@@ -371,13 +371,7 @@ export function closingTotals(g: Grid, headerRows: number, headerCols: number, r
   const seen = new Uint8Array(width)
   for (let i = 0; i < n; i++) {
     if (roles[i] !== 'data' || !isTotal(i)) continue
-    const total: (number | null)[] = []
-    const units: number[] = []
-    for (let j = 0; j < width; j++) {
-      const text = rawText(g, headerRows + i, headerCols + j)
-      total.push(parseNumber(text))
-      units.push(unitOf(text))
-    }
+    const { total, units } = rowTotal(g, headerRows + i, headerCols, width)
     sums.fill(0)
     seen.fill(0)
     let members = 0
@@ -389,12 +383,7 @@ export function closingTotals(g: Grid, headerRows: number, headerCols: number, r
         continue
       }
       if (role !== 'data') break
-      for (let j = 0; j < width; j++) {
-        const v = parseNumber(rawText(g, headerRows + k, headerCols + j))
-        if (v === null) continue
-        sums[j] = (sums[j] ?? 0) + v
-        seen[j] = 1
-      }
+      addInto(g, headerRows + k, headerCols, sums, seen)
       members++
       let first = k
       if ((groupFrom[k] ?? -1) >= 0) first = groupFrom[k] ?? k
@@ -410,6 +399,42 @@ export function closingTotals(g: Grid, headerRows: number, headerCols: number, r
     }
   }
   return from
+}
+
+/** The data rows of body rows from..to (inclusive) add up to body row `row`, as a total under them does. */
+export function rowsAddUpTo(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], from: number, to: number, row: number): boolean {
+  const width = Math.min(g.cols - headerCols, MAX_COLUMNS)
+  if (width < 1) return false
+  const sums = new Float64Array(width)
+  const seen = new Uint8Array(width)
+  let members = 0
+  for (let k = from; k <= to; k++) {
+    if (roles[k] !== 'data') continue
+    addInto(g, headerRows + k, headerCols, sums, seen)
+    members++
+  }
+  const { total, units } = rowTotal(g, headerRows + row, headerCols, width)
+  return members >= 2 && addsUpAfter(total, units, sums, seen, members)
+}
+
+function rowTotal(g: Grid, r: number, headerCols: number, width: number): { total: (number | null)[]; units: number[] } {
+  const total: (number | null)[] = []
+  const units: number[] = []
+  for (let j = 0; j < width; j++) {
+    const text = rawText(g, r, headerCols + j)
+    total.push(parseNumber(text))
+    units.push(unitOf(text))
+  }
+  return { total, units }
+}
+
+function addInto(g: Grid, r: number, headerCols: number, sums: Float64Array, seen: Uint8Array): void {
+  for (let j = 0; j < sums.length; j++) {
+    const v = parseNumber(rawText(g, r, headerCols + j))
+    if (v === null) continue
+    sums[j] = (sums[j] ?? 0) + v
+    seen[j] = 1
+  }
 }
 
 /** A total and the sum of its parts agree to the rounding unit in more columns than they disagree, one at least. */

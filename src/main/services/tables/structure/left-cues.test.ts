@@ -7,7 +7,7 @@ const grid = (cells: string[][], merges: MergedRegion[] = []): RawGrid => ({ nam
 const labels = (g: RawGrid): string[] => structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))
 
 describe('left hierarchy from the wording of row labels', () => {
-  it('puts a closing total after four breakdowns outside the last one, and keeps it inside with fewer', () => {
+  it('puts a closing total after four breakdowns outside the last one, and keeps it inside with fewer that do not add up to it', () => {
     const rows = [
       ['sex', ''],
       ['men', '48'],
@@ -17,7 +17,7 @@ describe('left hierarchy from the wording of row labels', () => {
       ['old', '70'],
       ['region', ''],
       ['east', '40'],
-      ['west', '60'],
+      ['west', '50'],
       ['income', ''],
       ['low', '45'],
       ['high', '55'],
@@ -27,6 +27,27 @@ describe('left hierarchy from the wording of row labels', () => {
     expect(many[many.length - 1]).toBe('total')
     const few = labels(grid([['', 'percent'], ...rows.slice(6)]))
     expect(few[few.length - 1]).toBe('income > total')
+  })
+
+  it('puts a closing total after fewer breakdowns outside the last one when another breakdown adds up to it', () => {
+    const rows = [
+      ['age', ''],
+      ['12 to 14', '1,085'],
+      ['15 to 17', '5,726'],
+      ['unknown age', '550'],
+      ['sex', ''],
+      ['male', '5,625'],
+      ['female', '1,736'],
+      ['aboriginal identity', ''],
+      ['aboriginal', '3,541'],
+      ['non-aboriginal', '3,621']
+    ]
+    const table = labels(grid([['', 'number'], ...rows, ['total', '7,361']]))
+    expect(table[table.length - 1]).toBe('total')
+    // Rates do not add up: the total stays the last breakdown's.
+    const rates = rows.map(([label = '', v = '']) => [label, v === '' ? '' : String(Number(v.replace(',', '')) / 1000)])
+    const own = labels(grid([['', 'rate'], ...rates, ['total', '3.1']]))
+    expect(own[own.length - 1]).toBe('aboriginal identity > total')
   })
 
   it('keeps a closing total inside the last breakdown when the same total ends every breakdown', () => {

@@ -1,6 +1,6 @@
 import type { HeaderNode } from '../../../../shared/table'
 import { blankColumns, rawText, regionAt, type Grid } from './grid'
-import { aggregateBlocks, closingTotals, echoBlocks } from './aggregates'
+import { aggregateBlocks, closingTotals, echoBlocks, rowsAddUpTo } from './aggregates'
 import { labelBlocks, negates } from './label-cues'
 import { detectNoteRows } from './margins'
 import { classifyRow, isTotalLabel, isWholeLabel, rowLabel, type RowRole } from './rows'
@@ -288,8 +288,9 @@ const SUMMARY = /^(?:mean|median)\b/i
 
 /**
  * The last row of a table of several breakdowns, when it names a total ("total", "total population"): the
- * total of the whole table, outside the last breakdown. With one or two sections a closing total is the
- * last section's own, and so is one whose label ends other sections as well. Returns the body row (absolute) or -1.
+ * total of the whole table, outside the last breakdown. With fewer than four sections a closing total is the
+ * last section's own unless the rows of an earlier section add up to it; one whose label ends other sections
+ * as well is always the last section's own. Returns the body row (absolute) or -1.
  */
 function grandTotalRow(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): number {
   let last = roles.length - 1
@@ -300,11 +301,20 @@ function grandTotalRow(g: Grid, headerRows: number, headerCols: number, roles: R
   if (SUMMARY.test(label)) return headerRows + last
   let sections = 0
   for (const role of roles) if (role === 'section') sections++
-  if (sections < BREAKDOWNS || !isTotalLabel(label)) return -1
+  if (!isTotalLabel(label)) return -1
   // A total that ends every section ("all age groups") ends the last one too.
   const key = label.toLowerCase()
   for (let i = 0; i < last; i++) if (roles[i] === 'data' && rowLabelText(g, headerRows + i, headerCols).toLowerCase() === key) return -1
-  return headerRows + last
+  if (sections >= BREAKDOWNS) return headerRows + last
+  if (sections < 2) return -1
+  // With fewer breakdowns, one that is not the last and adds up to the total shows it to be the table's.
+  let from = -1
+  for (let i = 0; i < last; i++) {
+    if (roles[i] !== 'section' && roles[i] !== 'unit') continue
+    if (from >= 0 && rowsAddUpTo(g, headerRows, headerCols, roles, from, i - 1, last)) return headerRows + last
+    from = roles[i] === 'section' ? i + 1 : -1
+  }
+  return -1
 }
 
 function opensBody(previous: RowRole | null): boolean {

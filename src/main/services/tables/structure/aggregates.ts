@@ -367,14 +367,11 @@ export function closingTotals(g: Grid, headerRows: number, headerCols: number, r
   if (width < 1) return from
   // The row where the group of a total's parts begins: its section row when one heads the parts.
   const groupFrom = new Int32Array(n).fill(-1)
-  const sums = new Float64Array(width)
-  const seen = new Uint8Array(width)
+  const parts = new Parts(g, headerCols, width)
   for (let i = 0; i < n; i++) {
     if (roles[i] !== 'data' || !isTotal(i)) continue
-    const { total, units } = rowTotal(g, headerRows + i, headerCols, width)
-    sums.fill(0)
-    seen.fill(0)
-    let members = 0
+    const total = rowTotal(g, headerRows + i, headerCols, width)
+    parts.clear()
     let k = i - 1
     while (k >= 0 && i - k <= MAX_BLOCK) {
       const role = roles[k]
@@ -383,11 +380,10 @@ export function closingTotals(g: Grid, headerRows: number, headerCols: number, r
         continue
       }
       if (role !== 'data') break
-      addInto(g, headerRows + k, headerCols, sums, seen)
-      members++
+      parts.add(headerRows + k)
       let first = k
       if ((groupFrom[k] ?? -1) >= 0) first = groupFrom[k] ?? k
-      if (addsUpAfter(total, units, sums, seen, members)) {
+      if (parts.addUpTo(total)) {
         from[i] = first
         // The section row right above the parts heads the group this total closes.
         let head = first - 1
@@ -401,53 +397,82 @@ export function closingTotals(g: Grid, headerRows: number, headerCols: number, r
   return from
 }
 
-/** The data rows of body rows from..to (inclusive) add up to body row `row`, as a total under them does. */
+/** The data rows of body rows from..to (inclusive), two or more, add up to body row `row`, as a total under them does. */
 export function rowsAddUpTo(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], from: number, to: number, row: number): boolean {
   const width = Math.min(g.cols - headerCols, MAX_COLUMNS)
   if (width < 1) return false
-  const sums = new Float64Array(width)
-  const seen = new Uint8Array(width)
-  let members = 0
-  for (let k = from; k <= to; k++) {
-    if (roles[k] !== 'data') continue
-    addInto(g, headerRows + k, headerCols, sums, seen)
-    members++
-  }
-  const { total, units } = rowTotal(g, headerRows + row, headerCols, width)
-  return members >= 2 && addsUpAfter(total, units, sums, seen, members)
+  const parts = new Parts(g, headerCols, width)
+  for (let k = from; k <= to; k++) if (roles[k] === 'data') parts.add(headerRows + k)
+  return parts.members >= 2 && parts.addUpTo(rowTotal(g, headerRows + row, headerCols, width))
 }
 
-function rowTotal(g: Grid, r: number, headerCols: number, width: number): { total: (number | null)[]; units: number[] } {
-  const total: (number | null)[] = []
+type RowTotal = { values: (number | null)[]; units: number[] }
+
+function rowTotal(g: Grid, r: number, headerCols: number, width: number): RowTotal {
+  const values: (number | null)[] = []
   const units: number[] = []
   for (let j = 0; j < width; j++) {
     const text = rawText(g, r, headerCols + j)
-    total.push(parseNumber(text))
+    values.push(parseNumber(text))
     units.push(unitOf(text))
   }
-  return { total, units }
+  return { values, units }
 }
 
-function addInto(g: Grid, r: number, headerCols: number, sums: Float64Array, seen: Uint8Array): void {
-  for (let j = 0; j < sums.length; j++) {
-    const v = parseNumber(rawText(g, r, headerCols + j))
-    if (v === null) continue
-    sums[j] = (sums[j] ?? 0) + v
-    seen[j] = 1
-  }
-}
+/** Column sums, and the lowest and highest value, of the rows added as parts of a total. */
+class Parts {
+  readonly sums: Float64Array
+  readonly lows: Float64Array
+  readonly highs: Float64Array
+  members = 0
 
-/** A total and the sum of its parts agree to the rounding unit in more columns than they disagree, one at least. */
-function addsUpAfter(total: (number | null)[], units: number[], sums: Float64Array, seen: Uint8Array, members: number): boolean {
-  let match = 0
-  let mismatch = 0
-  for (let j = 0; j < total.length; j++) {
-    const v = total[j] ?? null
-    if (v === null || seen[j] !== 1) continue
-    const unit = units[j] ?? 1
-    if (Math.abs(v - (sums[j] ?? 0)) <= 0.5 * unit * (members + 1)) {
-      if (Math.abs(v) >= SIGNIFICANT * unit) match++
-    } else mismatch++
+  constructor(
+    private readonly g: Grid,
+    private readonly headerCols: number,
+    width: number
+  ) {
+    this.sums = new Float64Array(width)
+    this.lows = new Float64Array(width)
+    this.highs = new Float64Array(width)
+    this.clear()
   }
-  return match > 0 && match > mismatch
+
+  clear(): void {
+    this.sums.fill(0)
+    this.lows.fill(Infinity)
+    this.highs.fill(-Infinity)
+    this.members = 0
+  }
+
+  add(r: number): void {
+    for (let j = 0; j < this.sums.length; j++) {
+      const v = parseNumber(rawText(this.g, r, this.headerCols + j))
+      if (v === null) continue
+      this.sums[j] = (this.sums[j] ?? 0) + v
+      if (v < (this.lows[j] ?? Infinity)) this.lows[j] = v
+      if (v > (this.highs[j] ?? -Infinity)) this.highs[j] = v
+    }
+    this.members++
+  }
+
+  /**
+   * The total and the sum agree to the rounding unit in more columns than they disagree, one at least. A
+   * column whose total lies among its parts' values (a rate, a median) counts as neither, as in addsUp.
+   */
+  addUpTo(total: RowTotal): boolean {
+    let match = 0
+    let mismatch = 0
+    for (let j = 0; j < total.values.length; j++) {
+      const v = total.values[j] ?? null
+      const low = this.lows[j] ?? Infinity
+      const high = this.highs[j] ?? -Infinity
+      if (v === null || low > high) continue
+      const unit = total.units[j] ?? 1
+      if (Math.abs(v - (this.sums[j] ?? 0)) <= 0.5 * unit * (this.members + 1)) {
+        if (Math.abs(v) >= SIGNIFICANT * unit) match++
+      } else if (v >= low && v <= high) continue
+      else mismatch++
+    }
+    return match > 0 && match > mismatch
+  }
 }

@@ -50,6 +50,23 @@ describe('left hierarchy from the wording of row labels', () => {
     expect(own[own.length - 1]).toBe('aboriginal identity > total')
   })
 
+  it('closes every section whose rows add up to a total after them, rates aside', () => {
+    const got = labels(
+      grid([
+        ['', 'population', 'victims', 'rate', 'rate 2016'],
+        ['500,000 and over', '', '', '', ''],
+        ['toronto', '6,273,778', '92', '1.47', '1.56'],
+        ['montreal', '4,148,023', '46', '1.11', '1.02'],
+        ['100,000 to 500,000', '', '', '', ''],
+        ['oshawa', '450,366', '5', '1.11', '0.93'],
+        ['halifax', '431,721', '8', '1.85', '2.82'],
+        ['cma total', '11,303,888', '151', '1.34', '1.36'],
+        ['non-cma total', '10,831,966', '238', '2.20', '1.80']
+      ])
+    )
+    expect(got.slice(-3)).toEqual(['100,000 to 500,000 > halifax', 'cma total', 'non-cma total'])
+  })
+
   it('keeps a closing total inside the last breakdown when the same total ends every breakdown', () => {
     const sections = ['goods', 'services', 'trade', 'unassigned'].flatMap((name) => [
       [name, ''],

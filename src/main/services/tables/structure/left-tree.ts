@@ -94,6 +94,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   while (lastRow >= headerRows && roles[lastRow - headerRows] === 'empty') lastRow--
   const grandTotal = hierarchy && !indented ? grandTotalRow(g, headerRows, headerCols, roles) : -1
   const plainAfter = hierarchy && !indented ? plainRowAfterTotals(g, headerRows, headerCols, roles) : null
+  const overSections = hierarchy && !indented && headerCols === 1 ? totalsOverSections(g, headerRows, headerCols, roles) : null
 
   for (let r = headerRows; r < g.rows; r++) {
     const role: RowRole = roles[r - headerRows] ?? 'empty'
@@ -161,6 +162,9 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     const membersFrom = role === 'data' ? (closing?.[r - headerRows] ?? -1) : -1
     const membersAt = membersFrom >= 0 ? (openedAt?.[membersFrom] ?? -1) : -1
     if (membersAt >= 0 && membersAt < stack.length) stack.length = membersAt
+    // A total of the rows of several sections ("cma total" after the large and the small cities) closes them all.
+    const over = overSections?.[r - headerRows] ?? -1
+    if (over >= 0) closeOpenedFrom(stack, over + headerRows)
     if (r === grandTotal) while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) !== -Infinity) stack.pop()
     const contextParent = stack[stack.length - 1]?.node ?? root
     if (stack.length !== 0 || role === 'section') above.fill(null)
@@ -397,6 +401,11 @@ function firstLabelColumn(g: Grid, r: number, headerCols: number): number {
   return headerCols - 1
 }
 
+/** Closes every open parent (not a unit) opened at row `from` or later. */
+function closeOpenedFrom(stack: Open[], from: number): void {
+  for (let top = stack[stack.length - 1]; top !== undefined && top.level !== -Infinity && (top.node.cell?.row ?? -1) >= from; top = stack[stack.length - 1]) stack.pop()
+}
+
 function closeInnermostSection(stack: Open[]): void {
   const last = stack[stack.length - 1]
   if (last !== undefined && last.level !== -Infinity) stack.pop()
@@ -555,6 +564,33 @@ function plainRowAfterTotals(g: Grid, headerRows: number, headerCols: number, ro
     if (role === 'empty') continue
     if (role !== 'data') plain = 0
     else if (!isTotalLabel(rowLabelText(g, headerRows + i, headerCols))) plain = 1
+  }
+  return out
+}
+
+/**
+ * Totals of several sections: a data row with a total's label, right after a section's rows, to which the rows
+ * of that section and of one or more sections before it add up. Per body row, the first of those sections, or
+ * -1. Sections restart after a unit row.
+ */
+function totalsOverSections(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): Int32Array {
+  const out = new Int32Array(roles.length).fill(-1)
+  const sections: number[] = []
+  for (let i = 0; i < roles.length; i++) {
+    const role = roles[i]
+    if (role === 'unit') sections.length = 0
+    if (role === 'section') sections.push(i)
+    if (role !== 'data' || sections.length < 2 || !isWholeLabel(rowLabelText(g, headerRows + i, headerCols))) continue
+    let prev = i - 1
+    while (prev >= 0 && roles[prev] === 'empty') prev--
+    if (prev < 0 || roles[prev] !== 'data') continue
+    for (let k = sections.length - 2; k >= 0; k--) {
+      const s = sections[k] ?? 0
+      if (rowsAddUpTo(g, headerRows, headerCols, roles, s + 1, i - 1, i)) {
+        out[i] = s
+        break
+      }
+    }
   }
   return out
 }

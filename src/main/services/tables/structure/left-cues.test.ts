@@ -67,6 +67,30 @@ describe('left hierarchy from the wording of row labels', () => {
     expect(got.slice(-3)).toEqual(['100,000 to 500,000 > halifax', 'cma total', 'non-cma total'])
   })
 
+  it('lists totals whose parts are all totals of their own side by side, each over its own parts', () => {
+    const got = labels(
+      grid([
+        ['', '2018', '2019'],
+        ['total drug offences', '84,927', '70,140'],
+        ['total cannabis offences', '36,579', '16,868'],
+        ['cannabis - possession', '26,402', '46'],
+        ['cannabis - other', '10,177', '16,822'],
+        ['total other drug offences', '48,348', '53,272'],
+        ['cocaine - possession', '7,027', '6,732'],
+        ['other drugs', '41,321', '46,540']
+      ])
+    )
+    expect(got).toEqual([
+      'total drug offences',
+      'total cannabis offences',
+      'total cannabis offences > cannabis - possession',
+      'total cannabis offences > cannabis - other',
+      'total other drug offences',
+      'total other drug offences > cocaine - possession',
+      'total other drug offences > other drugs'
+    ])
+  })
+
   it('keeps a closing total inside the last breakdown when the same total ends every breakdown', () => {
     const sections = ['goods', 'services', 'trade', 'unassigned'].flatMap((name) => [
       [name, ''],

@@ -89,6 +89,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   const sectionsBelow = indented ? null : sectionRuns(roles)
   const outerSections = indented ? null : sectionsOverRecurring(g, headerRows, headerCols, roles)
   const blocks = hierarchy && !indented && headerCols === 1 ? echoBlocks(g, headerRows, headerCols, roles, aggregateBlocks(g, headerRows, headerCols, roles, periods, labelBlocks(g, headerRows, headerCols, roles))) : null
+  if (blocks !== null) flatTotals(g, headerRows, headerCols, blocks)
   const groups = hierarchy && !indented && headerCols === 1 ? groupRows(g, headerRows, headerCols, roles) : null
   let lastRow = g.rows - 1
   while (lastRow >= headerRows && roles[lastRow - headerRows] === 'empty') lastRow--
@@ -593,4 +594,20 @@ function totalsOverSections(g: Grid, headerRows: number, headerCols: number, rol
     }
   }
   return out
+}
+
+/**
+ * Totals listed one after another, each over its own parts ("total criminal code", then "total violent crime"
+ * over its offences, "total property crime" over its own): a total whose parts are all totals heading parts
+ * of their own is not their parent. Clears such blocks in place.
+ */
+function flatTotals(g: Grid, headerRows: number, headerCols: number, blocks: Int32Array): void {
+  const total = (i: number): boolean => isTotalLabel(rowLabelText(g, headerRows + i, headerCols))
+  for (let i = 0; i < blocks.length; i++) {
+    const end = blocks[i] ?? -1
+    if (end <= i || !total(i)) continue
+    let all = true
+    for (let k = i + 1; k <= end && all; k = Math.max(k, blocks[k] ?? -1) + 1) all = (blocks[k] ?? -1) > k && total(k)
+    if (all) blocks[i] = -1
+  }
 }

@@ -91,6 +91,42 @@ describe('left hierarchy from the wording of row labels', () => {
     ])
   })
 
+  it('puts the regions of a country listed under it beneath it, though rates do not add up, but not in a ranked list', () => {
+    const rates = labels(
+      grid([
+        ['', 'january', 'february'],
+        ['canada', '3.7', '3.7'],
+        ['newfoundland and labrador', '3.7', '4.1'],
+        ['prince edward island', '5.4', '6.4'],
+        ['nova scotia', '4.0', '4.1'],
+        ['quebec', '3.6', '3.6']
+      ])
+    )
+    expect(rates).toEqual(['canada', 'canada > newfoundland and labrador', 'canada > prince edward island', 'canada > nova scotia', 'canada > quebec'])
+    const states = labels(
+      grid([
+        ['state', 'all r&d', 'percent'],
+        ['united statesc', '2317126', '27.4'],
+        ['alabama', '24799', '46.1'],
+        ['alaska', '10073', '77.4'],
+        ['arizona', '15680', '37.9']
+      ])
+    )
+    expect(states.slice(1)).toEqual(['united statesc > alabama', 'united statesc > alaska', 'united statesc > arizona'])
+    const ranked = labels(
+      grid([
+        ['', '2018', '1976'],
+        ['alberta', '17.2', '18.1'],
+        ['ontario', '15.5', '10.5'],
+        ['canada', '15.3', '12.2'],
+        ['prince edward island', '15.3', '20.0'],
+        ['manitoba', '14.2', '13.9'],
+        ['nova scotia', '13.3', '10.6']
+      ])
+    )
+    expect(ranked).toEqual(['alberta', 'ontario', 'canada', 'prince edward island', 'manitoba', 'nova scotia'])
+  })
+
   it('keeps a closing total inside the last breakdown when the same total ends every breakdown', () => {
     const sections = ['goods', 'services', 'trade', 'unassigned'].flatMap((name) => [
       [name, ''],

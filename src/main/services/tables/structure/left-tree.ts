@@ -1,7 +1,7 @@
 import type { HeaderNode } from '../../../../shared/table'
 import { blankColumns, rawText, regionAt, type Grid } from './grid'
 import { aggregateBlocks, closingTotals, echoBlocks, rowsAddUpTo } from './aggregates'
-import { labelBlocks, negates } from './label-cues'
+import { labelBlocks, negates, regionParts } from './label-cues'
 import { detectNoteRows } from './margins'
 import { classifyRow, isTotalLabel, isWholeLabel, rowLabel, type RowRole } from './rows'
 import { periodShape } from './number'
@@ -90,6 +90,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   const outerSections = indented ? null : sectionsOverRecurring(g, headerRows, headerCols, roles)
   const blocks = hierarchy && !indented && headerCols === 1 ? echoBlocks(g, headerRows, headerCols, roles, aggregateBlocks(g, headerRows, headerCols, roles, periods, labelBlocks(g, headerRows, headerCols, roles))) : null
   if (blocks !== null) flatTotals(g, headerRows, headerCols, blocks)
+  if (blocks !== null) regionParts(g, headerRows, headerCols, roles, blocks)
   const groups = hierarchy && !indented && headerCols === 1 ? groupRows(g, headerRows, headerCols, roles) : null
   let lastRow = g.rows - 1
   while (lastRow >= headerRows && roles[lastRow - headerRows] === 'empty') lastRow--

@@ -123,8 +123,8 @@ export function isTotalLabel(label: string): boolean {
 }
 
 // Labels ending in "overall" or "total" ("provinces overall", "u.s. total", with a footnote letter glued on as
-// in "u.s. totala"). Place names that head their regions ("canada" over its
-// provinces) would need a gazetteer; they are left to the sum check in aggregates.ts.
+// in "u.s. totala"). Place names that head their regions ("canada" over its provinces) are found by the sums
+// (aggregates.ts) and by a short list of countries and their regions (regionParts in label-cues.ts).
 const WHOLE = /\b(?:overall|total[a-f]?)$/i
 
 /** A label that names the whole of the rows listed under it: a total, "… total" or "… overall". */

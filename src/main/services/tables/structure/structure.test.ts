@@ -940,19 +940,19 @@ describe('left hierarchy', () => {
     const rows = [
       ['', 'job vacancies', 'vacancy rate', 'unemployment rate'],
       ['', 'thousands', 'percent', ''],
-      ['canada', '392.5', '2.7', '6.9'],
-      ['quebec', '105.2', '3.1', '8.6'],
-      ['ontario', '122.6', '2.0', '6.7'],
-      ['manitoba', '10.7', '2.1', '5.1'],
-      ['alberta', '82.4', '4.6', '4.5'],
-      ['british columbia', '71.7', '2.6', '6.6']
+      ['national', '392.5', '2.7', '6.9'],
+      ['east', '105.2', '3.1', '8.6'],
+      ['centre', '122.6', '2.0', '6.7'],
+      ['prairies', '10.7', '2.1', '5.1'],
+      ['west', '82.4', '4.6', '4.5'],
+      ['coast', '71.7', '2.6', '6.6']
     ]
-    expect(labels(grid(rows)).slice(-2)).toEqual(['canada > alberta', 'canada > british columbia'])
+    expect(labels(grid(rows)).slice(-2)).toEqual(['national > west', 'national > coast'])
     // The parts add up to 392.6, a rounding error away. The same near sum with a row after it, or with three
     // parts, is left alone: one column may come that near by chance.
-    expect(labels(grid([...rows, ['abroad', '1.2', '0.4', '']])).slice(-3)).toEqual(['alberta', 'british columbia', 'abroad'])
-    const three = [...rows.slice(0, 3), ['quebec', '227.8', '3.1', '8.6'], ['manitoba', '10.7', '2.1', '5.1'], ['alberta', '154.1', '4.6', '4.5']]
-    expect(labels(grid(three))).toEqual(['canada', 'quebec', 'manitoba', 'alberta'])
+    expect(labels(grid([...rows, ['abroad', '1.2', '0.4', '']])).slice(-3)).toEqual(['west', 'coast', 'abroad'])
+    const three = [...rows.slice(0, 3), ['east', '227.8', '3.1', '8.6'], ['prairies', '10.7', '2.1', '5.1'], ['west', '154.1', '4.6', '4.5']]
+    expect(labels(grid(three))).toEqual(['national', 'east', 'prairies', 'west'])
   })
 
   it('takes one column of counts that adds up beside shares, when the counts are a hundred or more', () => {

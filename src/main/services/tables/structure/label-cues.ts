@@ -86,6 +86,11 @@ const SUBDIVISIONS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ]
 ])
 
+/** The country a row label names ("canada", "united statesc"), or null. */
+export function countryName(label: string): string | null {
+  return placeIn(SUBDIVISIONS, label)
+}
+
 /** A place name in `names`, allowing a footnote mark glued on ("united statesc", "Ontario 2", "Quebec*"). */
 function placeIn(names: ReadonlySet<string> | ReadonlyMap<string, unknown>, label: string): string | null {
   const name = label.toLowerCase().replace(/[\s\d*†‡§]+$/u, '').trim()

@@ -127,6 +127,28 @@ describe('left hierarchy from the wording of row labels', () => {
     expect(ranked).toEqual(['alberta', 'ontario', 'canada', 'prince edward island', 'manitoba', 'nova scotia'])
   })
 
+  it('does not put the country after its regions\' wholes under the last of them', () => {
+    const got = labels(
+      grid([
+        ['', 'women', 'men'],
+        ['', 'rate per 100,000 population', ''],
+        ['provinces overall', '3,391', '2,008'],
+        ['quebec', '2,279', '1,606'],
+        ['ontario', '2,734', '1,573'],
+        ['territories overall', '7,232', '3,272'],
+        ['yukon', '4,356', '1,884'],
+        ['nunavut', '7,491', '3,438'],
+        ['canada', '3,643', '2,090']
+      ])
+    )
+    expect(got.slice(-4)).toEqual([
+      'rate per 100,000 population > territories overall',
+      'rate per 100,000 population > territories overall > yukon',
+      'rate per 100,000 population > territories overall > nunavut',
+      'rate per 100,000 population > canada'
+    ])
+  })
+
   it('keeps a closing total inside the last breakdown when the same total ends every breakdown', () => {
     const sections = ['goods', 'services', 'trade', 'unassigned'].flatMap((name) => [
       [name, ''],

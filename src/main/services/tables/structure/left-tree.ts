@@ -1,7 +1,7 @@
 import type { HeaderNode } from '../../../../shared/table'
 import { blankColumns, rawText, regionAt, type Grid } from './grid'
 import { aggregateBlocks, closingTotals, echoBlocks, rowsAddUpTo } from './aggregates'
-import { labelBlocks, negates, regionParts } from './label-cues'
+import { countryName, labelBlocks, negates, regionParts } from './label-cues'
 import { detectNoteRows } from './margins'
 import { classifyRow, isTotalLabel, isWholeLabel, rowLabel, type RowRole } from './rows'
 import { periodShape } from './number'
@@ -157,6 +157,8 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) >= effective) stack.pop()
     // A second whole ("territories overall" after "provinces overall"'s rows) is a sibling of the first.
     const wholeLabel = !indented && headerCols === 1 && hierarchy && role === 'data' && isWholeLabel(rowLabelText(g, r, headerCols))
+    // Nor is a country ("canada" after "territories overall"'s rows) one of the rows of a whole.
+    if (!indented && headerCols === 1 && hierarchy && role === 'data' && stack[stack.length - 1]?.whole === true && countryName(rowLabelText(g, r, headerCols)) !== null) stack.pop()
     const followsWhole = wholeLabel && stack[stack.length - 1]?.whole === true
     if (followsWhole) stack.pop()
     // "non-dangerous goods" after the parts of the section "dangerous goods" is that section's sibling.

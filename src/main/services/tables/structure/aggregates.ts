@@ -406,6 +406,27 @@ export function rowsAddUpTo(g: Grid, headerRows: number, headerCols: number, rol
   return parts.members >= 2 && parts.addUpTo(rowTotal(g, headerRows + row, headerCols, width))
 }
 
+/**
+ * Where the rows of several sections begin that add up to body row `row`: `sections` are the section rows
+ * before it, in order, the last one's rows running up to `row`. Going back one section at a time, from the
+ * last but one, the first section whose rows and those of the sections after it add up; -1 if none. One pass
+ * over the rows.
+ */
+export function sectionsAddingUpTo(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], sections: readonly number[], row: number): number {
+  const width = Math.min(g.cols - headerCols, MAX_COLUMNS)
+  if (width < 1 || sections.length < 2) return -1
+  const parts = new Parts(g, headerCols, width)
+  const total = rowTotal(g, headerRows + row, headerCols, width)
+  let k = sections.length - 1
+  for (let r = row - 1; r >= 0 && k >= 0; r--) {
+    if (r === sections[k]) {
+      if (k < sections.length - 1 && parts.members >= 2 && parts.addUpTo(total)) return r
+      k--
+    } else if (roles[r] === 'data') parts.add(headerRows + r)
+  }
+  return -1
+}
+
 type RowTotal = { values: (number | null)[]; units: number[] }
 
 function rowTotal(g: Grid, r: number, headerCols: number, width: number): RowTotal {

@@ -86,9 +86,12 @@ const SUBDIVISIONS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ]
 ])
 
+// First letters of the countries: most labels are passed over on their first letter.
+const COUNTRY_INITIALS = new Set([...SUBDIVISIONS.keys()].map((name) => name.charAt(0)))
+
 /** The country a row label names ("canada", "united statesc"), or null. */
 export function countryName(label: string): string | null {
-  return placeIn(SUBDIVISIONS, label)
+  return COUNTRY_INITIALS.has(label.charAt(0).toLowerCase()) ? placeIn(SUBDIVISIONS, label) : null
 }
 
 /** A place name in `names`, allowing a footnote mark glued on ("united statesc", "Ontario 2", "Quebec*"). */
@@ -108,7 +111,7 @@ function placeIn(names: ReadonlySet<string> | ReadonlyMap<string, unknown>, labe
 export function regionParts(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], ends: Int32Array): void {
   for (let i = 0; i < roles.length; i++) {
     if (roles[i] !== 'data') continue
-    const country = placeIn(SUBDIVISIONS, rowLabel(g, headerRows + i, headerCols))
+    const country = countryName(rowLabel(g, headerRows + i, headerCols))
     const regions = country === null ? undefined : SUBDIVISIONS.get(country)
     if (regions === undefined || (ends[i] ?? -1) >= 0) continue
     // In a list of regions ranked with the country among them ("alberta | ontario | canada | prince edward

@@ -1,6 +1,6 @@
 import type { HeaderNode } from '../../../../shared/table'
 import { blankColumns, rawText, regionAt, type Grid } from './grid'
-import { aggregateBlocks, closingTotals, echoBlocks, rowsAddUpTo } from './aggregates'
+import { aggregateBlocks, closingTotals, echoBlocks, rowsAddUpTo, sectionsAddingUpTo } from './aggregates'
 import { countryName, labelBlocks, negates, regionParts } from './label-cues'
 import { detectNoteRows } from './margins'
 import { classifyRow, isTotalLabel, isWholeLabel, rowLabel, type RowRole } from './rows'
@@ -588,13 +588,7 @@ function totalsOverSections(g: Grid, headerRows: number, headerCols: number, rol
     let prev = i - 1
     while (prev >= 0 && roles[prev] === 'empty') prev--
     if (prev < 0 || roles[prev] !== 'data') continue
-    for (let k = sections.length - 2; k >= 0; k--) {
-      const s = sections[k] ?? 0
-      if (rowsAddUpTo(g, headerRows, headerCols, roles, s + 1, i - 1, i)) {
-        out[i] = s
-        break
-      }
-    }
+    out[i] = sectionsAddingUpTo(g, headerRows, headerCols, roles, sections, i)
   }
   return out
 }

@@ -7,7 +7,7 @@ import { datasetsDir } from './hitab-grid'
 // Floors at the level the heuristics reach today (percent of tables); raise them as detection improves.
 // Header counts against the rows and columns HiTab's trees occupy, and against its declared numbers
 // (see evaluateHitab in scripts/bench/parse.ts for why the two differ).
-const FLOORS = { hitabTop: 98, hitabLeft: 88, hitabCounts: 98.3, hitabCountsDeclared: 63.5, aitqa: 93.5 }
+const FLOORS = { hitabTop: 98, hitabLeft: 89, hitabCounts: 98.3, hitabCountsDeclared: 63.5, aitqa: 93.5 }
 const present = existsSync(join(datasetsDir(), 'hitab')) && existsSync(join(datasetsDir(), 'aitqa'))
 
 describe.skipIf(!present)('header trees on HiTab and AIT-QA', () => {

@@ -363,14 +363,13 @@ export function closingTotals(g: Grid, headerRows: number, headerCols: number, r
   const n = roles.length
   const from = new Int32Array(n).fill(-1)
   if (n > MAX_BODY_ROWS || headerCols < 1) return from
-  const width = Math.min(g.cols - headerCols, MAX_COLUMNS)
-  if (width < 1) return from
+  const numbers = new RowNumbers(g, headerRows, headerCols, n)
+  if (numbers.width < 1) return from
   // The row where the group of a total's parts begins: its section row when one heads the parts.
   const groupFrom = new Int32Array(n).fill(-1)
-  const parts = new Parts(g, headerCols, width)
+  const parts = new Parts(numbers)
   for (let i = 0; i < n; i++) {
     if (roles[i] !== 'data' || !isTotal(i)) continue
-    const total = rowTotal(g, headerRows + i, headerCols, width)
     parts.clear()
     let k = i - 1
     while (k >= 0 && i - k <= MAX_BLOCK) {
@@ -380,10 +379,10 @@ export function closingTotals(g: Grid, headerRows: number, headerCols: number, r
         continue
       }
       if (role !== 'data') break
-      parts.add(headerRows + k)
+      parts.add(k)
       let first = k
       if ((groupFrom[k] ?? -1) >= 0) first = groupFrom[k] ?? k
-      if (parts.addUpTo(total)) {
+      if (parts.addUpTo(i)) {
         from[i] = first
         // The section row right above the parts heads the group this total closes.
         let head = first - 1
@@ -398,46 +397,70 @@ export function closingTotals(g: Grid, headerRows: number, headerCols: number, r
 }
 
 /** The data rows of body rows from..to (inclusive), two or more, add up to body row `row`, as a total under them does. */
-export function rowsAddUpTo(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], from: number, to: number, row: number): boolean {
-  const width = Math.min(g.cols - headerCols, MAX_COLUMNS)
-  if (width < 1) return false
-  const parts = new Parts(g, headerCols, width)
-  for (let k = from; k <= to; k++) if (roles[k] === 'data') parts.add(headerRows + k)
-  return parts.members >= 2 && parts.addUpTo(rowTotal(g, headerRows + row, headerCols, width))
+export function rowsAddUpTo(numbers: RowNumbers, roles: RowRole[], from: number, to: number, row: number): boolean {
+  if (numbers.width < 1) return false
+  const parts = new Parts(numbers)
+  for (let k = from; k <= to; k++) if (roles[k] === 'data') parts.add(k)
+  return parts.members >= 2 && parts.addUpTo(row)
 }
 
 /**
  * Where the rows of several sections begin that add up to body row `row`: `sections` are the section rows
  * before it, in order, the last one's rows running up to `row`. Going back one section at a time, from the
  * last but one, the first section whose rows and those of the sections after it add up; -1 if none. One pass
- * over the rows.
+ * back over the rows, as far as a block reaches.
  */
-export function sectionsAddingUpTo(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], sections: readonly number[], row: number): number {
-  const width = Math.min(g.cols - headerCols, MAX_COLUMNS)
-  if (width < 1 || sections.length < 2) return -1
-  const parts = new Parts(g, headerCols, width)
-  const total = rowTotal(g, headerRows + row, headerCols, width)
+export function sectionsAddingUpTo(numbers: RowNumbers, roles: RowRole[], sections: readonly number[], row: number): number {
+  if (numbers.width < 1 || sections.length < 2) return -1
+  const parts = new Parts(numbers)
   let k = sections.length - 1
-  for (let r = row - 1; r >= 0 && k >= 0; r--) {
+  for (let r = row - 1; r >= 0 && k >= 0 && row - r <= MAX_BLOCK; r--) {
     if (r === sections[k]) {
-      if (k < sections.length - 1 && parts.members >= 2 && parts.addUpTo(total)) return r
+      if (k < sections.length - 1 && parts.members >= 2 && parts.addUpTo(row)) return r
       k--
-    } else if (roles[r] === 'data') parts.add(headerRows + r)
+    } else if (roles[r] === 'data') parts.add(r)
   }
   return -1
 }
 
-type RowTotal = { values: (number | null)[]; units: number[] }
+/**
+ * The numbers of the body rows in the first data columns (as many as the sums look at), each row parsed on
+ * first use and kept: the sums below go over the same rows many times. Nothing is allocated until a row is read.
+ */
+export class RowNumbers {
+  readonly width: number
+  private values: Float64Array | null = null
+  private parsed: Uint8Array | null = null
 
-function rowTotal(g: Grid, r: number, headerCols: number, width: number): RowTotal {
-  const values: (number | null)[] = []
-  const units: number[] = []
-  for (let j = 0; j < width; j++) {
-    const text = rawText(g, r, headerCols + j)
-    values.push(parseNumber(text))
-    units.push(unitOf(text))
+  constructor(
+    private readonly g: Grid,
+    private readonly headerRows: number,
+    private readonly headerCols: number,
+    readonly rows: number
+  ) {
+    // Sums are looked for in report-sized tables only.
+    this.width = rows > MAX_BODY_ROWS ? 0 : Math.max(0, Math.min(g.cols - headerCols, MAX_COLUMNS))
   }
-  return { values, units }
+
+  /** The offset of body row i's numbers (NaN where a cell holds none) for `value`. */
+  row(i: number): number {
+    this.values ??= new Float64Array(this.rows * this.width)
+    this.parsed ??= new Uint8Array(this.rows)
+    const at = i * this.width
+    if (this.parsed[i] === 1) return at
+    for (let j = 0; j < this.width; j++) this.values[at + j] = parseNumber(rawText(this.g, this.headerRows + i, this.headerCols + j)) ?? NaN
+    this.parsed[i] = 1
+    return at
+  }
+
+  value(at: number): number {
+    return this.values?.[at] ?? NaN
+  }
+
+  /** The rounding unit of body row i's number in data column j (see unitOf). */
+  unit(i: number, j: number): number {
+    return unitOf(rawText(this.g, this.headerRows + i, this.headerCols + j))
+  }
 }
 
 /** Column sums, and the lowest and highest value, of the rows added as parts of a total. */
@@ -447,14 +470,10 @@ class Parts {
   readonly highs: Float64Array
   members = 0
 
-  constructor(
-    private readonly g: Grid,
-    private readonly headerCols: number,
-    width: number
-  ) {
-    this.sums = new Float64Array(width)
-    this.lows = new Float64Array(width)
-    this.highs = new Float64Array(width)
+  constructor(private readonly numbers: RowNumbers) {
+    this.sums = new Float64Array(numbers.width)
+    this.lows = new Float64Array(numbers.width)
+    this.highs = new Float64Array(numbers.width)
     this.clear()
   }
 
@@ -465,10 +484,12 @@ class Parts {
     this.members = 0
   }
 
-  add(r: number): void {
+  /** Adds body row i. */
+  add(i: number): void {
+    const at = this.numbers.row(i)
     for (let j = 0; j < this.sums.length; j++) {
-      const v = parseNumber(rawText(this.g, r, this.headerCols + j))
-      if (v === null) continue
+      const v = this.numbers.value(at + j)
+      if (Number.isNaN(v)) continue
       this.sums[j] = (this.sums[j] ?? 0) + v
       if (v < (this.lows[j] ?? Infinity)) this.lows[j] = v
       if (v > (this.highs[j] ?? -Infinity)) this.highs[j] = v
@@ -477,18 +498,19 @@ class Parts {
   }
 
   /**
-   * The total and the sum agree to the rounding unit in more columns than they disagree, one at least. A
-   * column whose total lies among its parts' values (a rate, a median) counts as neither, as in addsUp.
+   * Body row i, as a total, and the sum agree to the rounding unit in more columns than they disagree, one at
+   * least. A column whose total lies among its parts' values (a rate, a median) counts as neither, as in addsUp.
    */
-  addUpTo(total: RowTotal): boolean {
+  addUpTo(i: number): boolean {
+    const at = this.numbers.row(i)
     let match = 0
     let mismatch = 0
-    for (let j = 0; j < total.values.length; j++) {
-      const v = total.values[j] ?? null
+    for (let j = 0; j < this.sums.length; j++) {
+      const v = this.numbers.value(at + j)
       const low = this.lows[j] ?? Infinity
       const high = this.highs[j] ?? -Infinity
-      if (v === null || low > high) continue
-      const unit = total.units[j] ?? 1
+      if (Number.isNaN(v) || low > high) continue
+      const unit = this.numbers.unit(i, j)
       if (Math.abs(v - (this.sums[j] ?? 0)) <= 0.5 * unit * (this.members + 1)) {
         if (Math.abs(v) >= SIGNIFICANT * unit) match++
       } else if (v >= low && v <= high) continue

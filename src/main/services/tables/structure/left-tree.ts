@@ -1,6 +1,6 @@
 import type { HeaderNode } from '../../../../shared/table'
 import { blankColumns, rawText, regionAt, type Grid } from './grid'
-import { aggregateBlocks, closingTotals, echoBlocks, rowsAddUpTo, sectionsAddingUpTo } from './aggregates'
+import { aggregateBlocks, closingTotals, echoBlocks, RowNumbers, rowsAddUpTo, sectionsAddingUpTo } from './aggregates'
 import { countryName, labelBlocks, negates, regionParts } from './label-cues'
 import { detectNoteRows } from './margins'
 import { classifyRow, isTotalLabel, isWholeLabel, rowLabel, type RowRole } from './rows'
@@ -94,9 +94,11 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   const groups = hierarchy && !indented && headerCols === 1 ? groupRows(g, headerRows, headerCols, roles) : null
   let lastRow = g.rows - 1
   while (lastRow >= headerRows && roles[lastRow - headerRows] === 'empty') lastRow--
-  const grandTotal = hierarchy && !indented ? grandTotalRow(g, headerRows, headerCols, roles) : -1
+  // The numbers of the body rows, read once for the sums below.
+  const numbers = hierarchy && !indented ? new RowNumbers(g, headerRows, headerCols, roles.length) : null
+  const grandTotal = numbers !== null ? grandTotalRow(g, headerRows, headerCols, roles, numbers) : -1
   const plainAfter = hierarchy && !indented ? plainRowAfterTotals(g, headerRows, headerCols, roles) : null
-  const overSections = hierarchy && !indented && headerCols === 1 ? totalsOverSections(g, headerRows, headerCols, roles) : null
+  const overSections = numbers !== null && headerCols === 1 ? totalsOverSections(g, headerRows, headerCols, roles, numbers) : null
 
   for (let r = headerRows; r < g.rows; r++) {
     const role: RowRole = roles[r - headerRows] ?? 'empty'
@@ -300,7 +302,7 @@ const SUMMARY = /^(?:mean|median)\b/i
  * last section's own unless the rows of an earlier section add up to it; one whose label ends other sections
  * as well is always the last section's own. Returns the body row (absolute) or -1.
  */
-function grandTotalRow(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): number {
+function grandTotalRow(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], numbers: RowNumbers): number {
   let last = roles.length - 1
   while (last >= 0 && roles[last] === 'empty') last--
   if (last < 0 || roles[last] !== 'data') return -1
@@ -319,7 +321,7 @@ function grandTotalRow(g: Grid, headerRows: number, headerCols: number, roles: R
   let from = -1
   for (let i = 0; i < last; i++) {
     if (roles[i] !== 'section' && roles[i] !== 'unit') continue
-    if (from >= 0 && rowsAddUpTo(g, headerRows, headerCols, roles, from, i - 1, last)) return headerRows + last
+    if (from >= 0 && rowsAddUpTo(numbers, roles, from, i - 1, last)) return headerRows + last
     from = roles[i] === 'section' ? i + 1 : -1
   }
   return -1
@@ -577,7 +579,7 @@ function plainRowAfterTotals(g: Grid, headerRows: number, headerCols: number, ro
  * of that section and of one or more sections before it add up. Per body row, the first of those sections, or
  * -1. Sections restart after a unit row.
  */
-function totalsOverSections(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): Int32Array {
+function totalsOverSections(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], numbers: RowNumbers): Int32Array {
   const out = new Int32Array(roles.length).fill(-1)
   const sections: number[] = []
   for (let i = 0; i < roles.length; i++) {
@@ -588,7 +590,7 @@ function totalsOverSections(g: Grid, headerRows: number, headerCols: number, rol
     let prev = i - 1
     while (prev >= 0 && roles[prev] === 'empty') prev--
     if (prev < 0 || roles[prev] !== 'data') continue
-    out[i] = sectionsAddingUpTo(g, headerRows, headerCols, roles, sections, i)
+    out[i] = sectionsAddingUpTo(numbers, roles, sections, i)
   }
   return out
 }

@@ -28,27 +28,16 @@ const COUNT = 100
  * the block. A period is not the sum of the periods after it: rows of a time series (`periods`, the shape of
  * each row's label when it names one, see periodShape) are never parts of each other.
  */
-export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], periods: readonly (string | null)[], known?: Int32Array): Int32Array {
+export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], numbers: RowNumbers, periods: readonly (string | null)[], known?: Int32Array): Int32Array {
   const n = roles.length
   const ends = new Int32Array(n).fill(-1)
   // Blocks known from elsewhere (the wording of labels) are taken as they are, and count as one member.
   const fixed = (i: number): boolean => known !== undefined && (known[i] ?? -1) >= 0
   if (known !== undefined) for (let i = 0; i < n; i++) if (fixed(i)) ends[i] = known[i] ?? -1
-  if (n < 3 || n > MAX_BODY_ROWS || headerCols < 1) return ends
-  const width = Math.min(g.cols - headerCols, MAX_COLUMNS)
-  if (width < 1) return ends
-  const values = new Float64Array(n * width).fill(NaN)
-  const units = new Float64Array(n * width).fill(1)
-  for (let i = 0; i < n; i++) {
-    if (roles[i] !== 'data') continue
-    for (let j = 0; j < width; j++) {
-      const text = rawText(g, headerRows + i, headerCols + j)
-      const v = parseNumber(text)
-      if (v === null) continue
-      values[i * width + j] = v
-      units[i * width + j] = unitOf(text)
-    }
-  }
+  const width = numbers.width
+  if (n < 3 || headerCols < 1 || width < 1) return ends
+  for (let i = 0; i < n; i++) if (roles[i] === 'data') numbers.read(i)
+  const { values, units } = numbers
   const sums = new Float64Array(width)
   const negative = new Uint8Array(width)
   const lows = new Float64Array(width)
@@ -359,11 +348,9 @@ export function echoBlocks(g: Grid, headerRows: number, headerCols: number, role
  * heads them, when a later total is added up. Returns, per body row, the first body row of its members (a
  * part, or the section row heading a group of parts that a total closes), or -1.
  */
-export function closingTotals(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], isTotal: (i: number) => boolean): Int32Array {
+export function closingTotals(numbers: RowNumbers, roles: RowRole[], isTotal: (i: number) => boolean): Int32Array {
   const n = roles.length
   const from = new Int32Array(n).fill(-1)
-  if (n > MAX_BODY_ROWS || headerCols < 1) return from
-  const numbers = new RowNumbers(g, headerRows, headerCols, n)
   if (numbers.width < 1) return from
   // The row where the group of a total's parts begins: its section row when one heads the parts.
   const groupFrom = new Int32Array(n).fill(-1)
@@ -424,13 +411,15 @@ export function sectionsAddingUpTo(numbers: RowNumbers, roles: RowRole[], sectio
 }
 
 /**
- * The numbers of the body rows in the first data columns (as many as the sums look at), each row parsed on
- * first use and kept: the sums below go over the same rows many times. Nothing is allocated until a row is read.
+ * The numbers of the body rows in the first data columns (as many as the sums look at) and the rounding unit
+ * of each (see unitOf), row by row as the sums ask for them, read once per left tree: the blocks and the
+ * totals go over the same rows many times. `values` holds NaN where a cell has no number (or its row has not
+ * been read), `units` 1. Width 0 beyond report-sized tables, where no sums are looked for. Nothing is
+ * allocated until a row is read.
  */
 export class RowNumbers {
   readonly width: number
-  private values: Float64Array | null = null
-  private parsed: Uint8Array | null = null
+  private store: { values: Float64Array; units: Float64Array; read: Uint8Array } | null = null
 
   constructor(
     private readonly g: Grid,
@@ -438,28 +427,40 @@ export class RowNumbers {
     private readonly headerCols: number,
     readonly rows: number
   ) {
-    // Sums are looked for in report-sized tables only.
     this.width = rows > MAX_BODY_ROWS ? 0 : Math.max(0, Math.min(g.cols - headerCols, MAX_COLUMNS))
   }
 
-  /** The offset of body row i's numbers (NaN where a cell holds none) for `value`. */
-  row(i: number): number {
-    this.values ??= new Float64Array(this.rows * this.width)
-    this.parsed ??= new Uint8Array(this.rows)
+  get values(): Float64Array {
+    return this.arrays().values
+  }
+
+  get units(): Float64Array {
+    return this.arrays().units
+  }
+
+  /** Reads body row i, once; returns the offset of its numbers in `values` and `units`. */
+  read(i: number): number {
+    const { values, units, read } = this.arrays()
     const at = i * this.width
-    if (this.parsed[i] === 1) return at
-    for (let j = 0; j < this.width; j++) this.values[at + j] = parseNumber(rawText(this.g, this.headerRows + i, this.headerCols + j)) ?? NaN
-    this.parsed[i] = 1
+    if (read[i] === 1) return at
+    for (let j = 0; j < this.width; j++) {
+      const text = rawText(this.g, this.headerRows + i, this.headerCols + j)
+      const v = parseNumber(text)
+      if (v === null) continue
+      values[at + j] = v
+      units[at + j] = unitOf(text)
+    }
+    read[i] = 1
     return at
   }
 
-  value(at: number): number {
-    return this.values?.[at] ?? NaN
-  }
-
-  /** The rounding unit of body row i's number in data column j (see unitOf). */
-  unit(i: number, j: number): number {
-    return unitOf(rawText(this.g, this.headerRows + i, this.headerCols + j))
+  private arrays(): { values: Float64Array; units: Float64Array; read: Uint8Array } {
+    this.store ??= {
+      values: new Float64Array(this.rows * this.width).fill(NaN),
+      units: new Float64Array(this.rows * this.width).fill(1),
+      read: new Uint8Array(this.rows)
+    }
+    return this.store
   }
 }
 
@@ -486,9 +487,10 @@ class Parts {
 
   /** Adds body row i. */
   add(i: number): void {
-    const at = this.numbers.row(i)
+    const at = this.numbers.read(i)
+    const values = this.numbers.values
     for (let j = 0; j < this.sums.length; j++) {
-      const v = this.numbers.value(at + j)
+      const v = values[at + j] ?? NaN
       if (Number.isNaN(v)) continue
       this.sums[j] = (this.sums[j] ?? 0) + v
       if (v < (this.lows[j] ?? Infinity)) this.lows[j] = v
@@ -502,15 +504,16 @@ class Parts {
    * least. A column whose total lies among its parts' values (a rate, a median) counts as neither, as in addsUp.
    */
   addUpTo(i: number): boolean {
-    const at = this.numbers.row(i)
+    const at = this.numbers.read(i)
+    const { values, units } = this.numbers
     let match = 0
     let mismatch = 0
     for (let j = 0; j < this.sums.length; j++) {
-      const v = this.numbers.value(at + j)
+      const v = values[at + j] ?? NaN
       const low = this.lows[j] ?? Infinity
       const high = this.highs[j] ?? -Infinity
       if (Number.isNaN(v) || low > high) continue
-      const unit = this.numbers.unit(i, j)
+      const unit = units[at + j] ?? 1
       if (Math.abs(v - (this.sums[j] ?? 0)) <= 0.5 * unit * (this.members + 1)) {
         if (Math.abs(v) >= SIGNIFICANT * unit) match++
       } else if (v >= low && v <= high) continue

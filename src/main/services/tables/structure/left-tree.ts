@@ -84,21 +84,21 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   const groupColumns = indented ? onceWrittenColumns(g, headerRows, indentColumn, roles, true) : null
   // Totals under their parts ("SUB-TOTAL"), and where their members begin: they sit beside their members and
   // head nothing. The stack depth at which each row opened its group tells where those members sit.
-  const closing = indented ? closingTotals(g, headerRows, headerCols, roles, (i) => isWholeLabel(rowLabelText(g, headerRows + i, headerCols))) : null
+  // The numbers of the body rows, read as the sums below ask for them.
+  const numbers = hierarchy ? new RowNumbers(g, headerRows, headerCols, roles.length) : null
+  const closing = indented && numbers !== null ? closingTotals(numbers, roles, (i) => isWholeLabel(rowLabelText(g, headerRows + i, headerCols))) : null
   const openedAt = indented ? new Int32Array(roles.length).fill(-1) : null
   const sectionsBelow = indented ? null : sectionRuns(roles)
   const outerSections = indented ? null : sectionsOverRecurring(g, headerRows, headerCols, roles)
-  const blocks = hierarchy && !indented && headerCols === 1 ? echoBlocks(g, headerRows, headerCols, roles, aggregateBlocks(g, headerRows, headerCols, roles, periods, labelBlocks(g, headerRows, headerCols, roles))) : null
+  const blocks = numbers !== null && !indented && headerCols === 1 ? echoBlocks(g, headerRows, headerCols, roles, aggregateBlocks(g, headerRows, headerCols, roles, numbers, periods, labelBlocks(g, headerRows, headerCols, roles))) : null
   if (blocks !== null) flatTotals(g, headerRows, headerCols, blocks)
   if (blocks !== null) regionParts(g, headerRows, headerCols, roles, blocks)
   const groups = hierarchy && !indented && headerCols === 1 ? groupRows(g, headerRows, headerCols, roles) : null
   let lastRow = g.rows - 1
   while (lastRow >= headerRows && roles[lastRow - headerRows] === 'empty') lastRow--
-  // The numbers of the body rows, read once for the sums below.
-  const numbers = hierarchy && !indented ? new RowNumbers(g, headerRows, headerCols, roles.length) : null
-  const grandTotal = numbers !== null ? grandTotalRow(g, headerRows, headerCols, roles, numbers) : -1
+  const grandTotal = numbers !== null && !indented ? grandTotalRow(g, headerRows, headerCols, roles, numbers) : -1
   const plainAfter = hierarchy && !indented ? plainRowAfterTotals(g, headerRows, headerCols, roles) : null
-  const overSections = numbers !== null && headerCols === 1 ? totalsOverSections(g, headerRows, headerCols, roles, numbers) : null
+  const overSections = numbers !== null && !indented && headerCols === 1 ? totalsOverSections(g, headerRows, headerCols, roles, numbers) : null
 
   for (let r = headerRows; r < g.rows; r++) {
     const role: RowRole = roles[r - headerRows] ?? 'empty'
@@ -157,14 +157,17 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     effective -= sectionStep
     while (stack.length > 0 && (stack[stack.length - 1]?.until ?? r) < r) stack.pop()
     while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) >= effective) stack.pop()
+    const label = rowLabelText(g, r, headerCols)
+    // A data row of one label column without indentation, nested by its wording and the sums.
+    const worded = !indented && headerCols === 1 && hierarchy && role === 'data'
     // A second whole ("territories overall" after "provinces overall"'s rows) is a sibling of the first.
-    const wholeLabel = !indented && headerCols === 1 && hierarchy && role === 'data' && isWholeLabel(rowLabelText(g, r, headerCols))
+    const wholeLabel = worded && isWholeLabel(label)
     // Nor is a country ("canada" after "territories overall"'s rows) one of the rows of a whole.
-    if (!indented && headerCols === 1 && hierarchy && role === 'data' && stack[stack.length - 1]?.whole === true && countryName(rowLabelText(g, r, headerCols)) !== null) stack.pop()
+    if (worded && stack[stack.length - 1]?.whole === true && countryName(label) !== null) stack.pop()
     const followsWhole = wholeLabel && stack[stack.length - 1]?.whole === true
     if (followsWhole) stack.pop()
     // "non-dangerous goods" after the parts of the section "dangerous goods" is that section's sibling.
-    if (hierarchy && !indented) closeNegated(stack, rowLabelText(g, r, headerCols))
+    if (hierarchy && !indented) closeNegated(stack, label)
     const membersFrom = role === 'data' ? (closing?.[r - headerRows] ?? -1) : -1
     const membersAt = membersFrom >= 0 ? (openedAt?.[membersFrom] ?? -1) : -1
     if (membersAt >= 0 && membersAt < stack.length) stack.length = membersAt
@@ -255,7 +258,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
       else if (wholeLabel && (opensBody(previousRole) || followsWhole) && r < lastRow && own !== undefined && own.text.length > 0)
         // A total heading the body (or a unit's rows), like "all industries", is the parent of the rows below.
         stack.push({ node: own, level: AGGREGATE_LEVEL, whole: true, outer })
-      else if (!indented && isTotalLabel(rowLabelText(g, r, headerCols)) && previousRole !== 'section' && plainAfter?.[r - headerRows] !== 1)
+      else if (!indented && isTotalLabel(label) && previousRole !== 'section' && plainAfter?.[r - headerRows] !== 1)
         // A total ends its section's parts; one with plain rows after it ("sum of 5 skinfolds", "total
         // cholesterol" among measures) is a part like the others.
         closeInnermostSection(stack)

@@ -432,6 +432,37 @@ describe('left hierarchy from the wording of row labels', () => {
     ])
   })
 
+  it('keeps a row between two occurrences of a recurring section out of the first when it is not one of their parts', () => {
+    const g = grid([
+      ['', 'pain', 'anxiety'],
+      ['total', '52.5', '18.8'],
+      ['age group', '', ''],
+      ['15 to 24', '53.9', '22.1'],
+      ['25 to 44', '45.4', '24.4'],
+      ['male', '49.3', '19.8'],
+      ['age group', '', ''],
+      ['15 to 24', '53.3', '22.4'],
+      ['25 to 44', '46.8', '17.0']
+    ])
+    expect(labels(g)).toEqual(['total', 'age group > 15 to 24', 'age group > 25 to 44', 'male', 'age group > 15 to 24', 'age group > 25 to 44'])
+    // Occurrences of one question with different answers share no parts: the last answer stays a part.
+    const question = grid([
+      ['', 'percent'],
+      ['would you say you drive:', ''],
+      ['slower', '2.9'],
+      ['faster', '7.7'],
+      ['would you say you drive:', ''],
+      ['less aggressively', '2.9'],
+      ['more aggressively', '9.2']
+    ])
+    expect(labels(question)).toEqual([
+      'would you say you drive: > slower',
+      'would you say you drive: > faster',
+      'would you say you drive: > less aggressively',
+      'would you say you drive: > more aggressively'
+    ])
+  })
+
   it('reads a divider merged across a table with several label columns, and a source line, as leaves', () => {
     const g = grid(
       [

@@ -90,6 +90,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   const openedAt = indented ? new Int32Array(roles.length).fill(-1) : null
   const sectionsBelow = indented ? null : sectionRuns(roles)
   const outerSections = indented ? null : sectionsOverRecurring(g, headerRows, headerCols, roles)
+  const besideRecurring = hierarchy && !indented ? rowsBeforeRecurrence(g, headerRows, headerCols, roles) : null
   const blocks = numbers !== null && !indented && headerCols === 1 ? echoBlocks(g, headerRows, headerCols, roles, aggregateBlocks(g, headerRows, headerCols, roles, numbers, periods, labelBlocks(g, headerRows, headerCols, roles))) : null
   if (blocks !== null) flatTotals(g, headerRows, headerCols, blocks)
   if (blocks !== null) regionParts(g, headerRows, headerCols, roles, blocks)
@@ -168,6 +169,8 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     if (followsWhole) stack.pop()
     // "non-dangerous goods" after the parts of the section "dangerous goods" is that section's sibling.
     if (hierarchy && !indented) closeNegated(stack, label)
+    // "male" after the parts of one "age group" and before the next is not an age group.
+    if (besideRecurring?.[r - headerRows] === 1) closeInnermostSection(stack)
     const membersFrom = role === 'data' ? (closing?.[r - headerRows] ?? -1) : -1
     const membersAt = membersFrom >= 0 ? (openedAt?.[membersFrom] ?? -1) : -1
     if (membersAt >= 0 && membersAt < stack.length) stack.length = membersAt
@@ -379,6 +382,54 @@ function sectionsOverRecurring(g: Grid, headerRows: number, headerCols: number, 
     }
   }
   return others === 0 ? out : null
+}
+
+/**
+ * Rows that end a recurring section's parts without being one of them: where a section label recurs ("age
+ * group" under the total, under "male", under "female") and its occurrences hold the same parts, a row after
+ * those parts, right before the next occurrence ("male" after "45 and older"), heads that occurrence's block
+ * rather than being a part of the one before. 1 per such body row.
+ */
+function rowsBeforeRecurrence(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): Uint8Array | null {
+  const occurrences = new Map<string, number[]>()
+  roles.forEach((role, i) => {
+    if (role !== 'section') return
+    const key = rowLabelText(g, headerRows + i, headerCols).toLowerCase()
+    const rows = occurrences.get(key)
+    if (rows === undefined) occurrences.set(key, [i])
+    else rows.push(i)
+  })
+  let out: Uint8Array | null = null
+  for (const at of occurrences.values()) {
+    if (at.length < 2) continue
+    // The data rows of each occurrence, up to the next section or unit row.
+    const runs = at.map((s) => {
+      const run: number[] = []
+      for (let i = s + 1; i < roles.length && roles[i] !== 'section' && roles[i] !== 'unit'; i++) if (roles[i] === 'data') run.push(i)
+      return run
+    })
+    const labelsOf = (run: number[]): Set<string> => new Set(run.map((i) => rowLabelText(g, headerRows + i, headerCols).toLowerCase()))
+    let common = labelsOf(runs[0] ?? [])
+    for (const run of runs.slice(1)) {
+      const own = labelsOf(run)
+      common = new Set([...common].filter((l) => own.has(l)))
+    }
+    if (common.size < 2) continue
+    for (let k = 0; k + 1 < at.length; k++) {
+      const run = runs[k] ?? []
+      // The run must lead straight into the next occurrence.
+      let next = (run[run.length - 1] ?? at[k] ?? 0) + 1
+      while (next < roles.length && roles[next] === 'empty') next++
+      if (next !== at[k + 1]) continue
+      for (let j = run.length - 1; j >= 0; j--) {
+        const i = run[j] ?? 0
+        if (common.has(rowLabelText(g, headerRows + i, headerCols).toLowerCase())) break
+        out ??= new Uint8Array(roles.length)
+        out[i] = 1
+      }
+    }
+  }
+  return out
 }
 
 /** Closes the open parent that `label` negates, and everything opened inside it. */
@@ -613,3 +664,4 @@ function flatTotals(g: Grid, headerRows: number, headerCols: number, blocks: Int
     if (all) blocks[i] = -1
   }
 }
+

@@ -276,6 +276,21 @@ export function negates(label: string, other: string): boolean {
   return named !== null && named.length > 0 && sameWords(named, tokens(other))
 }
 
+/**
+ * `label` names another measure of the same thing as `other`: the same words but the last, and a different
+ * last word ("changes in employment rate" beside "changes in employment shares").
+ */
+export function variantOf(label: string, other: string): boolean {
+  const a = tokens(label)
+  const b = tokens(other)
+  if (a.length < 3 || a.length !== b.length) return false
+  const last = a.length - 1
+  const x = a[last] ?? ''
+  const y = b[last] ?? ''
+  if (!/^[a-z]{3,}$/.test(x) || !/^[a-z]{3,}$/.test(y) || sameWord(x, y)) return false
+  return a.slice(0, last).every((w, i) => sameWord(w, b[i] ?? ''))
+}
+
 /** The words of "not a X", "not X", "non-X" or "non X" after the negation, or null. */
 function complementOf(w: string[]): string[] | null {
   if (w[0] === 'not') return w[1] === 'a' || w[1] === 'an' ? w.slice(2) : w.slice(1)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { MergedRegion, RawGrid } from '../../../../shared/table'
 import { structureGrid } from './index'
-import { numberRange, quarterRange } from './label-cues'
+import { numberRange, quarterRange, variantOf } from './label-cues'
 
 const grid = (cells: string[][], merges: MergedRegion[] = []): RawGrid => ({ name: 't', cells, merges, warnings: [] })
 const labels = (g: RawGrid): string[] => structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))
@@ -406,6 +406,27 @@ describe('left hierarchy from the wording of row labels', () => {
       ['non-visible minority', '68']
     ])
     expect(labels(variable)).toEqual(['visible minority > visible minority', 'visible minority > non-visible minority'])
+  })
+
+  it('closes a section at a row that names another measure of the same thing', () => {
+    const g = grid([
+      ['', 'canada', 'united states'],
+      ['changes in employment shares', '', ''],
+      ['construction', '5.6', '0.1'],
+      ['manufacturing', '-7.2', '-7.2'],
+      ['changes in employment rate', '-0.7', '-5.0']
+    ])
+    expect(labels(g)).toEqual([
+      'changes in employment shares > construction',
+      'changes in employment shares > manufacturing',
+      'changes in employment rate'
+    ])
+    expect(variantOf('changes in employment rate', 'changes in employment shares')).toBe(true)
+    // The same words, a footnote letter, a number or a different length name no other measure.
+    expect(variantOf('changes in employment sharesa', 'changes in employment shares')).toBe(false)
+    expect(variantOf('population aged 65', 'population aged 15')).toBe(false)
+    expect(variantOf('employment rate', 'employment share')).toBe(false)
+    expect(variantOf('changes in employment rate by sex', 'changes in employment shares')).toBe(false)
   })
 
   it('makes each row that a repeated list follows the parent of that list', () => {

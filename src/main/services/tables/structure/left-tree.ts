@@ -1,7 +1,7 @@
 import type { HeaderNode } from '../../../../shared/table'
 import { blankColumns, rawText, regionAt, type Grid } from './grid'
 import { aggregateBlocks, closingTotals, echoBlocks, RowNumbers, rowsAddUpTo, sectionsAddingUpTo } from './aggregates'
-import { countryName, labelBlocks, negates, regionParts } from './label-cues'
+import { countryName, labelBlocks, negates, regionParts, variantOf } from './label-cues'
 import { detectNoteRows } from './margins'
 import { classifyRow, isTotalLabel, isWholeLabel, rowLabel, type RowRole } from './rows'
 import { periodShape } from './number'
@@ -167,8 +167,9 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     if (worded && stack[stack.length - 1]?.whole === true && countryName(label) !== null) stack.pop()
     const followsWhole = wholeLabel && stack[stack.length - 1]?.whole === true
     if (followsWhole) stack.pop()
-    // "non-dangerous goods" after the parts of the section "dangerous goods" is that section's sibling.
-    if (hierarchy && !indented) closeNegated(stack, label)
+    // "non-dangerous goods" after the parts of the section "dangerous goods" is that section's sibling; so is
+    // "changes in employment rate" after those of "changes in employment shares".
+    if (hierarchy && !indented) closeAtSibling(stack, label)
     // "male" after the parts of one "age group" and before the next is not an age group.
     if (besideRecurring?.[r - headerRows] === 1) closeInnermostSection(stack)
     const membersFrom = role === 'data' ? (closing?.[r - headerRows] ?? -1) : -1
@@ -432,12 +433,15 @@ function rowsBeforeRecurrence(g: Grid, headerRows: number, headerCols: number, r
   return out
 }
 
-/** Closes the open parent that `label` negates, and everything opened inside it. */
-function closeNegated(stack: Open[], label: string): void {
+/**
+ * Closes the open parent that `label` negates, or names another measure of ("changes in employment rate"
+ * after the parts of "changes in employment shares"), and everything opened inside it.
+ */
+function closeAtSibling(stack: Open[], label: string): void {
   for (let i = stack.length - 1; i >= 0; i--) {
     const open = stack[i]
     if (open === undefined || open.level === -Infinity) return
-    if (negates(label, open.node.text)) {
+    if (negates(label, open.node.text) || variantOf(label, open.node.text)) {
       // A section named after its variable ("visible minority | visible minority | non-visible minority")
       // holds both values.
       const named = open.node.children.some((c) => c.text.toLowerCase() === open.node.text.toLowerCase())

@@ -270,25 +270,38 @@ function fresh(keys: string[], heads: number[], b: number, a: number, period: nu
   return true
 }
 
-/** `label` negates `other`: "non-dangerous goods" of "dangerous goods", "not a visible minority" of "visible minority". */
-export function negates(label: string, other: string): boolean {
-  const named = complementOf(tokens(label))
-  return named !== null && named.length > 0 && sameWords(named, tokens(other))
+/** The lower-case words of a label, as the cues below compare them. */
+export function labelWords(label: string): string[] {
+  return tokens(label)
 }
 
 /**
- * `label` names another measure of the same thing as `other`: the same words but the last, and a different
- * last word ("changes in employment rate" beside "changes in employment shares").
+ * The words a label negates ("dangerous goods" of "non-dangerous goods", "visible minority" of "not a visible
+ * minority"), or null when it negates nothing.
  */
-export function variantOf(label: string, other: string): boolean {
-  const a = tokens(label)
-  const b = tokens(other)
+export function negatedWords(words: string[]): string[] | null {
+  const named = complementOf(words)
+  return named !== null && named.length > 0 ? named : null
+}
+
+/** Two labels' words are the same, footnote letters aside. */
+export function sameLabelWords(a: string[], b: string[]): boolean {
+  return sameWords(a, b)
+}
+
+/**
+ * A label (its words `a`) names another measure of the same thing as a label with words `b`: the same words
+ * but the last, and a different last word ("changes in employment rate" beside "changes in employment
+ * shares").
+ */
+export function variantOf(a: string[], b: string[]): boolean {
   if (a.length < 3 || a.length !== b.length) return false
   const last = a.length - 1
   const x = a[last] ?? ''
   const y = b[last] ?? ''
   if (!/^[a-z]{3,}$/.test(x) || !/^[a-z]{3,}$/.test(y) || sameWord(x, y)) return false
-  return a.slice(0, last).every((w, i) => sameWord(w, b[i] ?? ''))
+  for (let i = 0; i < last; i++) if (!sameWord(a[i] ?? '', b[i] ?? '')) return false
+  return true
 }
 
 /** The words of "not a X", "not X", "non-X" or "non X" after the negation, or null. */

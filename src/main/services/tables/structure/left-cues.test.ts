@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { MergedRegion, RawGrid } from '../../../../shared/table'
 import { structureGrid } from './index'
-import { numberRange, quarterRange, variantOf } from './label-cues'
+import { labelWords, numberRange, quarterRange, variantOf } from './label-cues'
 
 const grid = (cells: string[][], merges: MergedRegion[] = []): RawGrid => ({ name: 't', cells, merges, warnings: [] })
 const labels = (g: RawGrid): string[] => structureGrid(g).index.map((t) => t.filter((x) => x.length > 0).join(' > '))
@@ -421,12 +421,12 @@ describe('left hierarchy from the wording of row labels', () => {
       'changes in employment shares > manufacturing',
       'changes in employment rate'
     ])
-    expect(variantOf('changes in employment rate', 'changes in employment shares')).toBe(true)
+    expect(variantOf(labelWords('changes in employment rate'), labelWords('changes in employment shares'))).toBe(true)
     // The same words, a footnote letter, a number or a different length name no other measure.
-    expect(variantOf('changes in employment sharesa', 'changes in employment shares')).toBe(false)
-    expect(variantOf('population aged 65', 'population aged 15')).toBe(false)
-    expect(variantOf('employment rate', 'employment share')).toBe(false)
-    expect(variantOf('changes in employment rate by sex', 'changes in employment shares')).toBe(false)
+    expect(variantOf(labelWords('changes in employment sharesa'), labelWords('changes in employment shares'))).toBe(false)
+    expect(variantOf(labelWords('population aged 65'), labelWords('population aged 15'))).toBe(false)
+    expect(variantOf(labelWords('employment rate'), labelWords('employment share'))).toBe(false)
+    expect(variantOf(labelWords('changes in employment rate by sex'), labelWords('changes in employment shares'))).toBe(false)
   })
 
   it('makes each row that a repeated list follows the parent of that list', () => {

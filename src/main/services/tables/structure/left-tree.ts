@@ -1,7 +1,7 @@
 import type { HeaderNode } from '../../../../shared/table'
 import { blankColumns, rawText, regionAt, type Grid } from './grid'
 import { aggregateBlocks, closingTotals, echoBlocks, RowNumbers, rowsAddUpTo, sectionsAddingUpTo } from './aggregates'
-import { countryName, labelBlocks, negates, regionParts, variantOf } from './label-cues'
+import { countryName, labelBlocks, labelWords, negatedWords, regionParts, sameLabelWords, variantOf } from './label-cues'
 import { detectNoteRows } from './margins'
 import { classifyRow, isTotalLabel, isWholeLabel, rowLabel, type RowRole } from './rows'
 import { periodShape } from './number'
@@ -18,11 +18,17 @@ export type LeftTree = {
   notesFrom: number
 }
 
-/** An open parent; `until` is the last row of an aggregate's block; `outer` are the nodes of its own row before it. */
-type Open = { node: HeaderNode; level: number; until?: number; whole?: boolean; outer?: HeaderNode[] }
+/**
+ * An open parent; `until` is the last row of an aggregate's block; `outer` are the nodes of its own row before
+ * it; `words` are its label's words, once the cues have read them.
+ */
+type Open = { node: HeaderNode; level: number; until?: number; whole?: boolean; outer?: HeaderNode[]; words?: string[] }
 
 // Between a section (-0.5) and a data row (0): data rows stay inside an aggregate, a section closes it.
 const AGGREGATE_LEVEL = -0.25
+// Section rows in a row nest, each under the one before, up to this many below the first (HiTab, the sheets
+// and WikiTQ have runs of three at most).
+const MAX_SECTION_CHAIN = 4
 
 
 /**
@@ -348,6 +354,17 @@ function sectionRuns(roles: RowRole[]): number[] {
     out[i] = run
     run = role === 'section' ? run + 1 : 0
   }
+  // A longer run is a list of labels without values, not headings over headings: none of it nests (and the
+  // rows under it do not carry a path as deep as the list is long).
+  for (let i = 0; i < roles.length; i++) {
+    if ((out[i] ?? 0) <= MAX_SECTION_CHAIN || roles[i] !== 'section') continue
+    for (let left = out[i] ?? 0; i < roles.length && left >= 0; i++) {
+      if (roles[i] === 'empty') continue
+      out[i] = 0
+      left--
+    }
+    i--
+  }
   return out
 }
 
@@ -434,21 +451,43 @@ function rowsBeforeRecurrence(g: Grid, headerRows: number, headerCols: number, r
 }
 
 /**
- * Closes the open parent that `label` negates, or names another measure of ("changes in employment rate"
- * after the parts of "changes in employment shares"), and everything opened inside it.
+ * Closes the open parent that `label` negates ("non-dangerous goods" after the parts of "dangerous goods"), or
+ * the innermost one when `label` names another measure of it ("changes in employment rate" after the parts
+ * of "changes in employment shares"), and everything opened inside it. Each row's label is read once and
+ * compared with the open parents only when it negates something, so a deep stack costs nothing per row.
  */
 function closeAtSibling(stack: Open[], label: string): void {
-  for (let i = stack.length - 1; i >= 0; i--) {
-    const open = stack[i]
-    if (open === undefined || open.level === -Infinity) return
-    if (negates(label, open.node.text) || variantOf(label, open.node.text)) {
-      // A section named after its variable ("visible minority | visible minority | non-visible minority")
-      // holds both values.
-      const named = open.node.children.some((c) => c.text.toLowerCase() === open.node.text.toLowerCase())
-      if (!named) stack.length = i
-      return
+  const words = labelWords(label)
+  const negated = negatedWords(words)
+  if (negated !== null) {
+    for (let i = stack.length - 1; i >= 0; i--) {
+      const open = stack[i]
+      if (open === undefined || open.level === -Infinity) return
+      if (sameLabelWords(negated, wordsOf(open))) {
+        closeUnlessNamed(stack, i)
+        return
+      }
     }
+    return
   }
+  const top = stack[stack.length - 1]
+  if (top !== undefined && top.level !== -Infinity && variantOf(words, wordsOf(top))) closeUnlessNamed(stack, stack.length - 1)
+}
+
+/**
+ * Closes the open parent at `i` and everything inside it, unless it is a section named after its variable
+ * ("visible minority | visible minority | non-visible minority"), which holds both values.
+ */
+function closeUnlessNamed(stack: Open[], i: number): void {
+  const open = stack[i]
+  if (open === undefined) return
+  const named = open.node.children.some((c) => c.text.toLowerCase() === open.node.text.toLowerCase())
+  if (!named) stack.length = i
+}
+
+function wordsOf(open: Open): string[] {
+  open.words ??= labelWords(open.node.text)
+  return open.words
 }
 
 // Far below the 0.25 steps between section, aggregate and data levels.

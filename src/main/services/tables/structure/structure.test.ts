@@ -655,6 +655,20 @@ describe('left hierarchy', () => {
     ])
   })
 
+  it('nests a run of up to five section rows, and reads a longer run as a list of labels side by side', () => {
+    const run = (n: number): string[][] => [['', 'n'], ...Array.from({ length: n }, (_v, i) => [`s${i}`, '']), ['a', '1'], ['b', '2']]
+    expect(structureGrid(grid(run(5))).index).toEqual([
+      ['s0', 's1', 's2', 's3', 's4', 'a'],
+      ['s0', 's1', 's2', 's3', 's4', 'b']
+    ])
+    const long = structureGrid(grid(run(6)))
+    expect(long.index).toEqual([
+      ['s5', 'a'],
+      ['s5', 'b']
+    ])
+    expect(long.leftTree.children.map((n) => n.text)).toEqual(['s0', 's1', 's2', 's3', 's4', 's5'])
+  })
+
   it('nests a section that recurs in turn with other sections inside each of them', () => {
     const g = grid([
       ['', '2009', '2010'],

@@ -29,6 +29,8 @@ const AGGREGATE_LEVEL = -0.25
 // Section rows in a row nest, each under the one before, up to this many below the first (HiTab, the sheets
 // and WikiTQ have runs of three at most).
 const MAX_SECTION_CHAIN = 4
+// Open parents a row can be under, at most (the deepest left tree of HiTab, the sheets and WikiTQ has 10).
+const MAX_OPEN_PARENTS = 32
 
 
 /**
@@ -273,6 +275,10 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
         // cholesterol" among measures) is a part like the others.
         closeInnermostSection(stack)
     }
+    // A staircase of ever deeper rows (text pasted with growing leading spaces) stops nesting at this depth:
+    // each row's path is as long as the open parents, so without a bound the paths grow with the square of
+    // the rows.
+    if (stack.length > MAX_OPEN_PARENTS) stack.length = MAX_OPEN_PARENTS
     previousRole = role
   }
   return { root, dataRows, paths, roles, notesFrom }

@@ -669,6 +669,15 @@ describe('left hierarchy', () => {
     expect(long.leftTree.children.map((n) => n.text)).toEqual(['s0', 's1', 's2', 's3', 's4', 's5'])
   })
 
+  it('stops nesting a staircase of ever deeper rows at 32 open parents', () => {
+    const cells = [['', 'n'], ...Array.from({ length: 40 }, (_v, i) => [`step ${i}`, String(i)])]
+    const styles = Object.fromEntries(Array.from({ length: 39 }, (_v, i) => [`${i + 2},0`, { indent: i + 1 }]))
+    const p = structureGrid(grid(cells, [], styles))
+    expect(p.index[31]?.filter((x) => x.length > 0)).toHaveLength(32)
+    // Past the bound each row sits beside the one before, under the same 32 parents.
+    expect(p.index[39]?.filter((x) => x.length > 0)).toEqual([...Array.from({ length: 32 }, (_v, i) => `step ${i}`), 'step 39'])
+  })
+
   it('nests a section that recurs in turn with other sections inside each of them', () => {
     const g = grid([
       ['', '2009', '2010'],

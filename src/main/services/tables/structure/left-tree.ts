@@ -97,8 +97,9 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   const closing = indented && numbers !== null ? closingTotals(numbers, roles, (i) => isWholeLabel(rowLabelText(g, headerRows + i, headerCols))) : null
   const openedAt = indented ? new Int32Array(roles.length).fill(-1) : null
   const sectionsBelow = indented ? null : sectionRuns(roles)
-  const outerSections = indented ? null : sectionsOverRecurring(g, headerRows, headerCols, roles)
-  const besideRecurring = hierarchy && !indented ? rowsBeforeRecurrence(g, headerRows, headerCols, roles) : null
+  const sectionLabels = indented ? null : sectionsByLabel(g, headerRows, headerCols, roles)
+  const outerSections = sectionLabels === null ? null : sectionsOverRecurring(roles, sectionLabels)
+  const besideRecurring = hierarchy && sectionLabels !== null ? rowsBeforeRecurrence(g, headerRows, headerCols, roles, sectionLabels) : null
   const blocks = numbers !== null && !indented && headerCols === 1 ? echoBlocks(g, headerRows, headerCols, roles, aggregateBlocks(g, headerRows, headerCols, roles, numbers, periods, labelBlocks(g, headerRows, headerCols, roles))) : null
   if (blocks !== null) flatTotals(g, headerRows, headerCols, blocks)
   if (blocks !== null) regionParts(g, headerRows, headerCols, roles, blocks)
@@ -374,12 +375,8 @@ function sectionRuns(roles: RowRole[]): number[] {
   return out
 }
 
-/**
- * Sections one level further out than the rest: where one section label recurs ("source of funds" under each
- * company type) and sections take turns with it, one other section before each occurrence, those others ("u.s.-
- * located companies", "linked parent companies", …) hold the recurring section. True per body row.
- */
-function sectionsOverRecurring(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): boolean[] | null {
+/** The body rows of the section rows, by label (lower case). */
+function sectionsByLabel(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): Map<string, number[]> {
   const labels = new Map<string, number[]>()
   roles.forEach((role, i) => {
     if (role !== 'section') return
@@ -388,6 +385,15 @@ function sectionsOverRecurring(g: Grid, headerRows: number, headerCols: number, 
     if (rows === undefined) labels.set(key, [i])
     else rows.push(i)
   })
+  return labels
+}
+
+/**
+ * Sections one level further out than the rest: where one section label recurs ("source of funds" under each
+ * company type) and sections take turns with it, one other section before each occurrence, those others ("u.s.-
+ * located companies", "linked parent companies", …) hold the recurring section. True per body row.
+ */
+function sectionsOverRecurring(roles: RowRole[], labels: Map<string, number[]>): boolean[] | null {
   const recurring = [...labels.values()].filter((rows) => rows.length >= 2)
   if (recurring.length !== 1) return null
   const inner = new Set(recurring[0])
@@ -414,15 +420,7 @@ function sectionsOverRecurring(g: Grid, headerRows: number, headerCols: number, 
  * those parts, right before the next occurrence ("male" after "45 and older"), heads that occurrence's block
  * rather than being a part of the one before. 1 per such body row.
  */
-function rowsBeforeRecurrence(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): Uint8Array | null {
-  const occurrences = new Map<string, number[]>()
-  roles.forEach((role, i) => {
-    if (role !== 'section') return
-    const key = rowLabelText(g, headerRows + i, headerCols).toLowerCase()
-    const rows = occurrences.get(key)
-    if (rows === undefined) occurrences.set(key, [i])
-    else rows.push(i)
-  })
+function rowsBeforeRecurrence(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], occurrences: Map<string, number[]>): Uint8Array | null {
   let out: Uint8Array | null = null
   for (const at of occurrences.values()) {
     if (at.length < 2) continue

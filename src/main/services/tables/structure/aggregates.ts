@@ -38,37 +38,20 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
   if (n < 3 || headerCols < 1 || width < 1) return ends
   for (let i = 0; i < n; i++) if (roles[i] === 'data') numbers.read(i)
   const { values, units } = numbers
-  const sums = new Float64Array(width)
-  const negative = new Uint8Array(width)
-  const lows = new Float64Array(width)
-  const highs = new Float64Array(width)
+  // A member without a number in a column takes that column out of the block's sums.
+  const parts = new Parts(numbers, true)
+  const { sums, negative, lows, highs } = parts
   // Pairs that add up but are followed by a plain row: taken below only next to another block.
   const pairs = new Int32Array(n).fill(-1)
   // Pair heads a scan went over as single members (see below).
   const used: number[] = []
-  const startSums = (): void => {
-    sums.fill(0)
-    negative.fill(0)
-    lows.fill(Infinity)
-    highs.fill(-Infinity)
-  }
-  const addRow = (k: number): void => {
-    for (let j = 0; j < width; j++) {
-      const v = values[k * width + j] ?? NaN
-      sums[j] = (sums[j] ?? 0) + v
-      if (v < 0) negative[j] = 1
-      if (v < (lows[j] ?? Infinity)) lows[j] = v
-      if (v > (highs[j] ?? -Infinity)) highs[j] = v
-    }
-  }
   // The block of parent row i, found by adding up the rows below it, up to row `last` at most. With
   // `nestPairs`, a pair that adds up but was left pending (a plain row follows it) counts as one member; if the
   // block then adds up, the pair is confirmed as a block of its own ("federal government" over "intramural |
   // ffrdcs" inside "r&d").
   const scan = (i: number, nestPairs: boolean, last = n - 1): boolean => {
-    startSums()
+    parts.clear()
     used.length = 0
-    let members = 0
     let pendingMembers = false
     // A block that adds up only to a rounding error of the large totals (see addsUp) is kept in reserve: a
     // longer block that adds up to the unit wins over it, and so does a longer near fit that runs to the end
@@ -76,8 +59,8 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
     let near = -1
     let k = i + 1
     while (k <= last && k - i <= MAX_BLOCK && roles[k] === 'data') {
-      addRow(k)
-      members++
+      parts.add(k)
+      const members = parts.members
       const pair = pairs[k] ?? -1
       if (pair >= 0 && (ends[k] ?? -1) < 0) {
         pendingMembers = true
@@ -115,13 +98,12 @@ export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number,
   // A second breakdown of the same whole right after the first ("r&d" by performer, then by type of work):
   // members counted from the end of the block, blocks once; it must add up to the unit and end the rows.
   const secondBreakdown = (i: number, from: number): number => {
-    startSums()
-    let members = 0
+    parts.clear()
     let found = -1
     let k = from
     while (k < n && k - i <= MAX_BLOCK && roles[k] === 'data') {
-      addRow(k)
-      members++
+      parts.add(k)
+      const members = parts.members
       k = Math.max(k, ends[k] ?? -1) + 1
       if (beyondReach(values, units, sums, negative, i, width, members)) break
       if (members >= 2 && runEnds(roles, k) && addsUp(values, units, sums, lows, highs, i, width, members) === 'exact') found = k - 1
@@ -464,17 +446,25 @@ export class RowNumbers {
   }
 }
 
-/** Column sums, and the lowest and highest value, of the rows added as parts of a total. */
+/**
+ * Column sums, the lowest and highest value, and whether any is negative, of the rows added as parts of a
+ * total. A part without a number in a column adds nothing to it, or, with `missingVoids`, makes its sum NaN.
+ */
 class Parts {
   readonly sums: Float64Array
   readonly lows: Float64Array
   readonly highs: Float64Array
+  readonly negative: Uint8Array
   members = 0
 
-  constructor(private readonly numbers: RowNumbers) {
+  constructor(
+    private readonly numbers: RowNumbers,
+    private readonly missingVoids = false
+  ) {
     this.sums = new Float64Array(numbers.width)
     this.lows = new Float64Array(numbers.width)
     this.highs = new Float64Array(numbers.width)
+    this.negative = new Uint8Array(numbers.width)
     this.clear()
   }
 
@@ -482,6 +472,7 @@ class Parts {
     this.sums.fill(0)
     this.lows.fill(Infinity)
     this.highs.fill(-Infinity)
+    this.negative.fill(0)
     this.members = 0
   }
 
@@ -491,8 +482,12 @@ class Parts {
     const values = this.numbers.values
     for (let j = 0; j < this.sums.length; j++) {
       const v = values[at + j] ?? NaN
-      if (Number.isNaN(v)) continue
+      if (Number.isNaN(v)) {
+        if (this.missingVoids) this.sums[j] = NaN
+        continue
+      }
       this.sums[j] = (this.sums[j] ?? 0) + v
+      if (v < 0) this.negative[j] = 1
       if (v < (this.lows[j] ?? Infinity)) this.lows[j] = v
       if (v > (this.highs[j] ?? -Infinity)) this.highs[j] = v
     }

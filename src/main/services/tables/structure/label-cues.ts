@@ -23,7 +23,7 @@ export function labelBlocks(g: Grid, headerRows: number, headerCols: number, rol
   const n = roles.length
   const ends = new Int32Array(n).fill(-1)
   const words: (string[] | null)[] = new Array<string[] | null>(n).fill(null)
-  for (let i = 0; i < n; i++) if (roles[i] === 'data') words[i] = tokens(rowLabel(g, headerRows + i, headerCols))
+  for (let i = 0; i < n; i++) if (roles[i] === 'data') words[i] = labelWords(rowLabel(g, headerRows + i, headerCols))
   for (let k = 1; k < n; k++) {
     const w = words[k] ?? null
     if (w === null || w.length < 2) continue
@@ -270,11 +270,6 @@ function fresh(keys: string[], heads: number[], b: number, a: number, period: nu
   return true
 }
 
-/** The lower-case words of a label, as the cues below compare them. */
-export function labelWords(label: string): string[] {
-  return tokens(label)
-}
-
 /**
  * The words a label negates ("dangerous goods" of "non-dangerous goods", "visible minority" of "not a visible
  * minority"), or null when it negates nothing.
@@ -282,11 +277,6 @@ export function labelWords(label: string): string[] {
 export function negatedWords(words: string[]): string[] | null {
   const named = complementOf(words)
   return named !== null && named.length > 0 ? named : null
-}
-
-/** Two labels' words are the same, footnote letters aside. */
-export function sameLabelWords(a: string[], b: string[]): boolean {
-  return sameWords(a, b)
 }
 
 /**
@@ -311,7 +301,8 @@ function complementOf(w: string[]): string[] | null {
   return null
 }
 
-function tokens(label: string): string[] {
+/** The lower-case words of a label, as the cues compare them. */
+export function labelWords(label: string): string[] {
   return label
     .toLowerCase()
     .split(/[^a-z0-9$]+/)
@@ -325,7 +316,7 @@ function sameWord(a: string, b: string): boolean {
   return a.length > b.length ? a.startsWith(b) : b.startsWith(a)
 }
 
-function sameWords(a: string[], b: string[]): boolean {
+export function sameWords(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((x, i) => sameWord(x, b[i] ?? ''))
 }
 

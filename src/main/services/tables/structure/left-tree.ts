@@ -1,7 +1,7 @@
 import type { HeaderNode } from '../../../../shared/table'
 import { blankColumns, rawText, regionAt, type Grid } from './grid'
 import { aggregateBlocks, closingTotals, echoBlocks, RowNumbers, rowsAddUpTo, sectionsAddingUpTo } from './aggregates'
-import { countryName, labelBlocks, labelWords, negatedWords, regionParts, sameLabelWords, variantOf } from './label-cues'
+import { countryName, labelBlocks, labelWords, negatedWords, regionParts, sameWords, variantOf } from './label-cues'
 import { detectNoteRows } from './margins'
 import { classifyRow, isTotalLabel, isWholeLabel, rowLabel, type RowRole } from './rows'
 import { periodShape } from './number'
@@ -90,10 +90,10 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   const indented = indentColumn >= 0
   // Outer columns of groups beside the indented one.
   const groupColumns = indented ? onceWrittenColumns(g, headerRows, indentColumn, roles, true) : null
-  // Totals under their parts ("SUB-TOTAL"), and where their members begin: they sit beside their members and
-  // head nothing. The stack depth at which each row opened its group tells where those members sit.
   // The numbers of the body rows, read as the sums below ask for them.
   const numbers = hierarchy ? new RowNumbers(g, headerRows, headerCols, roles.length) : null
+  // Totals under their parts ("SUB-TOTAL"), and where their members begin: they sit beside their members and
+  // head nothing. The stack depth at which each row opened its group tells where those members sit.
   const closing = indented && numbers !== null ? closingTotals(numbers, roles, (i) => isWholeLabel(rowLabelText(g, headerRows + i, headerCols))) : null
   const openedAt = indented ? new Int32Array(roles.length).fill(-1) : null
   const sectionsBelow = indented ? null : sectionRuns(roles)
@@ -467,7 +467,7 @@ function closeAtSibling(stack: Open[], label: string): void {
     for (let i = stack.length - 1; i >= 0; i--) {
       const open = stack[i]
       if (open === undefined || open.level === -Infinity) return
-      if (sameLabelWords(negated, wordsOf(open))) {
+      if (sameWords(negated, wordsOf(open))) {
         closeUnlessNamed(stack, i)
         return
       }

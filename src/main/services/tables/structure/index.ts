@@ -57,11 +57,13 @@ export function structureGrid(grid: RawGrid, options?: StructureOptions): Parsed
   if (titleRows > 0) usedOptions.titleRows = titleRows
   else delete usedOptions.titleRows
   const parsed = assemble(grid.name, g, usedOptions, warnings)
-  // The source's own title (an HTML caption, HiTab's title) when the grid has no title rows of its own.
+  // The source's own title (an HTML caption, HiTab's title, a sheet's title over tables side by side) when the
+  // grid's title rows hold none.
   const given = grid.hints?.title?.trim() ?? ''
   const shifted = shiftCells(parsed, titleRows, grid.sheetColumn ?? 0)
-  if (titleRows === 0) return given === '' ? shifted : { ...shifted, title: given }
-  return { ...shifted, title: titleText(whole, titleRows) }
+  const own = titleRows === 0 ? '' : titleText(whole, titleRows)
+  if (own === '' && given === '') return shifted
+  return { ...shifted, title: own === '' ? given : own }
 }
 
 /**

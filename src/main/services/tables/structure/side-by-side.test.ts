@@ -38,6 +38,33 @@ describe('tables side by side on one sheet', () => {
     expect(second.indexCells[0]).toEqual({ row: 3, col: 4 })
   })
 
+  it('splits them under a title merged across the whole sheet, and gives each part that title', () => {
+    const titled = [
+      ['9', 'Construction output: matched pairs', '', '', '', '', ''],
+      ['', '', '', '', '', '', ''],
+      ['', 'Businesses showing negative growth', '', '', '', 'Businesses showing positive growth', ''],
+      ['Employment', 'Number', 'Value', '', 'Employment', 'Number', 'Value'],
+      ['0-9', '675', '1,167', '', '0-9', '358', '262'],
+      ['10+', '252', '545', '', '10+', '108', '163']
+    ]
+    const merges = [
+      { top: 0, left: 1, bottom: 1, right: 6 },
+      { top: 2, left: 1, bottom: 2, right: 2 },
+      { top: 2, left: 5, bottom: 2, right: 6 }
+    ]
+    const parts = splitSideBySide(grid(titled, { merges }))
+    expect(parts.map((p) => p.name)).toEqual(['book.xlsx › Table 6 (1 of 2)', 'book.xlsx › Table 6 (2 of 2)'])
+    const [first, second] = parts.map((p) => structureGrid(p))
+    expect(first?.title).toBe('9 Construction output: matched pairs')
+    expect(second?.title).toBe('9 Construction output: matched pairs')
+    expect(second?.columns).toEqual([
+      ['Businesses showing positive growth', 'Number'],
+      ['Businesses showing positive growth', 'Value']
+    ])
+    expect(second?.index).toEqual([['0-9'], ['10+']])
+    expect(second?.colSource).toEqual([5, 6])
+  })
+
   it('keeps one table whole when a blank column is only a spacer inside it', () => {
     // Between data columns.
     const spaced = [
@@ -60,8 +87,8 @@ describe('tables side by side on one sheet', () => {
       ['South', '800', '900', '', 'provisional', 'census']
     ]
     expect(splitSideBySide(grid(notes))).toHaveLength(1)
-    // A merge across the blank column joins the parts.
-    expect(splitSideBySide(grid(sheet, { merges: [{ top: 0, left: 0, bottom: 0, right: 6 }] }))).toHaveLength(1)
+    // A merge across the blank column below the title block joins the parts.
+    expect(splitSideBySide(grid(sheet, { merges: [{ top: 2, left: 2, bottom: 2, right: 4 }] }))).toHaveLength(1)
     // Records (CSV) and database tables are never split.
     expect(splitSideBySide(grid(sheet, { hints: { records: true } }))).toHaveLength(1)
   })

@@ -1,5 +1,6 @@
 import type { RawGrid } from '../../../../shared/table'
-import { blankColumns, cropGrid } from './grid'
+import { blankColumns, cropGrid, normalizeGrid } from './grid'
+import { detectTitleRows, titleText } from './margins'
 import { cellKind } from './number'
 
 // A part must be a table: this many columns, and rows with two filled cells or more.
@@ -11,7 +12,7 @@ const MIN_ROWS = 2
  * contains three tables next to one another horizontally"), split into one grid per table. A blank column is
  * empty in every row and crossed by no merge. Each part must look like a table of its own: two columns or
  * more, two rows or more with two filled cells, numbers somewhere, and a first column of labels (more text
- * than numbers). Otherwise (a spacer column between the label column and the data, between data columns, or
+ * than numbers). A title merged across the whole sheet does not join the parts: it is each part's title. Otherwise (a spacer column between the label column and the data, between data columns, or
  * before a column of notes) the grid is returned whole. Parts are named "<sheet> (k of n)"; their merges
  * and styles move with their cells, and `sheetColumn` keeps where they start, so that their source
  * references name the sheet's cells.
@@ -20,8 +21,19 @@ export function splitSideBySide(g: RawGrid): RawGrid[] {
   if (g.relational !== undefined || g.hints?.records === true) return [g]
   const cols = g.cells.reduce((w, row) => Math.max(w, row.length), 0)
   if (cols < 2 * MIN_COLUMNS + 1) return [g]
-  const blank = blankColumns(g.cells, g.merges, cols)
-  if (blank === null) return [g]
+  // Blank by their cells, then not crossed by a merge below the title block: a title merged across the whole
+  // sheet is shared by the tables under it, and each part gets its text.
+  if (blankColumns(g.cells, [], cols) === null) return [g]
+  let blank = blankColumns(g.cells, g.merges, cols)
+  let sharedTitle = ''
+  if (blank === null) {
+    const whole = normalizeGrid(g)
+    const titleRows = detectTitleRows(whole)
+    if (titleRows === 0) return [g]
+    blank = blankColumns(g.cells, g.merges.filter((m) => Math.max(m.top, m.bottom) >= titleRows), cols)
+    if (blank === null) return [g]
+    sharedTitle = titleText(whole, titleRows)
+  }
   const parts: { left: number; right: number }[] = []
   let c = 0
   while (c < cols) {
@@ -32,7 +44,10 @@ export function splitSideBySide(g: RawGrid): RawGrid[] {
     parts.push({ left, right: c - 1 })
   }
   if (parts.length < 2 || !parts.every((p) => tableLike(g, p.left, p.right))) return [g]
-  return parts.map((p, k) => cut(g, p.left, p.right, `${g.name} (${k + 1} of ${parts.length})`))
+  return parts.map((p, k) => {
+    const part = cut(g, p.left, p.right, `${g.name} (${k + 1} of ${parts.length})`)
+    return sharedTitle === '' ? part : { ...part, hints: { ...part.hints, title: sharedTitle } }
+  })
 }
 
 function tableLike(g: RawGrid, left: number, right: number): boolean {

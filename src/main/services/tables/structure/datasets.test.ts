@@ -1,8 +1,11 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { checkSheetRowPaths, evaluateAitqa, evaluateHitab, evaluateSpreadsheets } from '../../../../../scripts/bench/parse'
+import type { ParsedTable } from '../../../../shared/table'
+import { importFileSync } from '../import'
 import { datasetsDir } from './hitab-grid'
+import { structureGrid } from './index'
 
 // Floors at the level the heuristics reach today (percent of tables); raise them as detection improves.
 // Header counts against the rows and columns HiTab's trees occupy, and against its declared numbers
@@ -48,5 +51,39 @@ describe.skipIf(!existsSync(join(datasetsDir(), 'spreadsheets')))('tables inside
     // The misses are listed in docs/BENCHMARKS.md.
     expect(r.exact).toBe(r.total)
     expect(r.bodyExact).toBeGreaterThanOrEqual(25)
+  })
+})
+
+describe.skipIf(!existsSync(join(datasetsDir(), 'wikitq', 'csv')))('WikiTQ tables that repeat their header', () => {
+  const open = (file: string): ParsedTable[] => {
+    const read = importFileSync(file, new Uint8Array(readFileSync(join(datasetsDir(), 'wikitq', 'csv', file))))
+    if (!read.ok) throw new Error(read.error.message)
+    return read.value.map((g) => structureGrid(g))
+  }
+
+  it('counts the rows a question counts: the header under the last row is not a row', () => {
+    // nu-754, "how mant distributors are on the data table", is answered 34; the CSV has 35 rows under its
+    // header, the last one the header again.
+    for (const file of ['203-csv/477.csv', '203-csv/477.html']) {
+      const [t] = open(file)
+      expect(t?.values.length, file).toBe(34)
+      expect(t?.values.some((v) => v[0] === 'Distribution'), file).toBe(false)
+    }
+  })
+
+  it('leaves the header written between the terms of a seat out of the rows', () => {
+    const [t] = open('202-csv/76.csv')
+    expect(t?.values.map((v) => v[0])).not.toContain('Member')
+    expect(t?.values).toHaveLength(14)
+    expect(t?.warnings).toEqual(['Rows 5, 12 and 17 repeat the column headers and are not read as data.'])
+  })
+
+  it('reads the HTML of the same table as one header row and a section per period', () => {
+    // nt-1433, "which member of the second incarnation of the lachlan was also a nationalist?": Ernest Buttenshaw.
+    const [t] = open('202-csv/76.html')
+    expect(t?.options).toMatchObject({ headerRows: 1 })
+    expect(t?.columns).toEqual([['Member'], ['Party'], ['Term']])
+    const second = (t?.values ?? []).filter((_, i) => t?.index[i]?.[0] === 'Second incarnation (1894–1920)')
+    expect(second.filter((v) => v[1] === 'Nationalist').map((v) => v[0])).toEqual(['Ernest Buttenshaw'])
   })
 })

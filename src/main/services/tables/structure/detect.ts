@@ -2,6 +2,7 @@ import type { StructureOptions } from '../../../../shared/table'
 import { cellKind, isDateLike, isMissingMarker } from './number'
 import { rawText, regionAt, type Grid } from './grid'
 import { detectHeaderCols, labelColumnLikely } from './header-cols'
+import { repeatedHeaderRows } from './repeated-headers'
 import { countRow, isUnitRow } from './rows'
 
 // Header rows sit at the top; looking further down only costs time on large tables.
@@ -14,9 +15,32 @@ export function detectHeaders(g: Grid): StructureOptions {
   const corner = regionAt(g, 0, 0)
   const cornerLike = corner !== null ? corner.right === corner.left : rawText(g, 0, 0).length === 0
   const probeCols = g.cols > 1 && (labelColumnLikely(g) || cornerLike) ? 1 : 0
-  const headerRows = detectHeaderRows(g, probeCols)
+  const headerRows = headerWrittenAgain(g, detectHeaderRows(g, probeCols), probeCols)
   const headerCols = detectHeaderCols(g, headerRows)
   return { headerRows, headerCols, leftHierarchy: 'auto' }
+}
+
+/**
+ * The header as the body writes it again: when the first `k` header rows recur together further down
+ * (over every few rows of a long web table, over a second stacked table), the header is those `k` rows, the
+ * most that recur; rows read as header after them are the first body rows. `h` when no header row recurs.
+ */
+function headerWrittenAgain(g: Grid, h: number, probeCols: number): number {
+  if (h < 2) return h
+  const repeats = repeatedHeaderRows(g, h, probeCols)
+  let best = 0
+  for (const r of repeats) {
+    if (best === h) break
+    let k = 0
+    while (k < h && r + k < g.rows && sameDataCells(g, k, r + k, probeCols)) k++
+    if (k > best) best = k
+  }
+  return best > 0 && best < h ? best : h
+}
+
+function sameDataCells(g: Grid, a: number, b: number, from: number): boolean {
+  for (let c = from; c < g.cols; c++) if (rawText(g, a, c) !== rawText(g, b, c)) return false
+  return true
 }
 
 function detectHeaderRows(g: Grid, probeCols: number): number {

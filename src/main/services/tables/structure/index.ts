@@ -5,6 +5,7 @@ import { buildLeftTree } from './left-tree'
 import { parseNumber } from './number'
 import { dropLeadingRows, detectTitleRows, noteText, titleText } from './margins'
 import { buildTopTree } from './top-tree'
+import { repeatedHeaderRows, withoutRepeatedHeaders } from './repeated-headers'
 
 export { parseNumber } from './number'
 export { flattenTable } from './flatten'
@@ -56,7 +57,8 @@ export function structureGrid(grid: RawGrid, options?: StructureOptions): Parsed
   const usedOptions: StructureOptions = { ...chosen, headerRows, headerCols }
   if (titleRows > 0) usedOptions.titleRows = titleRows
   else delete usedOptions.titleRows
-  const parsed = assemble(grid.name, g, usedOptions, warnings)
+  // A database table's header is its schema: a row equal to its column names is data.
+  const parsed = assemble(grid.name, g, usedOptions, warnings, titleRows, grid.relational === undefined)
   // The source's own title (an HTML caption, HiTab's title, a sheet's title over tables side by side) when the
   // grid's title rows hold none.
   const given = grid.hints?.title?.trim() ?? ''
@@ -99,11 +101,18 @@ function shiftCells(parsed: ParsedTable, rows: number, cols: number): ParsedTabl
   }
 }
 
-function assemble(name: string, g: Grid, options: StructureOptions, warnings: string[]): ParsedTable {
+/**
+ * The table of grid `g`, whose row 0 is row `firstRow` of the source (for messages); `headersRepeat`: the body
+ * may write header rows again.
+ */
+function assemble(name: string, g: Grid, options: StructureOptions, warnings: string[], firstRow: number, headersRepeat: boolean): ParsedTable {
   const { headerRows, headerCols } = options
   const dropped = emptyColumns(g, headerCols)
   const top = buildTopTree(g, headerRows, headerCols, dropped ?? undefined)
-  const left = buildLeftTree(g, headerRows, headerCols, options.leftHierarchy !== 'none')
+  // Header rows written again in the body are header, not data; the left tree reads them without their data cells.
+  const repeats = headersRepeat ? repeatedHeaderRows(g, headerRows, headerCols) : []
+  const left = buildLeftTree(withoutRepeatedHeaders(g, repeats, headerRows, headerCols), headerRows, headerCols, options.leftHierarchy !== 'none')
+  if (repeats.length > 0) warnings.push(`${rowList(repeats.map((r) => r + firstRow))} ${repeats.length === 1 ? 'repeats' : 'repeat'} the column headers and ${repeats.length === 1 ? 'is' : 'are'} not read as data.`)
   const colSource: number[] = []
   for (let c = headerCols; c < g.cols; c++) if (dropped?.[c] !== 1) colSource.push(c)
 
@@ -163,6 +172,14 @@ function lazyNumbers(values: string[][]): () => (number | null)[][] {
     }
     return numbers
   }
+}
+
+/** "Row 5", "Rows 5 and 9", "Rows 5, 9 and 14" (1-based, as the sheet shows them), then "… and 3 more". */
+function rowList(rows: readonly number[]): string {
+  const shown = rows.slice(0, 5).map((r) => String(r + 1))
+  if (rows.length > shown.length) shown.push(`${rows.length - shown.length} more`)
+  if (shown.length === 1) return `Row ${shown[0]}`
+  return `Rows ${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`
 }
 
 function clampCount(n: number, max: number): number {

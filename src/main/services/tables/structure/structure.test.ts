@@ -1260,6 +1260,107 @@ describe('left hierarchy', () => {
   })
 })
 
+describe('header rows written again in the body', () => {
+  it('leaves a header repeated between groups of rows and under the last one out of the data', () => {
+    const p = structureGrid(
+      grid([
+        ['Member', 'Party', 'Term'],
+        ['John Ryan', 'None', '1859–1864'],
+        ['James Watson', 'None', '1869–1880'],
+        ['Member', 'Party', 'Term'],
+        ['James Carroll', 'Labor', '1894–1895'],
+        ['Ian Armstrong', 'National', '1981–2007'],
+        ['Member', 'Party', 'Term']
+      ])
+    )
+    expect(p.values.map((v) => v[0])).toEqual(['John Ryan', 'James Watson', 'James Carroll', 'Ian Armstrong'])
+    expect(p.rowSource).toEqual([1, 2, 4, 5])
+    expect(p.warnings).toContain('Rows 4 and 7 repeat the column headers and are not read as data.')
+  })
+
+  it('reads the header of a second stacked table with its own corner label as a section over its rows', () => {
+    // Two tables with the same columns, by employment size and by industry, the second with its two header rows
+    // written again (the first one's label merged over two columns, as in the first table's header).
+    const cells = [
+      ['Construction output: matched pairs', '', ''],
+      ['', 'Businesses showing growth', ''],
+      ['Employment', 'Number of businesses', 'Value (£m)'],
+      ['0-9', '675', '1,167'],
+      ['10+', '252', '545'],
+      ['Total', '927', '1,712'],
+      ['', '', ''],
+      ['', 'Businesses showing growth', ''],
+      ['SIC (Division)', 'Number of businesses', 'Value (£m)'],
+      ['41 (Buildings)', '547', '975'],
+      ['42 (Infrastructure)', '380', '737'],
+      ['Total', '927', '1,712']
+    ]
+    const p = structureGrid(grid(cells, [m(1, 1, 1, 2), m(7, 1, 7, 2)]))
+    expect(p.options).toMatchObject({ titleRows: 1, headerRows: 2, headerCols: 1 })
+    expect(rowPaths(p)).toEqual(['0-9', '10+', 'Total', 'SIC (Division) > 41 (Buildings)', 'SIC (Division) > 42 (Infrastructure)', 'SIC (Division) > Total'])
+    expect(p.values).not.toContainEqual(['Number of businesses', 'Value (£m)'])
+    // Rows of the sheet, the title row counted.
+    expect(p.warnings).toContain('Rows 8 and 9 repeat the column headers and are not read as data.')
+    // The corner label written again is no section.
+    const again = cells.map((row, r) => (r === 8 ? ['Employment', ...row.slice(1)] : row))
+    expect(rowPaths(structureGrid(grid(again, [m(1, 1, 1, 2), m(7, 1, 7, 2)])))).toEqual(['0-9', '10+', 'Total', '41 (Buildings)', '42 (Infrastructure)', 'Total'])
+  })
+
+  it('ends the header at the rows the body writes again, though the rows after them read like header rows', () => {
+    // A web table of a seat's members by period: a title row, "Member" merged over the party colour column and
+    // the name column, and the header again under each period's heading. Names and year ranges are all text.
+    const cells = [
+      ['First period (1859–1880)', '', '', ''],
+      ['Member', '', 'Party', 'Term'],
+      ['', 'John Ryan', 'None', '1859–1864'],
+      ['', 'James Martin', 'None', '1864–1869'],
+      ['', 'James Watson', 'None', '1869–1880'],
+      ['Second period (1894–1920)', '', '', ''],
+      ['Member', '', 'Party', 'Term'],
+      ['', 'James Carroll', 'Labor', '1894–1895'],
+      ['', 'Andrew Kelly', 'Labor', '1904–1913'],
+      ['Third period (1927–1950)', '', '', ''],
+      ['Member', '', 'Party', 'Term'],
+      ['', 'Ernest Buttenshaw', 'Country', '1927–1938']
+    ]
+    const merges = [m(0, 0, 0, 3), m(1, 0, 1, 1), m(5, 0, 5, 3), m(6, 0, 6, 1), m(9, 0, 9, 3), m(10, 0, 10, 1)]
+    const p = structureGrid(grid(cells, merges))
+    expect(p.options).toMatchObject({ titleRows: 1, headerRows: 1, headerCols: 1 })
+    expect(p.columns).toEqual([['Member'], ['Party'], ['Term']])
+    expect(p.values.map((v) => v[0])).toEqual(['John Ryan', 'James Martin', 'James Watson', 'James Carroll', 'Andrew Kelly', 'Ernest Buttenshaw'])
+    expect(p.index.map((t) => t[0])).toEqual(['', '', '', 'Second period (1894–1920)', 'Second period (1894–1920)', 'Third period (1927–1950)'])
+  })
+
+  it('takes neither a row of numbers equal to a header of years nor rows under a header cell merged down for repeats', () => {
+    const years = structureGrid(
+      grid([
+        ['', '2019', '2020'],
+        ['North', '2019', '2020'],
+        ['South', '800', '900']
+      ])
+    )
+    expect(years.index).toEqual([['North'], ['South']])
+    expect(years.warnings).toEqual([])
+    // The second header row is covered by merges from the first: a section row with empty data cells matches
+    // its written cells, and must stay a section.
+    const merged = structureGrid(
+      grid(
+        [
+          ['factor', '%', '95% confidence interval', ''],
+          ['', '', '', ''],
+          ['', '', 'from', 'to'],
+          ['reasons for use', '', '', ''],
+          ['get base tan', '62.0', '57.3', '66.6'],
+          ['aesthetic', '21.0', '17.2', '24.8']
+        ],
+        [m(0, 0, 2, 0), m(0, 1, 2, 1), m(0, 2, 1, 3)]
+      )
+    )
+    expect(rowPaths(merged)).toEqual(['reasons for use > get base tan', 'reasons for use > aesthetic'])
+    expect(merged.warnings).toEqual([])
+  })
+})
+
 describe('bad input', () => {
   it('handles an empty grid', () => {
     const p = structureGrid(grid([]))

@@ -1,10 +1,10 @@
 /**
- * Structure benchmark: header detection and header trees against HiTab's and AIT-QA's own annotation,
- * where tables start in real spreadsheets, the time a layout override takes, and the time and memory to
- * import and structure a large CSV. Figures are percents (suffix `_pct`), milliseconds, seconds and megabytes.
+ * Structure benchmark: header detection and header trees against HiTab's and AIT-QA's own annotation, the
+ * header rows of WikiTQ's tables, where tables start in real spreadsheets, the time a layout override takes,
+ * and the time and memory to import and structure a large CSV. Figures are percents (suffix `_pct`), milliseconds, seconds and megabytes.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { importFileSync } from '../../src/main/services/tables/import'
@@ -24,7 +24,7 @@ import {
 } from '../../src/main/services/tables/structure/hitab-grid'
 import type { HeaderNode, RawGrid } from '../../src/shared/table'
 
-export type Miss = { table: string; what: 'top' | 'left' | 'counts' | 'tuples' | 'start' | 'body'; reason: string; detail?: unknown }
+export type Miss = { table: string; what: 'top' | 'left' | 'counts' | 'tuples' | 'start' | 'body' | 'header-rows' | 'rows'; reason: string; detail?: unknown }
 
 const pct = (n: number, d: number): number => (d === 0 ? 0 : Math.round((10000 * n) / d) / 100)
 
@@ -352,6 +352,40 @@ export function measureRestructure(): { tables: number; p50Ms: number; p95Ms: nu
   return { tables: grids.length, p50Ms: at(0.5), p95Ms: at(0.95), maxMs: at(1), slowest: times[times.length - 1]?.name ?? '' }
 }
 
+/**
+ * WikiTQ's tables, as a user would open them: each `.csv` (whose first row is the header, by the dataset's
+ * own format: multi-row headers are joined into one line) should read with one header row; each `.html`, the
+ * Wikipedia markup the CSV was made from, should give as many data rows as the CSV does, all its parts
+ * together. The second is agreement between two readings, not a gold: WikiTQ's clean-up dropped some title
+ * rows and image-only columns from the CSVs.
+ */
+export function evaluateWikitq(): { tables: number; oneHeaderRow: number; htmlRowsAgree: number; misses: Miss[] } {
+  const root = join(datasetsDir(), 'wikitq', 'csv')
+  const misses: Miss[] = []
+  if (!existsSync(root)) return { tables: 0, oneHeaderRow: 0, htmlRowsAgree: 0, misses }
+  const open = (path: string): ReturnType<typeof structureGrid>[] => {
+    const read = existsSync(path) ? importFileSync(basename(path), new Uint8Array(readFileSync(path))) : null
+    return read?.ok === true ? read.value.flatMap(splitSideBySide).map((g) => structureGrid(g, detectStructure(g))) : []
+  }
+  let tables = 0
+  let oneHeaderRow = 0
+  let htmlRowsAgree = 0
+  for (const page of readdirSync(root).sort()) {
+    for (const file of readdirSync(join(root, page)).filter((f) => f.endsWith('.csv')).sort()) {
+      const id = `${page}/${file}`
+      const [csv] = open(join(root, page, file))
+      tables++
+      if (csv?.options.headerRows === 1) oneHeaderRow++
+      else misses.push({ table: id, what: 'header-rows', reason: 'csv-header-rows', detail: { options: csv?.options } })
+      const html = open(join(root, page, file.replace(/\.csv$/, '.html')))
+      const rows = html.reduce((n, t) => n + t.values.length, 0)
+      if (csv !== undefined && rows === csv.values.length) htmlRowsAgree++
+      else misses.push({ table: id.replace(/\.csv$/, '.html'), what: 'rows', reason: 'html-rows-differ', detail: { csv: csv?.values.length, html: rows, options: html.map((t) => t.options) } })
+    }
+  }
+  return { tables, oneHeaderRow, htmlRowsAgree, misses }
+}
+
 export function measureCsv(): { seconds: number; peakRssMb: number; rows: number; restructureSeconds?: number; error?: string } {
   const worker = fileURLToPath(new URL('./parse-csv-worker.ts', import.meta.url))
   const child = spawnSync(process.execPath, ['--import', 'tsx', worker], { encoding: 'utf8', timeout: 120_000 })
@@ -369,6 +403,7 @@ export async function run(): Promise<{ metrics: Record<string, number>; details:
   const aitqa = evaluateAitqa()
   const sheets = evaluateSpreadsheets()
   const unseen = evaluateSpreadsheets('unseen')
+  const wikitq = evaluateWikitq()
   const restructure = measureRestructure()
   const csv = measureCsv()
   return {
@@ -382,6 +417,8 @@ export async function run(): Promise<{ metrics: Record<string, number>; details:
       spreadsheets_body_start_exact_pct: pct(sheets.bodyExact, sheets.total),
       spreadsheets_unseen_table_start_exact_pct: pct(unseen.exact, unseen.total),
       spreadsheets_unseen_body_start_exact_pct: pct(unseen.bodyExact, unseen.total),
+      wikitq_csv_one_header_row_pct: pct(wikitq.oneHeaderRow, wikitq.tables),
+      wikitq_html_rows_agree_pct: pct(wikitq.htmlRowsAgree, wikitq.tables),
       restructure_p95_ms: restructure.p95Ms,
       restructure_max_ms: restructure.maxMs,
       csv_200k_seconds: csv.seconds,
@@ -394,9 +431,10 @@ export async function run(): Promise<{ metrics: Record<string, number>; details:
       aitqaTables: aitqa.total,
       spreadsheetSheets: sheets.total,
       spreadsheetUnseenSheets: unseen.total,
+      wikitqTables: wikitq.tables,
       restructure,
       csv,
-      misses: [...hitab.misses, ...aitqa.misses, ...sheets.misses, ...unseen.misses]
+      misses: [...hitab.misses, ...aitqa.misses, ...sheets.misses, ...unseen.misses, ...wikitq.misses]
     }
   }
 }

@@ -14,7 +14,8 @@ export type CellRef = { row: number; col: number }
 export type MergedRegion = { top: number; left: number; bottom: number; right: number }
 
 /** Formatting that carries hierarchy, where the source format has it. */
-export type CellStyle = { bold?: boolean; indent?: number }
+/** `header`: the source marks the cell as a header cell (an HTML `<th>`), whatever its font. */
+export type CellStyle = { bold?: boolean; indent?: number; header?: boolean }
 
 /** One imported sheet/table before any header inference. */
 export type RawGrid = {

@@ -29,7 +29,7 @@ describe('importHtml', () => {
       { top: 0, left: 1, bottom: 0, right: 2 },
       { top: 3, left: 0, bottom: 3, right: 2 }
     ])
-    expect(g?.styles?.['0,0']).toEqual({ bold: true })
+    expect(g?.styles?.['0,0']).toEqual({ bold: true, header: true })
     expect(g?.styles?.['2,0']).toBeUndefined()
     expect(g?.hints?.title).toBe('Sales by region')
   })

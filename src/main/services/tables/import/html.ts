@@ -65,7 +65,7 @@ function layout(table: DoneTable, name: string): RawGrid {
       const text = cleanText(cell.parts)
       rowTexts.push([c, text])
       if (bottom > r || right > c) merges.push({ top: r, left: c, bottom, right })
-      if (cell.header && text !== '') styles[`${r},${c}`] = { bold: true }
+      if (cell.header && text !== '') styles[`${r},${c}`] = { bold: true, header: true }
       // Columns in which no cell starts (an over-wide footer colspan) are not kept, as browsers do.
       if (c + 1 > width) width = c + 1
       c = right + 1
@@ -85,7 +85,7 @@ function layout(table: DoneTable, name: string): RawGrid {
   return grid
 }
 
-/** Import every `<table>` of an HTML document; `<th>` cells are marked bold. */
+/** Import every `<table>` of an HTML document; `<th>` cells are marked as header cells, and bold. */
 export function importHtml(name: string, bytes: Uint8Array): Result<RawGrid[]> {
   const decoded = decodeText(name, bytes)
   if (!decoded.ok) return decoded

@@ -43,6 +43,20 @@ function sameDataCells(g: Grid, a: number, b: number, from: number): boolean {
   return true
 }
 
+/**
+ * The row has written cells beyond the first column, and the source marks none of them as a header cell (a
+ * first column of `<th>` row labels does not count).
+ */
+function unmarkedRow(g: Grid, r: number): boolean {
+  let written = 0
+  for (let c = 1; c < g.cols; c++) {
+    if (rawText(g, r, c) === '') continue
+    if (g.headerCell(r, c)) return false
+    written++
+  }
+  return written > 0
+}
+
 function detectHeaderRows(g: Grid, probeCols: number): number {
   if (g.rows === 1) return 1
   const first = countRow(g, 0, probeCols)
@@ -50,7 +64,9 @@ function detectHeaderRows(g: Grid, probeCols: number): number {
   if (first.numbers > 0 && first.numbers + first.missing >= first.filled * 0.6 && first.texts === 0) return 0
   let h = 1
   const limit = Math.min(g.rows - 1, MAX_HEADER_ROWS)
-  while (h < limit && !lineNumbersFrom(g, h) && isHeaderRow(g, h, probeCols)) h++
+  // A source that marks its header cells (HTML `<th>`): the header ends at the first row whose cells beyond the
+  // first column are all unmarked, however much they read like header labels.
+  while (h < limit && !lineNumbersFrom(g, h) && !(g.marksHeaders && unmarkedRow(g, h)) && isHeaderRow(g, h, probeCols)) h++
   return probeCols > 0 ? seriesMetadataEnd(g, h) : h
 }
 
@@ -131,12 +147,17 @@ function isHeaderRow(g: Grid, r: number, probeCols: number): boolean {
   // Below a spanning parent, or inside a merge anchored above: the children of a header row.
   const structural = coveredFromAbove(g, r, probeCols) || above.spans > 0 || spreadOut(g, r - 1, probeCols)
   if (structural && r < g.rows - 1) {
+    // In a file of records (CSV), a row of texts under a parent is a row of child labels only over numbers: over
+    // a body of texts (names, dates, scores) it reads the same as the first record.
+    if (g.records && counts.numbers === 0 && countRow(g, r + 1, probeCols).numbers === 0) return false
     // Children may be small numbers ("1 | 2 | 3" years since); a label there is the corner's own ("year").
     if (labelFree) return true
     return (counts.numbers === 0 && counts.missing === 0) || (counts.texts >= 2 && ascendingWholeNumbers(g, r, probeCols))
   }
   if (!labelFree && namesEveryColumn(g, r)) return true
   if (!labelFree || counts.numbers > 0 || counts.missing > 0) return false
+  // A file of records names its columns in one row: a second row of texts without a parent above it is a record.
+  if (g.records) return false
   return counts.texts + counts.years > 0
 }
 

@@ -12,6 +12,9 @@ export type Grid = {
   /** Index into `merges` of the region covering each cell (row * cols + col), or null when no merges. */
   owner: Int32Array | null
   indent: (row: number, col: number) => number
+  /** The source marks header cells (an HTML `<th>`); `headerCell` is false throughout when it does not. */
+  marksHeaders: boolean
+  headerCell: (row: number, col: number) => boolean
   warnings: string[]
   /** From RawGrid.hints.records: a table of records rather than a report. */
   records: boolean
@@ -85,7 +88,9 @@ export function normalizeGrid(raw: RawGrid): Grid {
     return spaces === text.length ? 0 : Math.floor(spaces / 2)
   }
 
-  return { rows, cols, cells, merges, owner: merges.length > 0 ? owner : null, indent, warnings: [...raw.warnings, ...warnings], records: raw.hints?.records === true || raw.relational !== undefined }
+  const headerCell = (row: number, col: number): boolean => styles?.[`${row},${col}`]?.header === true
+  const marksHeaders = styles !== undefined && Object.values(styles).some((s) => s.header === true)
+  return { rows, cols, cells, merges, owner: merges.length > 0 ? owner : null, indent, marksHeaders, headerCell, warnings: [...raw.warnings, ...warnings], records: raw.hints?.records === true || raw.relational !== undefined }
 }
 
 /** The merged region covering a cell, if any. */

@@ -59,6 +59,59 @@ describe('header detection', () => {
     ])
   })
 
+  it('reads one header row in a CSV of records whose rows are all text, also under an unnamed column', () => {
+    // An image column left empty, names, dates and free text: rows that read like header labels are records.
+    const people = [
+      ['Image', 'Name', 'Birth date', 'Death date', 'Brief biography'],
+      ['', 'Harriet Churchill', 'October 1679', 'October 1679', 'Died an infant'],
+      ['', 'Anne Churchill', '27 February 1683', '15 April 1716', 'Married the Earl of Sunderland'],
+      ['—', 'Charles Churchill', '19 August 1690', '22 May 1692', 'Died an infant']
+    ]
+    expect(detectStructure({ ...grid(people), hints: { records: true } })).toMatchObject({ headerRows: 1, headerCols: 0 })
+    // A last column without a name, as if a parent spanned it: its "children" read the same as the records below.
+    const chart = [
+      ['Chart Year', 'Artist', 'Album', 'Song', 'Billboard Hot 100', ''],
+      ['2014', 'Puff Daddy', 'Forthcoming Album', 'Big Homie', 'New Single', ''],
+      ['2014', 'Rick Ross', 'Mastermind', 'War Ready', 'New Single', ''],
+      ['2014', 'Yo Gotti', 'I Am', 'I Know', 'New Single', '']
+    ]
+    expect(detectStructure({ ...grid(chart), hints: { records: true } })).toMatchObject({ headerRows: 1 })
+    // Child labels under parents written once, over numbers, are still header rows in a CSV.
+    const spanned = [
+      ['region', '2018', '', '2019', ''],
+      ['', 'men', 'women', 'men', 'women'],
+      ['a', '1', '2', '3', '4']
+    ]
+    expect(detectStructure({ ...grid(spanned), hints: { records: true } })).toMatchObject({ headerRows: 2 })
+  })
+
+  it('ends the header of an HTML table at the first row without header cells (<th>)', () => {
+    const th = (rows: number[], cols: number): RawGrid['styles'] => {
+      const styles: NonNullable<RawGrid['styles']> = {}
+      for (const r of rows) for (let c = 0; c < cols; c++) styles[`${r},${c}`] = { bold: true, header: true }
+      return styles
+    }
+    // Plates by year: the years are text-like and every cell is text, so without the markup the rows read as
+    // header rows one after another.
+    const plates = [
+      ['Image', 'First issued', 'Design', 'Slogan', 'Serial format'],
+      ['', '1955', 'White embossed digits', 'GRAND CANYON STATE', 'A-12345'],
+      ['', '1958', 'White embossed digits', 'GRAND CANYON STATE', 'ABC-123'],
+      ['', '1960', 'Blue embossed digits', 'GRAND CANYON STATE', 'ABC-123']
+    ]
+    expect(detectStructure(grid(plates, [], th([0], 5)))).toMatchObject({ headerRows: 1 })
+    expect(detectStructure(grid(plates)).headerRows).toBeGreaterThan(1)
+    // Two rows of <th> stay the header; a first column of <th> row labels does not make a row a header row.
+    const charts = [
+      ['Year', 'Title', 'Chart positions', ''],
+      ['', '', 'AU', 'UK'],
+      ['1995', 'You Oughta Know', 'Four', 'Twenty-two'],
+      ['1996', 'Ironic', 'Three', 'Eleven']
+    ]
+    const styles = { ...th([0, 1], 4), '2,0': { bold: true, header: true }, '3,0': { bold: true, header: true } }
+    expect(detectStructure(grid(charts, [m(0, 2, 0, 3)], styles))).toMatchObject({ headerRows: 2 })
+  })
+
   it('keeps small numbers under a spanning parent in the header', () => {
     const g = grid(
       [

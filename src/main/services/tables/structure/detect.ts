@@ -43,6 +43,15 @@ function sameDataCells(g: Grid, a: number, b: number, from: number): boolean {
   return true
 }
 
+/** The next row below `r` with cells beyond the first column (a section label alone is skipped) has numbers. */
+function numbersInNextRecord(g: Grid, r: number, probeCols: number): boolean {
+  for (let q = r + 1; q < Math.min(g.rows, r + 1 + MAX_HEADER_ROWS); q++) {
+    if (countRow(g, q, 1).filled === 0) continue
+    return countRow(g, q, probeCols).numbers > 0
+  }
+  return false
+}
+
 /**
  * The row has written cells beyond the first column, and the source marks none of them as a header cell (a
  * first column of `<th>` row labels does not count).
@@ -149,7 +158,7 @@ function isHeaderRow(g: Grid, r: number, probeCols: number): boolean {
   if (structural && r < g.rows - 1) {
     // In a file of records (CSV), a row of texts under a parent is a row of child labels only over numbers: over
     // a body of texts (names, dates, scores) it reads the same as the first record.
-    if (g.records && counts.numbers === 0 && countRow(g, r + 1, probeCols).numbers === 0) return false
+    if (g.records && counts.numbers === 0 && !numbersInNextRecord(g, r, probeCols)) return false
     // Children may be small numbers ("1 | 2 | 3" years since); a label there is the corner's own ("year").
     if (labelFree) return true
     return (counts.numbers === 0 && counts.missing === 0) || (counts.texts >= 2 && ascendingWholeNumbers(g, r, probeCols))

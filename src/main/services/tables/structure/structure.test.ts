@@ -83,6 +83,9 @@ describe('header detection', () => {
       ['a', '1', '2', '3', '4']
     ]
     expect(detectStructure({ ...grid(spanned), hints: { records: true } })).toMatchObject({ headerRows: 2 })
+    // Also when a section label comes before the first numbers.
+    const sectioned = [spanned[0] ?? [], spanned[1] ?? [], ['earnings', '', '', '', ''], ['wages', '10', '11', '12', '13']]
+    expect(detectStructure({ ...grid(sectioned), hints: { records: true } })).toMatchObject({ headerRows: 2 })
   })
 
   it('ends the header of an HTML table at the first row without header cells (<th>)', () => {

@@ -356,13 +356,14 @@ export function measureRestructure(): { tables: number; p50Ms: number; p95Ms: nu
  * WikiTQ's tables, as a user would open them: each `.csv` (whose first row is the header, by the dataset's
  * own format: multi-row headers are joined into one line) should read with one header row; each `.html`, the
  * Wikipedia markup the CSV was made from, should give as many data rows as the CSV does, all its parts
- * together. The second is agreement between two readings, not a gold: WikiTQ's clean-up dropped some title
- * rows and image-only columns from the CSVs.
+ * together, and the same texts in each row (row labels and values, blanks left out; the CSV repeats a
+ * spanned cell in every row and column it spans). The last two are agreement between two readings, not a
+ * gold: WikiTQ's clean-up dropped some title rows and image-only columns from the CSVs.
  */
-export function evaluateWikitq(): { tables: number; oneHeaderRow: number; htmlRowsAgree: number; misses: Miss[] } {
+export function evaluateWikitq(): { tables: number; oneHeaderRow: number; htmlRowsAgree: number; htmlTextsAgree: number; misses: Miss[] } {
   const root = join(datasetsDir(), 'wikitq', 'csv')
   const misses: Miss[] = []
-  if (!existsSync(root)) return { tables: 0, oneHeaderRow: 0, htmlRowsAgree: 0, misses }
+  if (!existsSync(root)) return { tables: 0, oneHeaderRow: 0, htmlRowsAgree: 0, htmlTextsAgree: 0, misses }
   const open = (path: string): ReturnType<typeof structureGrid>[] => {
     const read = existsSync(path) ? importFileSync(basename(path), new Uint8Array(readFileSync(path))) : null
     return read?.ok === true ? read.value.flatMap(splitSideBySide).map((g) => structureGrid(g, detectStructure(g))) : []
@@ -370,6 +371,12 @@ export function evaluateWikitq(): { tables: number; oneHeaderRow: number; htmlRo
   let tables = 0
   let oneHeaderRow = 0
   let htmlRowsAgree = 0
+  let htmlTextsAgree = 0
+  const texts = (t: ReturnType<typeof structureGrid>, i: number): string =>
+    [...(t.index[i] ?? []), ...(t.values[i] ?? [])]
+      .map((x) => x.replace(/\s+/g, ' ').trim())
+      .filter((x) => x !== '')
+      .join('\u0001')
   for (const page of readdirSync(root).sort()) {
     for (const file of readdirSync(join(root, page)).filter((f) => f.endsWith('.csv')).sort()) {
       const id = `${page}/${file}`
@@ -379,11 +386,15 @@ export function evaluateWikitq(): { tables: number; oneHeaderRow: number; htmlRo
       else misses.push({ table: id, what: 'header-rows', reason: 'csv-header-rows', detail: { options: csv?.options } })
       const html = open(join(root, page, file.replace(/\.csv$/, '.html')))
       const rows = html.reduce((n, t) => n + t.values.length, 0)
-      if (csv !== undefined && rows === csv.values.length) htmlRowsAgree++
-      else misses.push({ table: id.replace(/\.csv$/, '.html'), what: 'rows', reason: 'html-rows-differ', detail: { csv: csv?.values.length, html: rows, options: html.map((t) => t.options) } })
+      if (csv !== undefined && rows === csv.values.length) {
+        htmlRowsAgree++
+        const [whole] = html
+        if (html.length === 1 && whole !== undefined && csv.values.every((_, i) => texts(csv, i) === texts(whole, i))) htmlTextsAgree++
+        else misses.push({ table: id.replace(/\.csv$/, '.html'), what: 'rows', reason: 'html-texts-differ' })
+      } else misses.push({ table: id.replace(/\.csv$/, '.html'), what: 'rows', reason: 'html-rows-differ', detail: { csv: csv?.values.length, html: rows, options: html.map((t) => t.options) } })
     }
   }
-  return { tables, oneHeaderRow, htmlRowsAgree, misses }
+  return { tables, oneHeaderRow, htmlRowsAgree, htmlTextsAgree, misses }
 }
 
 export function measureCsv(): { seconds: number; peakRssMb: number; rows: number; restructureSeconds?: number; error?: string } {
@@ -419,6 +430,7 @@ export async function run(): Promise<{ metrics: Record<string, number>; details:
       spreadsheets_unseen_body_start_exact_pct: pct(unseen.bodyExact, unseen.total),
       wikitq_csv_one_header_row_pct: pct(wikitq.oneHeaderRow, wikitq.tables),
       wikitq_html_rows_agree_pct: pct(wikitq.htmlRowsAgree, wikitq.tables),
+      wikitq_html_texts_agree_pct: pct(wikitq.htmlTextsAgree, wikitq.tables),
       restructure_p95_ms: restructure.p95Ms,
       restructure_max_ms: restructure.maxMs,
       csv_200k_seconds: csv.seconds,

@@ -1,7 +1,8 @@
 import type { CellRef, HeaderNode, ParsedTable, RawGrid, StructureOptions } from '../../../../shared/table'
 import { detectHeaders } from './detect'
-import { blankColumns, normalizeGrid, type Grid } from './grid'
+import { blankColumns, normalizeGrid, regionAt, type Grid } from './grid'
 import { buildLeftTree } from './left-tree'
+import type { RowRole } from './rows'
 import { parseNumber } from './number'
 import { dropLeadingRows, detectTitleRows, noteText, titleText } from './margins'
 import { buildTopTree } from './top-tree'
@@ -124,6 +125,7 @@ function assemble(name: string, g: Grid, options: StructureOptions, warnings: st
     if (dropped !== null) values[i] = colSource.map((c) => row[c] ?? '')
     else values[i] = headerCols === 0 && row.length === g.cols ? row : row.slice(headerCols)
   }
+  if (g.owner !== null) fillMergedValues(g, values, left.dataRows, colSource, left.roles, headerRows)
   if (left.dataRows.length === 0 && g.rows > 0) warnings.push('The table has header rows but no data rows.')
   const notes = noteText(g, left.notesFrom)
   return {
@@ -154,6 +156,36 @@ function emptyColumns(g: Grid, headerCols: number): Uint8Array | null {
   // A table whose data columns are all empty keeps them: there is nothing else to show.
   if (dropped === null || dropped.indexOf(0, headerCols) < 0) return null
   return dropped
+}
+
+/**
+ * A value merged over several cells of the body (an HTML rowspan or colspan, a merged range of a sheet:
+ * "Swedish football division 2" over two seasons, "-" across four columns) is the value of every cell it
+ * covers, as a reader of the table takes it: copied into the data rows below and the columns beside its own
+ * cell. Only merges anchored in a data row are read so; the grid's own cells are not changed.
+ */
+function fillMergedValues(g: Grid, values: string[][], dataRows: number[], colSource: number[], roles: RowRole[], headerRows: number): void {
+  const firstData = colSource[0] ?? g.cols
+  for (let i = 0; i < dataRows.length; i++) {
+    const r = dataRows[i] ?? 0
+    let row = values[i] ?? []
+    let copied = false
+    for (let k = 0; k < colSource.length; k++) {
+      if ((row[k] ?? '') !== '') continue
+      const c = colSource[k] ?? 0
+      const m = regionAt(g, r, c)
+      if (m === null || (m.top === r && m.left === c) || m.top < headerRows || m.left < firstData || roles[m.top - headerRows] !== 'data') continue
+      const text = (g.cells[m.top]?.[m.left] ?? '').trim()
+      if (text === '') continue
+      if (!copied) {
+        // A row of a grid without label columns is the grid's own row: copy it before writing.
+        row = row.slice()
+        values[i] = row
+        copied = true
+      }
+      row[k] = text
+    }
+  }
 }
 
 /** The numeric reading of a value matrix, parsed on the first call and kept. */

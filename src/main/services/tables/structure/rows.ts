@@ -83,7 +83,19 @@ export function isUnitRow(g: Grid, row: number, headerCols: number): boolean {
   const spansData = m !== null && m.right > m.left
   // A longer text merged across the data ("implicit price indexes, percentage change") is still a unit.
   if (found.length > (spansData ? 80 : 40)) return false
-  return spansData || firstCol === headerCols || UNIT_WORDS.test(found)
+  if (spansData || UNIT_WORDS.test(found)) return true
+  // A lone text in the first data column is a unit only where the row has no label of its own: not under a label
+  // merged down from the rows above ("Gortynia" over its old municipalities, one per row).
+  return firstCol === headerCols && !labelFromAbove(g, row, headerCols)
+}
+
+/** A left header cell of the row lies under a merge anchored in an earlier row. */
+function labelFromAbove(g: Grid, row: number, headerCols: number): boolean {
+  for (let c = 0; c < headerCols; c++) {
+    const m = regionAt(g, row, c)
+    if (m !== null && m.top < row) return true
+  }
+  return false
 }
 
 /** A label whose data area is one short text merged across all of it ("region of ancestry | percent"). */

@@ -1142,6 +1142,40 @@ describe('left hierarchy', () => {
     )
     const p = structureGrid(g, { ...detectStructure(g), headerCols: 1 })
     expect(rowPaths(p)).toEqual(['1942', '1943', '1944', '1945', '1946', '1947'])
+    // The merged value is every covered cell's value, across the columns and down the rows it spans.
+    expect(p.values.slice(1, 4)).toEqual([
+      ['No Team', 'No Team'],
+      ['No Team', 'No Team'],
+      ['No Team', 'No Team']
+    ])
+    expect(g.cells[3]).toEqual(['1944', '', ''])
+  })
+
+  it('gives cells under a value merged down from a data row that value, and reads their lone texts as data, not units', () => {
+    // Old municipalities merged into new ones (an HTML rowspan over the new municipality and its seat).
+    const cells = [
+      ['New municipality', 'Old municipalities', 'Seat'],
+      ['Gortynia', 'Dimitsana', 'Dimitsana'],
+      ['', 'Vytina', ''],
+      ['', 'Iraia', ''],
+      ['Tripoli', 'Tripoli', 'Tripoli'],
+      ['', 'Tegea', '']
+    ]
+    const g = grid(cells, [m(1, 0, 3, 0), m(1, 2, 3, 2), m(4, 0, 5, 0), m(4, 2, 5, 2)])
+    const p = structureGrid(g)
+    expect(p.values.map((v) => v.slice(-2))).toEqual([
+      ['Dimitsana', 'Dimitsana'],
+      ['Vytina', 'Dimitsana'],
+      ['Iraia', 'Dimitsana'],
+      ['Tripoli', 'Tripoli'],
+      ['Tegea', 'Tripoli']
+    ])
+    // With the first column as the row labels, as in the inspector: every old municipality is a row under its new one.
+    const labelled = structureGrid(g, { headerRows: 1, headerCols: 1, leftHierarchy: 'auto' })
+    expect(rowPaths(labelled)).toEqual(['Gortynia', 'Gortynia', 'Gortynia', 'Tripoli', 'Tripoli'])
+    expect(labelled.values.map((v) => v[0])).toEqual(['Dimitsana', 'Vytina', 'Iraia', 'Tripoli', 'Tegea'])
+    // The grid without label columns shares its rows with the table: they are copied, not written into.
+    expect(g.cells[2]).toEqual(['', 'Vytina', ''])
   })
 
   it('nests a pair inside a block known from its labels, and a second breakdown of the same whole', () => {

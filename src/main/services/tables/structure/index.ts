@@ -1,8 +1,7 @@
 import type { CellRef, HeaderNode, ParsedTable, RawGrid, StructureOptions } from '../../../../shared/table'
 import { detectHeaders } from './detect'
 import { blankColumns, normalizeGrid, regionAt, type Grid } from './grid'
-import { buildLeftTree } from './left-tree'
-import type { RowRole } from './rows'
+import { buildLeftTree, type LeftTree } from './left-tree'
 import { parseNumber } from './number'
 import { dropLeadingRows, detectTitleRows, noteText, titleText } from './margins'
 import { buildTopTree } from './top-tree'
@@ -125,7 +124,7 @@ function assemble(name: string, g: Grid, options: StructureOptions, warnings: st
     if (dropped !== null) values[i] = colSource.map((c) => row[c] ?? '')
     else values[i] = headerCols === 0 && row.length === g.cols ? row : row.slice(headerCols)
   }
-  if (g.owner !== null) fillMergedValues(g, values, left.dataRows, colSource, left.roles, headerRows)
+  if (g.owner !== null) fillMergedValues(g, values, left, colSource, headerRows, headerCols)
   if (left.dataRows.length === 0 && g.rows > 0) warnings.push('The table has header rows but no data rows.')
   const notes = noteText(g, left.notesFrom)
   return {
@@ -164,8 +163,8 @@ function emptyColumns(g: Grid, headerCols: number): Uint8Array | null {
  * covers, as a reader of the table takes it: copied into the data rows below and the columns beside its own
  * cell. Only merges anchored in a data row are read so; the grid's own cells are not changed.
  */
-function fillMergedValues(g: Grid, values: string[][], dataRows: number[], colSource: number[], roles: RowRole[], headerRows: number): void {
-  const firstData = colSource[0] ?? g.cols
+function fillMergedValues(g: Grid, values: string[][], left: LeftTree, colSource: number[], headerRows: number, headerCols: number): void {
+  const { dataRows, roles } = left
   for (let i = 0; i < dataRows.length; i++) {
     const r = dataRows[i] ?? 0
     let row = values[i] ?? []
@@ -174,7 +173,7 @@ function fillMergedValues(g: Grid, values: string[][], dataRows: number[], colSo
       if ((row[k] ?? '') !== '') continue
       const c = colSource[k] ?? 0
       const m = regionAt(g, r, c)
-      if (m === null || (m.top === r && m.left === c) || m.top < headerRows || m.left < firstData || roles[m.top - headerRows] !== 'data') continue
+      if (m === null || (m.top === r && m.left === c) || m.top < headerRows || m.left < headerCols || roles[m.top - headerRows] !== 'data') continue
       const text = (g.cells[m.top]?.[m.left] ?? '').trim()
       if (text === '') continue
       if (!copied) {

@@ -12,8 +12,9 @@ const MIN_ROWS = 2
  * contains three tables next to one another horizontally"), split into one grid per table. A blank column is
  * empty in every row and crossed by no merge. Each part must look like a table of its own: two columns or
  * more, two rows or more with two filled cells, numbers somewhere, and a first column of labels (more text
- * than numbers). A title merged across the whole sheet does not join the parts: it is each part's title. Otherwise (a spacer column between the label column and the data, between data columns, or
- * before a column of notes) the grid is returned whole. Parts are named "<sheet> (k of n)"; their merges
+ * than numbers). A title merged across the whole sheet does not join the parts: it is each part's title.
+ * Otherwise (a spacer column between the label column and the data, between data columns, or before a column
+ * of notes) the grid is returned whole. Parts are named "<sheet> (k of n)"; their merges
  * and styles move with their cells, and `sheetColumn` keeps where they start, so that their source
  * references name the sheet's cells.
  */

@@ -25,9 +25,13 @@ function detect(grid: RawGrid, whole: Grid): { options: StructureOptions; body: 
   return { options: titleRows === 0 ? headers : { titleRows, ...headers }, body }
 }
 
-/** The grid without its title rows (the whole grid when there are none). */
+/**
+ * The grid without its title rows (the whole grid when there are none). A source that marks header cells
+ * (HTML `<th>`) still does so below a title row that held its only marks: its unmarked rows are body rows.
+ */
 function belowTitle(grid: RawGrid, whole: Grid, titleRows: number): Grid {
-  return titleRows === 0 ? whole : normalizeGrid(dropLeadingRows(grid, titleRows))
+  if (titleRows === 0) return whole
+  return { ...normalizeGrid(dropLeadingRows(grid, titleRows)), marksHeaders: whole.marksHeaders }
 }
 
 /**

@@ -113,6 +113,17 @@ describe('header detection', () => {
     ]
     const styles = { ...th([0, 1], 4), '2,0': { bold: true, header: true }, '3,0': { bold: true, header: true } }
     expect(detectStructure(grid(charts, [m(0, 2, 0, 3)], styles))).toMatchObject({ headerRows: 2 })
+    // The only <th> is a title over the table, and the header row is bold <td> cells: the rows after it are body.
+    // Its rows are texts and years, and its header ends in an empty cell, as if a parent spanned the last columns.
+    const fleet = [
+      ['Current fleet', '', '', '', '', ''],
+      ['Make/Model', 'Series', 'Model', 'Year', 'Notes', ''],
+      ['New Flyer', '101-135', 'D40LFR', '2010', '', ''],
+      ['New Flyer', '140-169', 'D40LFR', '2011', '140-143 wrapped', ''],
+      ['MCI', '301-334', 'Classic', '1988', 'all retired', ''],
+      ['New Flyer', '340-366', 'D40', '1992', 'used only during rush hour', '']
+    ]
+    expect(detectStructure(grid(fleet, [m(0, 0, 0, 4)], { '0,0': { bold: true, header: true } }))).toMatchObject({ titleRows: 1, headerRows: 1 })
   })
 
   it('keeps small numbers under a spanning parent in the header', () => {

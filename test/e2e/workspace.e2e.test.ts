@@ -226,3 +226,17 @@ describe('workspace: a spreadsheet with a title block', () => {
     await expect.poll(firstTuple, { timeout: 30_000 }).toBe("('1987', 'Number')")
   })
 })
+
+describe('workspace: a web table that writes its header again between groups of rows', () => {
+  it('leaves the repeated header out of the rows and says so in the inspector', async () => {
+    await page.goto(app.url)
+    await page.getByTestId('file-input').setInputFiles(dataset('wikitq', 'csv', '202-csv', '76.csv'))
+    await expect.poll(() => page.getByTestId('table-title').textContent(), { timeout: 30_000 }).toContain('76.csv')
+    const warnings = page.getByRole('list', { name: 'Structure warnings' })
+    await expect.poll(() => warnings.textContent(), { timeout: 30_000 }).toContain('Rows 5, 12 and 17 repeat the column headers and are not read as data.')
+    const members = grid().locator('[role="gridcell"][col-id="0"]')
+    await expect.poll(() => members.allInnerTexts(), { timeout: 30_000 }).toContain('Ian Armstrong')
+    expect(await members.allInnerTexts()).not.toContain('Member')
+    expect(await members.count()).toBe(14)
+  })
+})

@@ -165,7 +165,8 @@ function emptyColumns(g: Grid, headerCols: number): Uint8Array | null {
  * A value merged over several cells of the body (an HTML rowspan or colspan, a merged range of a sheet:
  * "Swedish football division 2" over two seasons, "-" across four columns) is the value of every cell it
  * covers, as a reader of the table takes it: copied into the data rows below and the columns beside its own
- * cell. Only merges anchored in a data row are read so; the grid's own cells are not changed.
+ * cell. Only merges anchored in a data row are read so, and not a line written across the whole table; the
+ * grid's own cells are not changed.
  */
 function fillMergedValues(g: Grid, values: string[][], left: LeftTree, colSource: number[], headerRows: number, headerCols: number): void {
   const { dataRows, roles } = left
@@ -178,6 +179,8 @@ function fillMergedValues(g: Grid, values: string[][], left: LeftTree, colSource
       const c = colSource[k] ?? 0
       const m = regionAt(g, r, c)
       if (m === null || (m.top === r && m.left === c) || m.top < headerRows || m.left < headerCols || roles[m.top - headerRows] !== 'data') continue
+      // A line across the whole table is a banner, not a value of each column.
+      if (m.left === 0 && m.right === g.cols - 1) continue
       const text = (g.cells[m.top]?.[m.left] ?? '').trim()
       if (text === '') continue
       if (!copied) {

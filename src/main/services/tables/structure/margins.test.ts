@@ -217,6 +217,23 @@ describe('notes under the table', () => {
     expect(p.notes).toBe('NOTE: Detail may not add to total because of rounding.\n* Estimate.')
   })
 
+  it('reads a last line merged across the whole table as a note, and copies it into no column', () => {
+    // A race result with a link to its report under it, written as one cell across the table (an HTML colspan).
+    const cells = [
+      ['Pos', 'No', 'Driver', 'Team'],
+      ['1', '10', 'Dario Franchitti', 'Chip Ganassi Racing'],
+      ['2', '9', 'Scott Dixon', 'Chip Ganassi Racing'],
+      ['OFFICIAL BOX SCORE', '', '', '']
+    ]
+    const p = structureGrid(grid(cells, [{ top: 3, left: 0, bottom: 3, right: 3 }]))
+    expect(p.values.map((v) => v[2])).toEqual(['Dario Franchitti', 'Scott Dixon'])
+    expect(p.notes).toBe('OFFICIAL BOX SCORE')
+    // Inside the table such a line is a row of its own, written once: not a value of every column.
+    const inside = [cells[0] ?? [], ['Representing Brazil', '', '', ''], cells[1] ?? [], cells[2] ?? []]
+    const q = structureGrid(grid(inside, [{ top: 1, left: 0, bottom: 1, right: 3 }]), { headerRows: 1, headerCols: 0, leftHierarchy: 'auto' })
+    expect(q.values[0]).toEqual(['Representing Brazil', '', '', ''])
+  })
+
   it('does not take a short last record, or a list of lines, for notes', () => {
     const records = grid(
       [

@@ -84,6 +84,9 @@ function noteLine(g: Grid, r: number): boolean {
   }
   if (filled < 0 || !textCell(g, r, filled)) return false
   const text = rawText(g, r, filled)
+  // A line written across the whole table, three columns or more ("OFFICIAL BOX SCORE", a web table's footer).
+  const m = regionAt(g, r, filled)
+  if (m !== null && m.top === r && m.bottom === r && m.left === 0 && m.right === g.cols - 1 && g.cols >= 3) return true
   return prose(text) || REMARK.test(text) || FOOTNOTE.test(text)
 }
 

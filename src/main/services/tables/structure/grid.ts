@@ -89,7 +89,12 @@ export function normalizeGrid(raw: RawGrid): Grid {
   }
 
   const headerCell = (row: number, col: number): boolean => styles?.[`${row},${col}`]?.header === true
-  const marksHeaders = styles !== undefined && Object.values(styles).some((s) => s.header === true)
+  let marksHeaders = false
+  for (const key in styles) {
+    if (styles[key]?.header !== true) continue
+    marksHeaders = true
+    break
+  }
   return { rows, cols, cells, merges, owner: merges.length > 0 ? owner : null, indent, marksHeaders, headerCell, warnings: [...raw.warnings, ...warnings], records: raw.hints?.records === true || raw.relational !== undefined }
 }
 
@@ -175,6 +180,12 @@ export function blankColumns(cells: readonly (readonly string[])[], merges: read
     }
   }
   if (open === 0) return null
-  for (const m of merges) for (let c = Math.max(from, Math.min(m.left, m.right)); c <= Math.min(cols - 1, Math.max(m.left, m.right)); c++) blank[c] = 0
-  return blank.includes(1) ? blank : null
+  return merges.length === 0 ? blank : uncrossed(blank, merges, from)
+}
+
+/** Of the columns marked 1 in `blank`, those that no merge crosses (a copy), or null when none is left. */
+export function uncrossed(blank: Uint8Array, merges: readonly MergedRegion[], from = 0): Uint8Array | null {
+  const out = blank.slice()
+  for (const m of merges) for (let c = Math.max(from, Math.min(m.left, m.right)); c <= Math.min(out.length - 1, Math.max(m.left, m.right)); c++) out[c] = 0
+  return out.includes(1) ? out : null
 }

@@ -1,5 +1,5 @@
 import type { RawGrid } from '../../../../shared/table'
-import { blankColumns, cropGrid, normalizeGrid } from './grid'
+import { blankColumns, cropGrid, normalizeGrid, uncrossed } from './grid'
 import { detectTitleRows, titleText } from './margins'
 import { cellKind } from './number'
 
@@ -24,14 +24,15 @@ export function splitSideBySide(g: RawGrid): RawGrid[] {
   if (cols < 2 * MIN_COLUMNS + 1) return [g]
   // Blank by their cells, then not crossed by a merge below the title block: a title merged across the whole
   // sheet is shared by the tables under it, and each part gets its text.
-  if (blankColumns(g.cells, [], cols) === null) return [g]
-  let blank = blankColumns(g.cells, g.merges, cols)
+  const byCells = blankColumns(g.cells, [], cols)
+  if (byCells === null) return [g]
+  let blank = uncrossed(byCells, g.merges)
   let sharedTitle = ''
   if (blank === null) {
     const whole = normalizeGrid(g)
     const titleRows = detectTitleRows(whole)
     if (titleRows === 0) return [g]
-    blank = blankColumns(g.cells, g.merges.filter((m) => Math.max(m.top, m.bottom) >= titleRows), cols)
+    blank = uncrossed(byCells, g.merges.filter((m) => Math.max(m.top, m.bottom) >= titleRows))
     if (blank === null) return [g]
     sharedTitle = titleText(whole, titleRows)
   }

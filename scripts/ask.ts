@@ -117,7 +117,12 @@ async function main(): Promise<number> {
   const pandas = probe.ok && probe.pandas !== null
   const wanted = oneOf(values.executor, ['pyodide', 'cpython'] as const, 'executor')
   const kindOfExecutor = wanted ?? (pandas ? 'cpython' : 'pyodide')
-  const why = wanted !== undefined ? 'as asked' : pandas ? `${python} has pandas; local CPython, not sandboxed` : `${python} has no pandas; sandboxed Pyodide, programs get plain rows`
+  const why =
+    wanted !== undefined
+      ? 'as asked'
+      : pandas
+        ? `${python} has pandas; local CPython, not sandboxed`
+        : `${python} has no pandas; sandboxed Pyodide, programs get plain rows`
   let executor: Executor
   if (kindOfExecutor === 'cpython') {
     executor = createCPythonExecutor({ python })
@@ -126,7 +131,11 @@ async function main(): Promise<number> {
     if (chromium === null) throw new UsageError('The Pyodide executor needs Chromium (apt-get install chromium, or set TABLEQA_CHROMIUM).')
     const assets = new ExecutorAssets({ packageDirs: [] })
     if (!assets.built()) throw new UsageError('The Pyodide executor needs the built executor page: run `npm run build` first.')
-    executor = new PythonExecutor(chromiumChannelFactory(assets, chromium), { config: { poolSize: 1, loadPandas: false, killGraceMs: 40 }, defaultTimeoutMs: 30_000, bootTimeoutMs: 120_000 })
+    executor = new PythonExecutor(chromiumChannelFactory(assets, chromium), {
+      config: { poolSize: 1, loadPandas: false, killGraceMs: 40 },
+      defaultTimeoutMs: 30_000,
+      bootTimeoutMs: 120_000
+    })
   }
   const controller = new AbortController()
   process.once('SIGINT', () => controller.abort())
@@ -144,11 +153,16 @@ async function main(): Promise<number> {
       { client: opened.value.client, executor }
     )
     if (!result.ok) {
-      if (values.json === true) console.log(JSON.stringify({ ok: false, error: result.error, executorChoice: { kind: kindOfExecutor, why } }, null, 2))
-      else console.error(`error (${result.error.code}): ${result.error.message}${result.error.detail === undefined ? '' : `\n${result.error.detail}`}`)
+      if (values.json === true)
+        console.log(JSON.stringify({ ok: false, error: result.error, executorChoice: { kind: kindOfExecutor, why } }, null, 2))
+      else
+        console.error(
+          `error (${result.error.code}): ${result.error.message}${result.error.detail === undefined ? '' : `\n${result.error.detail}`}`
+        )
       return 1
     }
-    if (values.json === true) console.log(JSON.stringify({ ok: true, ...result.value, executorChoice: { kind: kindOfExecutor, why } }, null, 2))
+    if (values.json === true)
+      console.log(JSON.stringify({ ok: true, ...result.value, executorChoice: { kind: kindOfExecutor, why } }, null, 2))
     else printSummary(result.value, `${kindOfExecutor} (${why})`)
     return result.value.answer === null ? 1 : 0
   } finally {
@@ -163,7 +177,10 @@ function printSummary(s: AskSummary, executor: string): void {
   out.push('')
   out.push(s.answer === null ? `No answer: ${s.problem?.message ?? 'unknown reason'}` : `Answer: ${s.answer.text}`)
   if (s.answer?.note !== undefined) out.push(`Note: ${s.answer.note}`)
-  if (s.selection !== null) out.push(`Chosen: candidate ${(s.chosen ?? 0) + 1} by ${s.selection.mode}${s.selection.fallbackReason === undefined ? '' : ` (${s.selection.fallbackReason})`}`)
+  if (s.selection !== null)
+    out.push(
+      `Chosen: candidate ${(s.chosen ?? 0) + 1} by ${s.selection.mode}${s.selection.fallbackReason === undefined ? '' : ` (${s.selection.fallbackReason})`}`
+    )
   for (const note of s.notes) out.push(`- ${note}`)
   if (s.program !== null) out.push('', 'Program:', indent(s.program))
   out.push('', 'Candidates:')
@@ -173,12 +190,18 @@ function printSummary(s: AskSummary, executor: string): void {
     out.push(`  ${c.index + 1}. [${lp}${c.qaCalls > 0 ? `, ${c.qaCalls} qa call(s)` : ''}] ${result}`)
     if (c.program !== null) out.push(indent(c.program, '       '))
   }
-  out.push('', `Timings: prompt ${s.timings.promptMs} ms, generation ${s.timings.generateMs} ms, execution ${s.timings.executeMs} ms, total ${s.timings.totalMs} ms; qa calls ${s.qaCalls}`)
+  out.push(
+    '',
+    `Timings: prompt ${s.timings.promptMs} ms, generation ${s.timings.generateMs} ms, execution ${s.timings.executeMs} ms, total ${s.timings.totalMs} ms; qa calls ${s.qaCalls}`
+  )
   console.log(out.join('\n'))
 }
 
 function indent(text: string, by = '    '): string {
-  return text.split('\n').map((l) => by + l).join('\n')
+  return text
+    .split('\n')
+    .map((l) => by + l)
+    .join('\n')
 }
 
 main().then(

@@ -29,7 +29,9 @@ async function main(): Promise<void> {
   const started = Date.now()
   // Everything after the suite name except --json goes to the suite (its own flags and positionals).
   const argv = process.argv.slice(2)
-  const rest = argv.slice(argv.indexOf(name) + 1).filter((arg, i, all) => arg !== '--json' && all[i - 1] !== '--json' && !arg.startsWith('--json='))
+  const rest = argv
+    .slice(argv.indexOf(name) + 1)
+    .filter((arg, i, all) => arg !== '--json' && all[i - 1] !== '--json' && !arg.startsWith('--json='))
   const result = await suite.run(rest)
   const width = Math.max(...Object.keys(result.metrics).map((k) => k.length), 6)
   console.log(`\n${name} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`)

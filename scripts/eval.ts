@@ -24,7 +24,8 @@ function oneOf<T extends string>(name: string, value: string | undefined, allowe
 function temperatureOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined
   const t = Number(value)
-  if (value.trim() === '' || !Number.isFinite(t) || t < 0 || t > 2) throw new Error(`--temperature must be a number from 0 to 2, not ${value}`)
+  if (value.trim() === '' || !Number.isFinite(t) || t < 0 || t > 2)
+    throw new Error(`--temperature must be a number from 0 to 2, not ${value}`)
   return t
 }
 

@@ -124,7 +124,18 @@ function reportSheet(): { rows: Cell[][]; merges: Merge[] } {
   const blank: Cell = { style: STYLE.header }
   const rows: Cell[][] = [
     [h('Region / product line'), h('2023'), blank, blank, blank, h('2024'), blank, blank, blank, h('Revenue change, 2023 to 2024 (%)')],
-    [blank, h('Revenue ($ thousands)'), blank, h('Units sold (thousands)'), blank, h('Revenue ($ thousands)'), blank, h('Units sold (thousands)'), blank, blank],
+    [
+      blank,
+      h('Revenue ($ thousands)'),
+      blank,
+      h('Units sold (thousands)'),
+      blank,
+      h('Revenue ($ thousands)'),
+      blank,
+      h('Units sold (thousands)'),
+      blank,
+      blank
+    ],
     [blank, h('H1'), h('H2'), h('H1'), h('H2'), h('H1'), h('H2'), h('H1'), h('H2'), blank]
   ]
   // [top, left, bottom, right], 0-based
@@ -268,7 +279,16 @@ CREATE TABLE books (book_id INTEGER PRIMARY KEY, title TEXT NOT NULL, author_id 
     const pages = genre === 'poetry' ? 60 + Math.floor(next() * 60) : 180 + Math.floor(next() * 320)
     const price = Math.round((14 + next() * 22) * 100) / 100 - 0.01
     const sold = Math.round(800 + next() * next() * 42_000)
-    db.run('INSERT INTO books VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [id, title, author, genre, Math.min(year, 2024), pages, Math.round(price * 100) / 100, sold])
+    db.run('INSERT INTO books VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+      id,
+      title,
+      author,
+      genre,
+      Math.min(year, 2024),
+      pages,
+      Math.round(price * 100) / 100,
+      sold
+    ])
   }
   const bytes = db.export()
   db.close()

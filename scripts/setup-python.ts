@@ -13,7 +13,13 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { defaultDataDir } from '../src/main/services/paths'
-import { pandasClosure, readPyodideLock, type FetchReport, type LockPackage, type PackageOrigin } from '../src/main/services/python/package-source'
+import {
+  pandasClosure,
+  readPyodideLock,
+  type FetchReport,
+  type LockPackage,
+  type PackageOrigin
+} from '../src/main/services/python/package-source'
 
 function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex')
@@ -100,7 +106,9 @@ async function main(): Promise<void> {
   }
   const missing = reports.filter((r) => r.status === 'missing' || r.status === 'bad-hash')
   if (missing.length > 0) {
-    console.log(`\npandas will not load in the sandbox: ${missing.length} of ${reports.length} wheels are missing. Programs get plain Python rows until they are supplied (--from DIR or --from URL).`)
+    console.log(
+      `\npandas will not load in the sandbox: ${missing.length} of ${reports.length} wheels are missing. Programs get plain Python rows until they are supplied (--from DIR or --from URL).`
+    )
     process.exitCode = 3
   } else {
     console.log('\nAll wheels present: pandas loads in the sandbox at the next start.')

@@ -95,8 +95,12 @@ def answer_item(value: object) -> dict[str, Any] | None:
 
             if np.isnat(value):  # type: ignore[call-overload]
                 return None
-            return {"value": str(value)[:10] if str(value).endswith("T00:00:00") or len(str(value)) == 10
-                    else str(value), "type": "date"}
+            return {
+                "value": str(value)[:10]
+                if str(value).endswith("T00:00:00") or len(str(value)) == 10
+                else str(value),
+                "type": "date",
+            }
         item = getattr(value, "item", None)
         if callable(item):
             value = item()
@@ -129,8 +133,8 @@ def _flatten(value: object, out: list[object], depth: int = 0) -> None:
                     _flatten(v, out, depth + 1)
             return
         if name in ("Series", "ndarray", "Categorical") or name.endswith(("Index", "Array")):
-            items: list[Any] = (value.ravel().tolist() if name == "ndarray"  # type: ignore[attr-defined]
-                                else list(value))  # type: ignore[call-overload]
+            seq: Any = value
+            items: list[Any] = seq.ravel().tolist() if name == "ndarray" else list(seq)
             for v in items:
                 _flatten(v, out, depth + 1)
             return

@@ -16,9 +16,23 @@ from . import ops, qa, sql
 __all__ = ["API_FUNCTIONS", "api_doc", "api_entry", "api_namespace"]
 
 API_FUNCTIONS: tuple[Callable[..., Any], ...] = (
-    ops.lookup, ops.select, ops.aggregate, ops.diff, ops.ratio, ops.pct_change, ops.row, ops.column,
-    ops.filter_rows, ops.count, ops.value_of, ops.next_value, ops.compare, ops.top_k, ops.to_number,
-    qa.qa, sql.sqldf,
+    ops.lookup,
+    ops.select,
+    ops.aggregate,
+    ops.diff,
+    ops.ratio,
+    ops.pct_change,
+    ops.row,
+    ops.column,
+    ops.filter_rows,
+    ops.count,
+    ops.value_of,
+    ops.next_value,
+    ops.compare,
+    ops.top_k,
+    ops.to_number,
+    qa.qa,
+    sql.sqldf,
 )
 """The functions a program can call, in the order the documentation lists them."""
 
@@ -152,7 +166,9 @@ def api_doc(functions: Sequence[Callable[..., Any]] = API_FUNCTIONS) -> str:
     >>> "lookup(df, row, col)" in doc and "sqldf(query, env=None)" in doc
     True
     """
-    header = ("Header paths name a node of a header tree: a label (\"men\"), a tuple of labels from the "
-              "top level down ((\"2016\", \"men\")), a partial tuple, or \"2016 | men\". Labels match "
-              "ignoring case, spacing, punctuation and footnote marks.")
+    header = (
+        'Header paths name a node of a header tree: a label ("men"), a tuple of labels from the '
+        'top level down (("2016", "men")), a partial tuple, or "2016 | men". Labels match '
+        "ignoring case, spacing, punctuation and footnote marks."
+    )
     return header + "\n\n" + "\n\n".join(api_entry(fn) for fn in functions) + "\n"

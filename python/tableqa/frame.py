@@ -25,8 +25,9 @@ class TableSource:
     object returns itself from ``__deepcopy__`` to keep that cheap.
     """
 
-    def __init__(self, name: str, raw: pd.DataFrame, row_source: Sequence[int],
-                 col_source: Sequence[int]) -> None:
+    def __init__(
+        self, name: str, raw: pd.DataFrame, row_source: Sequence[int], col_source: Sequence[int]
+    ) -> None:
         self.name = name
         self.raw = raw
         self.row_source = list(row_source)

@@ -15,8 +15,20 @@ import importlib
 import sys
 from typing import Any
 
-_WATCHED_STDLIB = ("json", "math", "re", "statistics", "datetime", "collections", "functools", "itertools",
-                   "sqlite3", "io", "os", "sys")
+_WATCHED_STDLIB = (
+    "json",
+    "math",
+    "re",
+    "statistics",
+    "datetime",
+    "collections",
+    "functools",
+    "itertools",
+    "sqlite3",
+    "io",
+    "os",
+    "sys",
+)
 
 
 # Imported up front so that a program's first `import statistics` is not mistaken for tampering.
@@ -48,10 +60,17 @@ def fingerprint(tables: dict[str, Any]) -> tuple[Any, ...]:
     True
     """
     modules = sys.modules
-    library = tuple(sorted((name, _module_ids(module)) for name, module in list(modules.items())
-                           if name == "tableqa" or name.startswith("tableqa.")))
-    stdlib = tuple((name, id(modules.get(name)), _module_ids(modules[name]) if name in modules else ())
-                   for name in _WATCHED_STDLIB)
+    library = tuple(
+        sorted(
+            (name, _module_ids(module))
+            for name, module in list(modules.items())
+            if name == "tableqa" or name.startswith("tableqa.")
+        )
+    )
+    stdlib = tuple(
+        (name, id(modules.get(name)), _module_ids(modules[name]) if name in modules else ())
+        for name in _WATCHED_STDLIB
+    )
     return (
         library,
         stdlib,

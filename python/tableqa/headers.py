@@ -98,8 +98,11 @@ def as_path(path: Path) -> tuple[str, ...]:
     if isinstance(path, (tuple, list)):
         parts = [_label_text(x).strip() for x in path]
     else:
-        parts = [p.strip() for p in _label_text(path).split(LEVEL_SEP.strip())] if LEVEL_SEP.strip() in \
-            _label_text(path) else [_label_text(path).strip()]
+        parts = (
+            [p.strip() for p in _label_text(path).split(LEVEL_SEP.strip())]
+            if LEVEL_SEP.strip() in _label_text(path)
+            else [_label_text(path).strip()]
+        )
     return tuple(p for p in parts if p)
 
 
@@ -171,7 +174,10 @@ def match_header(keys: Sequence[Hashable], path: Path) -> list[HeaderMatch]:
         return []
     level_sets = [_levels(k) for k in keys]
     funcs: list[tuple[bool, Callable[[object], str]]] = [
-        (False, label_key), (True, loose_label_key), (True, _loosest_key)]
+        (False, label_key),
+        (True, loose_label_key),
+        (True, _loosest_key),
+    ]
     for loose, fn in funcs:
         q = tuple(fn(x) for x in query)
         found: list[HeaderMatch] = []
@@ -255,7 +261,8 @@ def resolve_one(keys: Sequence[Hashable], path: Path | None, axis: int) -> Heade
         if len(keys) == 1:
             return HeaderMatch(0, keys[0], EXACT, False)
         raise AmbiguousHeader(
-            f"Give a {axis_word(axis)} header: the table has {len(keys)} {axis_word(axis)}s.")
+            f"Give a {axis_word(axis)} header: the table has {len(keys)} {axis_word(axis)}s."
+        )
     found = resolve_many(keys, path, axis)
     best = min(m.kind for m in found)
     top = [m for m in found if m.kind == best]
@@ -265,4 +272,5 @@ def resolve_one(keys: Sequence[Hashable], path: Path | None, axis: int) -> Heade
     shown = ", ".join(_show(m.key) for m in top[:6]) + (", ..." if len(top) > 6 else "")
     raise AmbiguousHeader(
         f"{word.capitalize()} header {path!r} matches {len(top)} {word}s: {shown}. "
-        f"Give a longer path, e.g. {_show(top[0].key)}.")
+        f"Give a longer path, e.g. {_show(top[0].key)}."
+    )

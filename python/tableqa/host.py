@@ -107,16 +107,25 @@ def refusal(rows: int, cols: int, max_cells: int | None, max_rows: int | None) -
     """
     size = f"({rows:,} rows \u00d7 {cols:,} columns)"
     if max_cells is not None and rows * cols > max_cells:
-        return (f"This table has {_millions(rows * cols)} cells {size}; "
-                f"the Python sandbox handles up to {_millions(max_cells)}. {ELSEWHERE}")
+        return (
+            f"This table has {_millions(rows * cols)} cells {size}; "
+            f"the Python sandbox handles up to {_millions(max_cells)}. {ELSEWHERE}"
+        )
     if max_rows is not None and rows > max_rows:
-        return (f"This table has {_millions(rows)} rows {size}; "
-                f"the Python sandbox handles up to {_millions(max_rows)}. {ELSEWHERE}")
+        return (
+            f"This table has {_millions(rows)} rows {size}; "
+            f"the Python sandbox handles up to {_millions(max_rows)}. {ELSEWHERE}"
+        )
     return ""
 
 
-def load_table(table_id: str, payload: object, max_cells: int | None = None,
-               max_bytes: int | None = None, max_rows: int | None = None) -> str:
+def load_table(
+    table_id: str,
+    payload: object,
+    max_cells: int | None = None,
+    max_bytes: int | None = None,
+    max_rows: int | None = None,
+) -> str:
     """Keep a table under ``table_id``, built into what programs get.
 
     Parameters
@@ -137,8 +146,10 @@ def load_table(table_id: str, payload: object, max_cells: int | None = None,
     _tables.pop(table_id, None)  # a new layout replaces the old one: free it before building
     size = len(payload) if isinstance(payload, (str, bytes, bytearray)) else getattr(payload, "byteLength", 0)
     if max_bytes is not None and isinstance(size, int) and size > max_bytes:
-        message = (f"This table is {size / 2**20:,.0f} MB as data; the Python sandbox handles up to "
-                   f"{max_bytes / 2**20:,.0f} MB. {ELSEWHERE}")
+        message = (
+            f"This table is {size / 2**20:,.0f} MB as data; the Python sandbox handles up to "
+            f"{max_bytes / 2**20:,.0f} MB. {ELSEWHERE}"
+        )
         _tables[table_id] = {"refused": message}
         return message
     entry: dict[str, Any] = {}
@@ -154,8 +165,10 @@ def load_table(table_id: str, payload: object, max_cells: int | None = None,
                 entry.update(_build(data))
             del data
     except MemoryError:
-        entry = {"refused": "This table did not fit in Python's memory. "
-                            + (ELSEWHERE if max_cells is not None else "Filter the file first.")}
+        entry = {
+            "refused": "This table did not fit in Python's memory. "
+            + (ELSEWHERE if max_cells is not None else "Filter the file first.")
+        }
     except (ValueError, TypeError, KeyError, IndexError) as error:
         entry = {"unreadable": f"Python could not read this table: {type(error).__name__}: {error}"}
     _tables[table_id] = entry
@@ -225,8 +238,13 @@ def _namespace(table_id: str | None, named: list[dict[str, str]]) -> dict[str, A
 _last_run_tampered = False
 
 
-def run_json(code: str, table_id: str | None, named_tables_json: str = "[]", max_qa_calls: int = 20,
-             on_start: Callable[[], Any] | None = None) -> str:
+def run_json(
+    code: str,
+    table_id: str | None,
+    named_tables_json: str = "[]",
+    max_qa_calls: int = 20,
+    on_start: Callable[[], Any] | None = None,
+) -> str:
     """Run ``code`` with its tables bound and return the runner's result as JSON text.
 
     ``on_start`` is called once the namespace is ready, just before the program itself starts: the
@@ -241,8 +259,9 @@ def run_json(code: str, table_id: str | None, named_tables_json: str = "[]", max
             namespace = _namespace(table_id, json.loads(named_tables_json))
     except (TableTooLarge, TableUnreadable) as refused:
         code = "too-large" if isinstance(refused, TableTooLarge) else "bad-input"
-        return json.dumps({"ok": False, "error": {"code": code, "message": str(refused),
-                                                  "stdout": "", "stderr": ""}})
+        return json.dumps(
+            {"ok": False, "error": {"code": code, "message": str(refused), "stdout": "", "stderr": ""}}
+        )
     if on_start is not None:
         on_start()
     before = fingerprint(_tables)

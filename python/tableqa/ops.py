@@ -32,9 +32,26 @@ from .text import label_key, parse_number
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["AmbiguousHeader", "HeaderNotFound", "aggregate", "build_frame", "column", "compare", "count",
-           "diff", "filter_rows", "lookup", "next_value", "pct_change", "ratio", "row", "select", "to_number",
-           "top_k", "value_of"]
+__all__ = [
+    "AmbiguousHeader",
+    "HeaderNotFound",
+    "aggregate",
+    "build_frame",
+    "column",
+    "compare",
+    "count",
+    "diff",
+    "filter_rows",
+    "lookup",
+    "next_value",
+    "pct_change",
+    "ratio",
+    "row",
+    "select",
+    "to_number",
+    "top_k",
+    "value_of",
+]
 
 Axis = Literal[0, 1, "rows", "index", "columns"]
 How = Literal["sum", "mean", "median", "min", "max", "count", "argmax", "argmin"]
@@ -235,8 +252,13 @@ def row(df: pd.DataFrame, path: Path) -> pd.Series:
     return df.iloc[r.position, :]
 
 
-def aggregate(df: pd.DataFrame, path: Path | None = None, how: How = "sum", axis: Axis = "columns",
-              at: Path | None = None) -> Any:
+def aggregate(
+    df: pd.DataFrame,
+    path: Path | None = None,
+    how: How = "sum",
+    axis: Axis = "columns",
+    at: Path | None = None,
+) -> Any:
     """Aggregate the headers under a path, e.g. the sum over a subtree of columns.
 
     Parameters
@@ -292,12 +314,14 @@ def aggregate(df: pd.DataFrame, path: Path | None = None, how: How = "sum", axis
 def _reduce(values: pd.DataFrame, how: str, member_keys: list[Hashable]) -> pd.Series:
 
     if how in ("argmax", "argmin"):
+
         def pick(line: pd.Series) -> Any:
             found = [(float(v), p) for p, v in enumerate(line.tolist()) if not math.isnan(v)]
             if not found:
                 return None
             best = max(found, key=lambda t: (t[0], -t[1])) if how == "argmax" else min(found)
             return _distinct_label(member_keys, best[1])
+
         picked: pd.Series = values.apply(pick, axis=1)
         return picked
     if how == "sum":
@@ -312,8 +336,7 @@ def _reduce(values: pd.DataFrame, how: str, member_keys: list[Hashable]) -> pd.S
         return values.max(axis=1)
     if how == "count":
         return values.notna().sum(axis=1)
-    raise ValueError(f"how must be one of sum, mean, median, min, max, count, argmax, argmin; "
-                     f"not {how!r}")
+    raise ValueError(f"how must be one of sum, mean, median, min, max, count, argmax, argmin; not {how!r}")
 
 
 def _distinct_label(keys: list[Hashable], pos: int) -> Hashable:
@@ -321,8 +344,11 @@ def _distinct_label(keys: list[Hashable], pos: int) -> Hashable:
     key = keys[pos]
     if not isinstance(key, tuple) or len(keys) < 2:
         return leaf_label(key)
-    varying = [lv for lv in range(len(key))
-               if len({k[lv] if isinstance(k, tuple) and lv < len(k) else None for k in keys}) > 1]
+    varying = [
+        lv
+        for lv in range(len(key))
+        if len({k[lv] if isinstance(k, tuple) and lv < len(k) else None for k in keys}) > 1
+    ]
     parts = [key[lv] for lv in varying if str(key[lv]).strip()]
     if not parts:
         return leaf_label(key)
@@ -417,8 +443,7 @@ def ratio(df: pd.DataFrame, a: Path, b: Path, axis: Axis = "columns", at: Path |
     return _py(out.iloc[0]) if single else out
 
 
-def pct_change(df: pd.DataFrame, old: Path, new: Path, axis: Axis = "columns",
-               at: Path | None = None) -> Any:
+def pct_change(df: pd.DataFrame, old: Path, new: Path, axis: Axis = "columns", at: Path | None = None) -> Any:
     """Percentage change from ``old`` to ``new``: ``(new - old) / old * 100``.
 
     Parameters
@@ -475,6 +500,7 @@ def _cell_test(op: str, value: Any) -> Any:
             if num is not None and xv is not None and not math.isnan(num) and not math.isnan(xv):
                 return abs(num - xv) < 1e-9
             return label_key(x) == key
+
         return equal if op == "==" else (lambda x: not equal(x))
     if num is None or math.isnan(num):
         raise ValueError(f"operator {op!r} needs a number, not {value!r}")
@@ -485,6 +511,7 @@ def _cell_test(op: str, value: Any) -> Any:
         if xv is None or math.isnan(xv):
             return False
         return {">": xv > target, ">=": xv >= target, "<": xv < target, "<=": xv <= target}[op]
+
     return compare_num
 
 
@@ -593,6 +620,7 @@ def value_of(df: pd.DataFrame, key_column: Path, key: Any, column: Path) -> Any:
     if rows.shape[0] == 0:
         keys = column_of(df, key_column).astype(str).tolist()
         import difflib
+
         close = difflib.get_close_matches(str(key), keys, n=5, cutoff=0.5)
         hint = f" Close values: {', '.join(map(repr, close))}." if close else ""
         raise LookupError(f"No row has {key!r} in column {key_column!r}.{hint}")
@@ -607,8 +635,9 @@ def _positions_where(df: pd.DataFrame, key_column: Path, key: Any) -> list[int]:
     return [i for i, x in enumerate(column_of(df, key_column).tolist()) if test(x)]
 
 
-def next_value(df: pd.DataFrame, key_column: Path, key: Any, offset: int = 1,
-               column: Path | None = None) -> Any:
+def next_value(
+    df: pd.DataFrame, key_column: Path, key: Any, offset: int = 1, column: Path | None = None
+) -> Any:
     """The value ``offset`` rows after (negative: before) the row whose ``key_column`` equals ``key``.
 
     Parameters
@@ -678,8 +707,9 @@ def top_k(df: pd.DataFrame, by: Path, k: int = 1, largest: bool = True) -> pd.Da
     return df.iloc[list(order), :]
 
 
-def compare(df: pd.DataFrame, key_column: Path, a: Any, b: Any, value_column: Path,
-            larger: bool = True) -> Any:
+def compare(
+    df: pd.DataFrame, key_column: Path, a: Any, b: Any, value_column: Path, larger: bool = True
+) -> Any:
     """Which of two rows (found by key) has the larger (or smaller) number in ``value_column``.
 
     Parameters

@@ -11,8 +11,17 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["DEFAULT_QA_LIMIT", "QABridgeMissing", "QALimitExceeded", "qa", "qa_calls", "qa_limit",
-           "reset_qa", "set_qa_bridge", "set_qa_limit"]
+__all__ = [
+    "DEFAULT_QA_LIMIT",
+    "QABridgeMissing",
+    "QALimitExceeded",
+    "qa",
+    "qa_calls",
+    "qa_limit",
+    "reset_qa",
+    "set_qa_bridge",
+    "set_qa_limit",
+]
 
 DEFAULT_QA_LIMIT = 20
 
@@ -75,8 +84,9 @@ def _resolve(result: Any) -> Any:
         try:
             from pyodide.ffi import run_sync  # type: ignore[import-not-found]
         except ImportError as exc:
-            raise QABridgeMissing("the QA bridge returned an awaitable this interpreter cannot wait "
-                                  "for") from exc
+            raise QABridgeMissing(
+                "the QA bridge returned an awaitable this interpreter cannot wait for"
+            ) from exc
         return run_sync(result)
     return result
 
@@ -87,8 +97,10 @@ def _ask(question: str, value: str | None) -> str:
     if key in _cache:
         return _cache[key]
     if _bridge is None:
-        raise QABridgeMissing("qa() is not available: no language model is connected to answer "
-                              "sub-questions. Answer from the table with pandas instead.")
+        raise QABridgeMissing(
+            "qa() is not available: no language model is connected to answer "
+            "sub-questions. Answer from the table with pandas instead."
+        )
     _calls += 1
     answer = _resolve(_bridge(question, value))
     text = "" if answer is None else str(answer).strip()
@@ -136,14 +148,16 @@ def qa(question: str, values: Any = None) -> Any:
     """
     if not isinstance(question, str) or not question.strip():
         raise ValueError("qa() needs a question as a non-empty string")
-    many = values is not None and (isinstance(values, (list, tuple)) or
-                                   type(values).__name__ in ("Series", "Index", "ndarray"))
+    many = values is not None and (
+        isinstance(values, (list, tuple)) or type(values).__name__ in ("Series", "Index", "ndarray")
+    )
     items = [None] if values is None else (list(values) if many else [values])
     texts = [None if v is None else _cell_text(v) for v in items]
     new = {(question, t) for t in texts} - set(_cache)
     if _calls + len(new) > _limit:
         raise QALimitExceeded(
             f"qa() would need {len(new)} more model call(s) but only {_limit - _calls} of this "
-            f"program's {_limit} remain. Ask about fewer values (filter the table first).")
+            f"program's {_limit} remain. Ask about fewer values (filter the table first)."
+        )
     answers = [_ask(question, t) for t in texts]
     return answers if many else answers[0]

@@ -187,8 +187,9 @@ def column_texts(values: Sequence[Sequence[object]], width: int) -> list[list[st
     full = min(map(len, values), default=width) == width
     out: list[list[str]] = []
     for j in range(width):
-        col: list[Any] = (list(map(itemgetter(j), values)) if full
-                          else [r[j] if j < len(r) else "" for r in values])
+        col: list[Any] = (
+            list(map(itemgetter(j), values)) if full else [r[j] if j < len(r) else "" for r in values]
+        )
         try:
             "".join(col)  # fails on anything but text, at C speed
         except TypeError:
@@ -220,8 +221,7 @@ def _read_known_column(texts: list[str], numbers: object, j: int) -> tuple[bool,
         elif v is None and is_blank_cell(text):
             v = math.nan
         nums.append(v)
-    numeric = all(v is not None for v in nums) and any(
-        v is not None and not math.isnan(v) for v in nums)
+    numeric = all(v is not None for v in nums) and any(v is not None and not math.isnan(v) for v in nums)
     return numeric, (nums if numeric else [])
 
 

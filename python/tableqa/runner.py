@@ -169,8 +169,9 @@ def _format_error(exc: BaseException) -> tuple[str, str]:
         tb_text = "".join(traceback.format_exception_only(type(exc), exc))
         return message, tb_text
     if isinstance(exc, RecursionError):
-        message = (f"RecursionError: {exc} — the program called itself too deeply; "
-                   f"use a loop instead of recursion")
+        message = (
+            f"RecursionError: {exc} — the program called itself too deeply; use a loop instead of recursion"
+        )
     else:
         text = str(exc)
         message = f"{name}: {text}" if text else name
@@ -249,30 +250,39 @@ def _run(code: str, namespace: dict[str, Any], table_kind: str) -> dict[str, Any
             described = describe_value(value, trace.recorded_cells())
         except BaseException as exc:
             return _failure(exc, out, err)
-    return {"ok": True, "value": {
-        "stdout": out.getvalue(),
-        "stderr": err.getvalue(),
-        "value": described,
-        "truncated": out.truncated or err.truncated,
-        "durationMs": duration,
-        "tableKind": table_kind,
-    }}
+    return {
+        "ok": True,
+        "value": {
+            "stdout": out.getvalue(),
+            "stderr": err.getvalue(),
+            "value": described,
+            "truncated": out.truncated or err.truncated,
+            "durationMs": duration,
+            "tableKind": table_kind,
+        },
+    }
 
 
 def _failure(exc: BaseException, out: _CappedText, err: _CappedText) -> dict[str, Any]:
     if isinstance(exc, KeyboardInterrupt):
-        return {"ok": False, "error": {
-            "code": "interrupted",
-            "message": "KeyboardInterrupt: the program was stopped before it finished",
-            "traceback": _format_error(exc)[1],
+        return {
+            "ok": False,
+            "error": {
+                "code": "interrupted",
+                "message": "KeyboardInterrupt: the program was stopped before it finished",
+                "traceback": _format_error(exc)[1],
+                "stdout": out.getvalue(),
+                "stderr": err.getvalue(),
+            },
+        }
+    message, tb_text = _format_error(exc)
+    return {
+        "ok": False,
+        "error": {
+            "code": "python-error",
+            "message": message,
+            "traceback": tb_text,
             "stdout": out.getvalue(),
             "stderr": err.getvalue(),
-        }}
-    message, tb_text = _format_error(exc)
-    return {"ok": False, "error": {
-        "code": "python-error",
-        "message": message,
-        "traceback": tb_text,
-        "stdout": out.getvalue(),
-        "stderr": err.getvalue(),
-    }}
+        },
+    }

@@ -92,8 +92,14 @@ def main(argv: list[str]) -> int:
     pandas = host.pandas_available()
     if pandas:
         import pandas as _warm  # noqa: F401 - pay the import before the first run
-    link.send({"type": "ready", "pythonVersion": sys.version.split()[0], "pandas": pandas,
-               "bootMs": round((time.perf_counter() - started) * 1000)})
+    link.send(
+        {
+            "type": "ready",
+            "pythonVersion": sys.version.split()[0],
+            "pandas": pandas,
+            "bootMs": round((time.perf_counter() - started) * 1000),
+        }
+    )
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         message = link.receive()
@@ -108,17 +114,33 @@ def main(argv: list[str]) -> int:
             recycle = True
             on_start = functools.partial(link.send, {"type": "started", "runId": message["runId"]})
             try:
-                result = host.run_json(message["code"], message.get("tableId"),
-                                       json.dumps(message.get("namedTables", [])),
-                                       int(message.get("maxQaCalls", 20)),
-                                       on_start=on_start)
+                result = host.run_json(
+                    message["code"],
+                    message.get("tableId"),
+                    json.dumps(message.get("namedTables", [])),
+                    int(message.get("maxQaCalls", 20)),
+                    on_start=on_start,
+                )
                 recycle = host.tampered()
             except KeyboardInterrupt:  # between the program's end and the runner's return
-                result = json.dumps({"ok": False, "error": {"code": "interrupted", "message": "Interrupted.",
-                                                            "stdout": "", "stderr": ""}})
+                result = json.dumps(
+                    {
+                        "ok": False,
+                        "error": {
+                            "code": "interrupted",
+                            "message": "Interrupted.",
+                            "stdout": "",
+                            "stderr": "",
+                        },
+                    }
+                )
             except Exception as error:  # a host failure, not the program's: report it as data
-                result = json.dumps({"ok": False, "error": {"code": "internal", "message": repr(error),
-                                                            "stdout": "", "stderr": ""}})
+                result = json.dumps(
+                    {
+                        "ok": False,
+                        "error": {"code": "internal", "message": repr(error), "stdout": "", "stderr": ""},
+                    }
+                )
             finally:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
                 current["run"] = None

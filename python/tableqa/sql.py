@@ -182,8 +182,11 @@ def sqldf(query: str, env: Mapping[str, Any] | None = None) -> Any:
                 continue
             if not (_is_frame(value) or _is_rows(value)):
                 continue
-            if re.search(r'(?<![\w"])' + re.escape(name) + r'(?![\w"])|"' + re.escape(name) + '"',
-                         query, flags=re.IGNORECASE):
+            if re.search(
+                r'(?<![\w"])' + re.escape(name) + r'(?![\w"])|"' + re.escape(name) + '"',
+                query,
+                flags=re.IGNORECASE,
+            ):
                 loaded[name] = _load(conn, name, value)
         try:
             cursor = conn.execute(query)

@@ -13,12 +13,31 @@ __all__ = ["is_blank_cell", "label_key", "loose_label_key", "parse_number"]
 
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
 _DASH_TABLE = str.maketrans(dict.fromkeys(_DASHES, "-"))
-_QUOTES_TABLE = str.maketrans({"\u2018": "'", "\u2019": "'", "\u00b4": "'", "`": "'",
-                               "\u201c": '"', "\u201d": '"'})
+_QUOTES_TABLE = str.maketrans(
+    {"\u2018": "'", "\u2019": "'", "\u00b4": "'", "`": "'", "\u201c": '"', "\u201d": '"'}
+)
 
 # Cells that mean "no value" in published tables: dashes, dots, n/a, suppression marks.
-_MISSING = {"", "-", "--", "---", ".", "..", "...", "n/a", "na", "n.a.", "nan", "none", "null",
-            "x", "f", "*", "**", "\u2026"}
+_MISSING = {
+    "",
+    "-",
+    "--",
+    "---",
+    ".",
+    "..",
+    "...",
+    "n/a",
+    "na",
+    "n.a.",
+    "nan",
+    "none",
+    "null",
+    "x",
+    "f",
+    "*",
+    "**",
+    "\u2026",
+}
 
 _NUMBER_RE = re.compile(r"^(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$")
 _CURRENCY = "$\u20ac\u00a3\u00a5"

@@ -16,32 +16,36 @@ def items(value: object) -> list[dict[str, Any]]:
     return result
 
 
-@pytest.mark.parametrize(("value", "expected"), [
-    (3, {"value": 3, "type": "number"}),
-    (2.5, {"value": 2.5, "type": "number"}),
-    (4.0, {"value": 4, "type": "number"}),
-    (decimal.Decimal("1.25"), {"value": 1.25, "type": "number"}),
-    (np.int64(7), {"value": 7, "type": "number"}),
-    (np.float32(0.5), {"value": 0.5, "type": "number"}),
-    (np.bool_(False), {"value": False, "type": "boolean"}),
-    (True, {"value": True, "type": "boolean"}),
-    (" Oslo ", {"value": "Oslo", "type": "string"}),
-    (np.str_("x"), {"value": "x", "type": "string"}),
-    (b"bytes", {"value": "bytes", "type": "string"}),
-    (dt.date(2020, 1, 2), {"value": "2020-01-02", "type": "date"}),
-    (dt.datetime(2020, 1, 2, 3, 4), {"value": "2020-01-02T03:04:00", "type": "date"}),
-    (pd.Timestamp("2020-01-02"), {"value": "2020-01-02", "type": "date"}),
-    (np.datetime64("2021-05-06"), {"value": "2021-05-06", "type": "date"}),
-    (float("inf"), {"value": "inf", "type": "string"}),
-    (2**60, {"value": float(2**60), "type": "number"}),
-])
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (3, {"value": 3, "type": "number"}),
+        (2.5, {"value": 2.5, "type": "number"}),
+        (4.0, {"value": 4, "type": "number"}),
+        (decimal.Decimal("1.25"), {"value": 1.25, "type": "number"}),
+        (np.int64(7), {"value": 7, "type": "number"}),
+        (np.float32(0.5), {"value": 0.5, "type": "number"}),
+        (np.bool_(False), {"value": False, "type": "boolean"}),
+        (True, {"value": True, "type": "boolean"}),
+        (" Oslo ", {"value": "Oslo", "type": "string"}),
+        (np.str_("x"), {"value": "x", "type": "string"}),
+        (b"bytes", {"value": "bytes", "type": "string"}),
+        (dt.date(2020, 1, 2), {"value": "2020-01-02", "type": "date"}),
+        (dt.datetime(2020, 1, 2, 3, 4), {"value": "2020-01-02T03:04:00", "type": "date"}),
+        (pd.Timestamp("2020-01-02"), {"value": "2020-01-02", "type": "date"}),
+        (np.datetime64("2021-05-06"), {"value": "2021-05-06", "type": "date"}),
+        (float("inf"), {"value": "inf", "type": "string"}),
+        (2**60, {"value": float(2**60), "type": "number"}),
+    ],
+)
 def test_scalars(value: object, expected: dict[str, Any]) -> None:
     assert items(value) == [expected]
     assert answer_item(value) == expected
 
 
-@pytest.mark.parametrize("value", [None, math.nan, np.nan, pd.NaT, pd.NA, np.datetime64("NaT"),
-                                   [None, math.nan]])
+@pytest.mark.parametrize(
+    "value", [None, math.nan, np.nan, pd.NaT, pd.NA, np.datetime64("NaT"), [None, math.nan]]
+)
 def test_missing_values_give_no_items(value: object) -> None:
     assert items(value) == []
 
@@ -68,8 +72,15 @@ def test_items_are_capped() -> None:
 
 
 def test_source_cells_of_frames_and_series() -> None:
-    df = build_frame({"columns": [["a"], ["b"]], "index": [["x"], ["y"]],
-                      "values": [["1", "2"], ["3", "4"]], "rowSource": [5, 6], "colSource": [1, 2]})
+    df = build_frame(
+        {
+            "columns": [["a"], ["b"]],
+            "index": [["x"], ["y"]],
+            "values": [["1", "2"], ["3", "4"]],
+            "rowSource": [5, 6],
+            "colSource": [1, 2],
+        }
+    )
     assert normalize_answer(df["b"])["cells"] == [{"row": 5, "col": 2}, {"row": 6, "col": 2}]
     assert normalize_answer(df.loc["y"])["cells"] == [{"row": 6, "col": 1}, {"row": 6, "col": 2}]
     assert normalize_answer(df.loc[["x"], ["a"]])["cells"] == [{"row": 5, "col": 1}]

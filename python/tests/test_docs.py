@@ -29,7 +29,7 @@ def test_every_api_function_is_documented_with_parameters_and_an_example(fn: obj
     assert lines[1].strip().endswith((".", ")"))
     assert "  Parameters:" in lines
     assert any(line.startswith("  Returns: ") for line in lines)
-    example = entry[entry.index("  Example:"):]
+    example = entry[entry.index("  Example:") :]
     assert f"{fn.__name__}(" in example  # type: ignore[attr-defined]
 
 

@@ -55,9 +55,12 @@ def test_a_column_with_any_non_number_stays_text() -> None:
 
 
 def test_the_hosts_numeric_view_is_used_when_present() -> None:
-    payload: dict[str, Any] = {"columns": [["a"], ["b"]], "index": [],
-                               "values": [["12 E", "x"], ["7 F", "y"]],
-                               "numbers": [[12, None], [7, None]]}
+    payload: dict[str, Any] = {
+        "columns": [["a"], ["b"]],
+        "index": [],
+        "values": [["12 E", "x"], ["7 F", "y"]],
+        "numbers": [[12, None], [7, None]],
+    }
     df = build_frame(payload)
     assert df["a"].tolist() == [12, 7]
     assert df["b"].tolist() == ["x", "y"]
@@ -82,8 +85,9 @@ def test_attrs_stay_cheap_to_copy() -> None:
 
 
 def test_ragged_header_tuples_are_padded_with_blank_levels() -> None:
-    df = build_frame({"columns": [["a", "b"], ["c"]], "index": [["x"], ["y", "z"]],
-                      "values": [["1", "2"], ["3", "4"]]})
+    df = build_frame(
+        {"columns": [["a", "b"], ["c"]], "index": [["x"], ["y", "z"]], "values": [["1", "2"], ["3", "4"]]}
+    )
     assert df.columns.tolist() == [("a", "b"), ("c", "")]
     assert df.index.tolist() == [("x", ""), ("y", "z")]
 
@@ -98,8 +102,7 @@ def test_short_rows_are_padded_and_empty_tables_work() -> None:
 
 def test_rows_view_gives_plain_dicts_with_flat_names() -> None:
     rows = rows_view(hitab_payload())
-    assert list(rows[0]) == ["level_0", "level_1", "2016 | men", "2016 | women", "2017 | men",
-                             "2017 | women"]
+    assert list(rows[0]) == ["level_0", "level_1", "2016 | men", "2016 | women", "2017 | men", "2017 | women"]
     assert rows[3]["2016 | women"] is None
     assert rows[3]["2017 | women"] == -5
     assert rows[3]["level_0"] == "self-employed (a)"
@@ -117,7 +120,7 @@ def test_rows_view_agrees_with_the_frame(payload: dict[str, Any]) -> None:
     rows = rows_view(payload)
     assert len(rows) == df.shape[0]
     for i, r in enumerate(rows):
-        data = list(r.values())[-df.shape[1]:]
+        data = list(r.values())[-df.shape[1] :]
         for j, v in enumerate(data):
             cell = df.iat[i, j]
             if v is None:

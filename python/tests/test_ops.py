@@ -38,8 +38,13 @@ class TestLookup:
     def test_partial_tuples_skip_levels(self) -> None:
         from tableqa.frame import build_frame
 
-        df = build_frame({"columns": [["2016", "all", "men"], ["2016", "all", "women"]], "index": [],
-                          "values": [["5", "6"]]})
+        df = build_frame(
+            {
+                "columns": [["2016", "all", "men"], ["2016", "all", "women"]],
+                "index": [],
+                "values": [["5", "6"]],
+            }
+        )
         assert lookup(df, None, ("2016", "women")) == 6
 
     def test_case_spacing_punctuation_and_dashes_are_ignored(self, airline: pd.DataFrame) -> None:
@@ -47,8 +52,9 @@ class TestLookup:
         assert lookup(airline, "fuel - net", "2019") == 8953
         assert lookup(airline, "net income loss", "2017") == -1919
 
-    def test_footnote_marks_are_ignored_when_nothing_else_matches(self, airline: pd.DataFrame,
-                                                                 hitab: pd.DataFrame) -> None:
+    def test_footnote_marks_are_ignored_when_nothing_else_matches(
+        self, airline: pd.DataFrame, hitab: pd.DataFrame
+    ) -> None:
         assert lookup(airline, "passenger revenue", 2019) == 39625
         assert lookup(hitab, ("self-employed", "full-time"), ("2016", "women")) == 70
 
@@ -121,10 +127,19 @@ class TestAggregate:
         assert aggregate(hitab, "women", "count", at=("self-employed", "")) == 1
         assert aggregate(hitab, "women", "sum", at=("self-employed", "")) == -5
 
-    @pytest.mark.parametrize(("how", "expected"), [
-        ("sum", 1850.0), ("mean", 925.0), ("median", 925.0), ("min", 800.0), ("max", 1050.0),
-        ("count", 2), ("argmax", "2017"), ("argmin", "2016"),
-    ])
+    @pytest.mark.parametrize(
+        ("how", "expected"),
+        [
+            ("sum", 1850.0),
+            ("mean", 925.0),
+            ("median", 925.0),
+            ("min", 800.0),
+            ("max", 1050.0),
+            ("count", 2),
+            ("argmax", "2017"),
+            ("argmin", "2016"),
+        ],
+    )
     def test_every_reduction(self, hitab: pd.DataFrame, how: str, expected: Any) -> None:
         df = hitab.copy()
         df[("2016", "men")] = [800, 800, 200, 150, 120]
@@ -178,21 +193,31 @@ class TestFlatTableHelpers:
     def test_row_by_header(self, airline: pd.DataFrame) -> None:
         assert row(airline, "cargo").tolist() == [1179, 1237, 1035]
 
-    @pytest.mark.parametrize(("op", "value", "nations"), [
-        ("==", "united states", ["United States"]),
-        ("!=", "Norway", ["Germany", "Canada", "United States", "Netherlands"]),
-        ("contains", "land", ["Netherlands"]),
-        ("startswith", "n", ["Norway", "Netherlands"]),
-        ("endswith", "states", ["United States"]),
-        ("in", ["canada", "NORWAY"], ["Norway", "Canada"]),
-        ("not in", ["canada", "NORWAY"], ["Germany", "United States", "Netherlands"]),
-    ])
+    @pytest.mark.parametrize(
+        ("op", "value", "nations"),
+        [
+            ("==", "united states", ["United States"]),
+            ("!=", "Norway", ["Germany", "Canada", "United States", "Netherlands"]),
+            ("contains", "land", ["Netherlands"]),
+            ("startswith", "n", ["Norway", "Netherlands"]),
+            ("endswith", "states", ["United States"]),
+            ("in", ["canada", "NORWAY"], ["Norway", "Canada"]),
+            ("not in", ["canada", "NORWAY"], ["Germany", "United States", "Netherlands"]),
+        ],
+    )
     def test_filter_rows_on_text(self, flat: pd.DataFrame, op: str, value: Any, nations: list[str]) -> None:
         assert filter_rows(flat, "nation", op, value)["Nation"].tolist() == nations
 
-    @pytest.mark.parametrize(("op", "value", "count_"), [
-        (">", 10, 3), (">=", "11", 3), ("<", 9, 1), ("<=", 9.0, 2), ("==", "16", 1),
-    ])
+    @pytest.mark.parametrize(
+        ("op", "value", "count_"),
+        [
+            (">", 10, 3),
+            (">=", "11", 3),
+            ("<", 9, 1),
+            ("<=", 9.0, 2),
+            ("==", "16", 1),
+        ],
+    )
     def test_filter_rows_on_numbers(self, flat: pd.DataFrame, op: str, value: Any, count_: int) -> None:
         assert len(filter_rows(flat, "gold", op, value)) == count_
 

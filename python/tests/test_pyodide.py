@@ -52,8 +52,14 @@ def pyodide_results() -> dict[str, object]:
     node = shutil.which("node")
     if node is None or not PYODIDE.exists():
         pytest.skip("node or node_modules/pyodide is not installed")
-    proc = subprocess.run([node, "--input-type=module", "-e", NODE_SCRIPT, str(REPO / "python" / "tableqa")],
-                          cwd=REPO, capture_output=True, text=True, timeout=180, check=False)
+    proc = subprocess.run(
+        [node, "--input-type=module", "-e", NODE_SCRIPT, str(REPO / "python" / "tableqa")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
     errors = [line for line in proc.stderr.splitlines() if len(line) < 500]
     assert proc.returncode == 0, "\n".join(errors[-40:])
     result: dict[str, object] = json.loads(proc.stdout)

@@ -44,14 +44,23 @@ def _expected(tuples: list[list[str]]) -> list[Any]:
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, dict[str, Any]]]:
     if not SCRIPT.exists():
-        pytest.fail(f"{SCRIPT.relative_to(REPO)} does not exist yet: it must dump the ParsedTable JSON "
-                    "of every HiTab and AIT-QA table (npx tsx scripts/export-parsed-fixtures.ts OUTDIR)")
+        pytest.fail(
+            f"{SCRIPT.relative_to(REPO)} does not exist yet: it must dump the ParsedTable JSON "
+            "of every HiTab and AIT-QA table (npx tsx scripts/export-parsed-fixtures.ts OUTDIR)"
+        )
     npx = shutil.which("npx")
     if npx is None:
         pytest.fail("npx is not on PATH: cannot run the export script")
     out = tmp_path_factory.mktemp("parsed")
-    proc = subprocess.run([npx, "tsx", str(SCRIPT), str(out)], cwd=REPO, capture_output=True, text=True,
-                          timeout=900, check=False, env={**os.environ, "CI": "true"})
+    proc = subprocess.run(
+        [npx, "tsx", str(SCRIPT), str(out)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+        env={**os.environ, "CI": "true"},
+    )
     assert proc.returncode == 0, f"export script failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
     tables: list[tuple[str, dict[str, Any]]] = []
     for path in sorted(out.rglob("*.json")):
@@ -69,7 +78,8 @@ def test_export_covers_hitab_aitqa_and_spreadsheets(exported: list[tuple[str, di
 
 
 def test_every_table_rebuilds_with_identical_header_tuples(
-        exported: list[tuple[str, dict[str, Any]]]) -> None:
+    exported: list[tuple[str, dict[str, Any]]],
+) -> None:
     problems: list[str] = []
     for origin, payload in exported:
         try:

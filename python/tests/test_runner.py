@@ -123,9 +123,11 @@ def test_pandas_values_are_normalised_answers() -> None:
     out = ok_value(run("df[df['Gold'] > 10]['Nation']", ns))
     assert out["tableKind"] == "pandas"
     assert out["value"]["type"] == "Series"
-    assert out["value"]["json"]["items"] == [{"value": "Norway", "type": "string"},
-                                             {"value": "Germany", "type": "string"},
-                                             {"value": "Canada", "type": "string"}]
+    assert out["value"]["json"]["items"] == [
+        {"value": "Norway", "type": "string"},
+        {"value": "Germany", "type": "string"},
+        {"value": "Canada", "type": "string"},
+    ]
     assert out["value"]["json"]["cells"] == [{"row": 1, "col": 1}, {"row": 2, "col": 1}, {"row": 3, "col": 1}]
 
 
@@ -137,8 +139,10 @@ def test_cells_read_by_the_operation_apis_are_reported() -> None:
     assert out["value"]["type"] == "float"
     assert out["value"]["json"] == pytest.approx((1179 - 1237) / 1237 * 100)
     out = ok_value(run("import numpy as np\nnp.float64(lookup(df, 'cargo', '2019'))", ns))
-    assert out["value"]["json"] == {"items": [{"value": 1179, "type": "number"}],
-                                    "cells": [{"row": 2, "col": 2}]}
+    assert out["value"]["json"] == {
+        "items": [{"value": 1179, "type": "number"}],
+        "cells": [{"row": 2, "col": 2}],
+    }
 
 
 def test_table_kinds() -> None:

@@ -22,8 +22,9 @@ def test_tables_can_come_from_an_explicit_env() -> None:
 
 def test_join_of_two_frames() -> None:
     singer = pd.DataFrame({"singer_id": [1, 2, 3], "name": ["Ann", "Bo", "Cy"]})  # noqa: F841 - sqldf reads it from this frame
-    concert = pd.DataFrame({"concert_id": [10, 11, 12, 13], "singer_id": [1, 1, 3, 9],
-                            "year": [2014, 2015, 2015, 2015]})
+    concert = pd.DataFrame(
+        {"concert_id": [10, 11, 12, 13], "singer_id": [1, 1, 3, 9], "year": [2014, 2015, 2015, 2015]}
+    )
     result = sqldf("""
         SELECT s.name, COUNT(*) AS concerts FROM singer AS s
         JOIN concert AS c ON s.singer_id = c.singer_id
@@ -37,10 +38,18 @@ def test_multiindex_columns_get_flat_names_and_the_index_leads() -> None:
     from conftest import hitab_payload
 
     df = build_frame(hitab_payload())
-    assert sql_columns(df) == ["level_0", "level_1", "2016 | men", "2016 | women", "2017 | men",
-                               "2017 | women"]
-    result = sqldf('SELECT level_1, "2017 | women" FROM df WHERE level_0 = \'all workers\' '
-                   "AND level_1 <> '' ORDER BY 2 DESC")
+    assert sql_columns(df) == [
+        "level_0",
+        "level_1",
+        "2016 | men",
+        "2016 | women",
+        "2017 | men",
+        "2017 | women",
+    ]
+    result = sqldf(
+        "SELECT level_1, \"2017 | women\" FROM df WHERE level_0 = 'all workers' "
+        "AND level_1 <> '' ORDER BY 2 DESC"
+    )
     assert result.values.tolist() == [["full-time", 640.0], ["part-time", 310.0]]
 
 
@@ -49,8 +58,11 @@ def test_a_single_level_index_is_called_index() -> None:
 
     frames = {"df": build_frame(airline_payload()).droplevel(0)}
     result = sqldf('SELECT "index", "2019" FROM df WHERE "2019" > 5000', frames)
-    assert result.values.tolist() == [["Passenger revenue (1)", 39625], ["Total operating revenue", 43259],
-                                      ["Fuel\u2014net", 8953]]
+    assert result.values.tolist() == [
+        ["Passenger revenue (1)", 39625],
+        ["Total operating revenue", 43259],
+        ["Fuel\u2014net", 8953],
+    ]
 
 
 def test_named_index_levels_keep_their_names_and_default_index_is_left_out() -> None:
@@ -60,8 +72,12 @@ def test_named_index_levels_keep_their_names_and_default_index_is_left_out() -> 
 
 
 def test_missing_values_are_null() -> None:
-    t = pd.DataFrame({"x": [1.0, math.nan, 3.0],  # noqa: F841 - sqldf reads it from this frame
-                      "d": pd.to_datetime(["2020-01-02", None, "2021-03-04"])})
+    t = pd.DataFrame(  # noqa: F841 - sqldf reads it from this frame
+        {
+            "x": [1.0, math.nan, 3.0],
+            "d": pd.to_datetime(["2020-01-02", None, "2021-03-04"]),
+        }
+    )
     result = sqldf("SELECT COUNT(x) AS n, COUNT(d) AS m, MIN(d) AS first FROM t")
     assert result.to_dict("records") == [{"n": 2, "m": 2, "first": "2020-01-02 00:00:00"}]
 

@@ -16,9 +16,36 @@ from tableqa.serve import Link
 from tableqa.text import parse_number
 
 # Cells the column-at-a-time readers must read exactly as parse_number does, one by one.
-TRICKY = ["1", "-2", "007", "3.", ".5", "-0", "1e3", "2E-2", "1,200", "(12)", "12%", "$3.5", "\u2014", "",
-          "n/a", " 4 ", "1\n2", "\u0661\u0662", "nan", "inf", "1_000", "+5", "--3", "12345678901234567890",
-          "0.1", "9007199254740993", "x1", "Total"]
+TRICKY = [
+    "1",
+    "-2",
+    "007",
+    "3.",
+    ".5",
+    "-0",
+    "1e3",
+    "2E-2",
+    "1,200",
+    "(12)",
+    "12%",
+    "$3.5",
+    "\u2014",
+    "",
+    "n/a",
+    " 4 ",
+    "1\n2",
+    "\u0661\u0662",
+    "nan",
+    "inf",
+    "1_000",
+    "+5",
+    "--3",
+    "12345678901234567890",
+    "0.1",
+    "9007199254740993",
+    "x1",
+    "Total",
+]
 
 
 def _reference(texts: list[str]) -> tuple[bool, list[float | None]]:
@@ -37,7 +64,7 @@ def _same(a: float | None, b: float | None) -> bool:
 @pytest.mark.parametrize("others", [[], ["1", "2"], ["\u2014", "5"]])
 def test_columns_read_as_parse_number_reads_each_cell(text: str, others: list[str]) -> None:
     texts = [*others, text]
-    (numeric, got_texts, nums), = typed_columns({"values": [[t] for t in texts]})
+    ((numeric, got_texts, nums),) = typed_columns({"values": [[t] for t in texts]})
     want_numeric, want = _reference(texts)
     assert got_texts == texts
     assert numeric is want_numeric
@@ -62,8 +89,12 @@ def test_a_table_without_a_left_header_gives_the_same_rows_with_or_without_index
 
 
 def _payload(rows: int, cols: int = 2) -> dict[str, Any]:
-    return {"name": "t", "columns": [[f"c{j}"] for j in range(cols)], "index": [[] for _ in range(rows)],
-            "values": [[str(i * cols + j) for j in range(cols)] for i in range(rows)]}
+    return {
+        "name": "t",
+        "columns": [[f"c{j}"] for j in range(cols)],
+        "index": [[] for _ in range(rows)],
+        "values": [[str(i * cols + j) for j in range(cols)] for i in range(rows)],
+    }
 
 
 @pytest.fixture(autouse=True)
@@ -75,20 +106,25 @@ def _clean() -> Any:
 
 def test_a_table_over_the_cell_limit_is_refused_with_both_sizes_named() -> None:
     message = host.load_table("big", json.dumps(_payload(1_500_000 // 2 + 1)), max_cells=1_000_000)
-    assert message.startswith("This table has 1.5 million cells (750,001 rows \u00d7 2 columns); "
-                              "the Python sandbox handles up to 1.0 million.")
+    assert message.startswith(
+        "This table has 1.5 million cells (750,001 rows \u00d7 2 columns); "
+        "the Python sandbox handles up to 1.0 million."
+    )
     assert "local Python executor" in message
     calls: list[int] = []
     result = json.loads(host.run_json("answer = 1", "big", on_start=lambda: calls.append(1)))
-    assert result == {"ok": False,
-                      "error": {"code": "too-large", "message": message, "stdout": "", "stderr": ""}}
+    assert result == {
+        "ok": False,
+        "error": {"code": "too-large", "message": message, "stdout": "", "stderr": ""},
+    }
     assert calls == []
 
 
 def test_a_table_over_the_row_limit_is_refused_with_both_sizes_named() -> None:
     message = host.load_table("big", json.dumps(_payload(1_200, cols=1)), max_cells=10_000, max_rows=1_000)
-    assert message.startswith("This table has 1,200 rows (1,200 rows \u00d7 1 columns); "
-                              "the Python sandbox handles up to 1,000.")
+    assert message.startswith(
+        "This table has 1,200 rows (1,200 rows \u00d7 1 columns); the Python sandbox handles up to 1,000."
+    )
     assert host.load_table("ok", json.dumps(_payload(1_000, cols=1)), max_cells=10_000, max_rows=1_000) == ""
 
 
@@ -117,8 +153,11 @@ def test_a_payload_python_cannot_read_fails_its_runs_clearly() -> None:
 
 def test_the_serve_link_reads_a_table_sent_as_a_line_and_raw_bytes() -> None:
     payload = json.dumps(_payload(2)).encode("utf-8") + b"\n\xe2\x80\x94"
-    stream = io.BytesIO(b'{"type": "table", "tableId": "ok", "bytes": %d}\n' % len(payload) + payload
-                        + b'{"type": "drop-table", "tableId": "ok"}\n')
+    stream = io.BytesIO(
+        b'{"type": "table", "tableId": "ok", "bytes": %d}\n' % len(payload)
+        + payload
+        + b'{"type": "drop-table", "tableId": "ok"}\n'
+    )
     link = Link(stream, io.StringIO())
     first = link.receive()
     assert first is not None

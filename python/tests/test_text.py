@@ -5,11 +5,27 @@ import pytest
 from tableqa.text import is_blank_cell, label_key, loose_label_key, parse_number
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("1,234", 1234.0), ("(12)", -12.0), ("12%", 12.0), ("$3.5", 3.5), ("-$3.5", -3.5), ("$(3.5)", -3.5),
-    ("(0.5)%", -0.5), ("\u22125", -5.0), ("+5", 5.0), (" 1 234 ", 1234.0), ("1,234.50", 1234.5),
-    (".5", 0.5), ("1e3", 1000.0), ("\u20ac12", 12.0), (7, 7.0), (2.5, 2.5),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1,234", 1234.0),
+        ("(12)", -12.0),
+        ("12%", 12.0),
+        ("$3.5", 3.5),
+        ("-$3.5", -3.5),
+        ("$(3.5)", -3.5),
+        ("(0.5)%", -0.5),
+        ("\u22125", -5.0),
+        ("+5", 5.0),
+        (" 1 234 ", 1234.0),
+        ("1,234.50", 1234.5),
+        (".5", 0.5),
+        ("1e3", 1000.0),
+        ("\u20ac12", 12.0),
+        (7, 7.0),
+        (2.5, 2.5),
+    ],
+)
 def test_reads_numbers_written_the_way_reports_write_them(text: object, expected: float) -> None:
     assert parse_number(text) == expected
 
@@ -22,8 +38,9 @@ def test_missing_marks_read_as_nan(text: str) -> None:
     assert is_blank_cell(text)
 
 
-@pytest.mark.parametrize("text", ["Total", "1,2", "1.2.3", "e5", "((5))", "--5", "12 E", "2019-2020", True,
-                                  None])
+@pytest.mark.parametrize(
+    "text", ["Total", "1,2", "1.2.3", "e5", "((5))", "--5", "12 E", "2019-2020", True, None]
+)
 def test_non_numbers_give_none(text: object) -> None:
     assert parse_number(text) is None
 

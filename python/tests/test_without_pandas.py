@@ -34,8 +34,14 @@ print(json.dumps(out))
 
 
 def test_import_and_run_work_with_pandas_and_numpy_unimportable() -> None:
-    proc = subprocess.run([sys.executable, "-c", SCRIPT], cwd=PYTHON_DIR, capture_output=True,
-                          text=True, timeout=60, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", SCRIPT],
+        cwd=PYTHON_DIR,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["sum"]["ok"], out["sum"]

@@ -39,8 +39,20 @@ for (const path of process.argv.slice(2)) {
 process.stdout.write(JSON.stringify(out))
 """
 
-MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-          "november", "december"]
+MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
 
 
 @pytest.fixture(scope="module")
@@ -51,8 +63,14 @@ def dumped(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     script = tmp_path_factory.mktemp("xls") / "dump.mts"
     entry = REPO / "src" / "main" / "services" / "tables" / "import" / "index.ts"
     script.write_text(DUMP % json.dumps(str(entry)), encoding="utf-8")
-    proc = subprocess.run([npx, "tsx", str(script), *map(str, FILES)], cwd=REPO, capture_output=True,
-                          text=True, timeout=600, check=False)
+    proc = subprocess.run(
+        [npx, "tsx", str(script), *map(str, FILES)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert proc.returncode == 0, f"import script failed:\n{proc.stderr[-4000:]}"
     result: dict[str, Any] = json.loads(proc.stdout)
     return result
@@ -83,8 +101,11 @@ def _number_matches(text: str, value: float, general: bool) -> bool:
 def _date_matches(text: str, when: dt.datetime) -> bool:
     low = text.lower()
     month = MONTHS[when.month - 1]
-    return (str(when.year) in low or f"{when.year % 100:02d}" in low) and str(when.day) in low and (
-        month[:3] in low or str(when.month) in low)
+    return (
+        (str(when.year) in low or f"{when.year % 100:02d}" in low)
+        and str(when.day) in low
+        and (month[:3] in low or str(when.month) in low)
+    )
 
 
 def _compare_sheet(book: Any, sheet: Any, grid: dict[str, Any]) -> tuple[int, list[str]]:
@@ -105,7 +126,8 @@ def _compare_sheet(book: Any, sheet: Any, grid: dict[str, Any]) -> tuple[int, li
             xf = book.xf_list[cell.xf_index]
             fmt = book.format_map[xf.format_key].format_str
             if cell.ctype in (xlrd.XL_CELL_EMPTY, xlrd.XL_CELL_BLANK) or (
-                    cell.ctype == xlrd.XL_CELL_TEXT and cell.value == ""):
+                cell.ctype == xlrd.XL_CELL_TEXT and cell.value == ""
+            ):
                 good = ours == ""
             elif cell.ctype == xlrd.XL_CELL_TEXT:
                 good = ours == cell.value

@@ -59,7 +59,11 @@ async function hitabPayload(): Promise<Uint8Array> {
   return encodeTable(structureGrid(grids.value[0]))
 }
 
-async function measure(label: string, executor: PythonExecutor, payload: Uint8Array): Promise<{ metrics: Record<string, number>; details: unknown }> {
+async function measure(
+  label: string,
+  executor: PythonExecutor,
+  payload: Uint8Array
+): Promise<{ metrics: Record<string, number>; details: unknown }> {
   const baseline = descendantRssMb()
   let pandas = false
   const readyAt = new Promise<number>((resolve) => {
@@ -90,7 +94,9 @@ async function measure(label: string, executor: PythonExecutor, payload: Uint8Ar
   warm.sort((a, b) => a - b)
 
   const burstStart = performance.now()
-  await Promise.all(Array.from({ length: THROUGHPUT_RUNS }, (_, i) => executor.run({ runId: `burst-${i}`, code: program, tableId: 'bench' })))
+  await Promise.all(
+    Array.from({ length: THROUGHPUT_RUNS }, (_, i) => executor.run({ runId: `burst-${i}`, code: program, tableId: 'bench' }))
+  )
   const throughput = THROUGHPUT_RUNS / ((performance.now() - burstStart) / 1000)
 
   const kills: { program: string; pastDeadlineMs: number; killed: boolean }[] = []
@@ -102,7 +108,9 @@ async function measure(label: string, executor: PythonExecutor, payload: Uint8Ar
       if (result.ok || result.error.code !== 'timeout') throw new Error(`${label}: runaway program was not stopped by its deadline`)
       kills.push({ program: code.split('\n')[0] ?? code, pastDeadlineMs: performance.now() - start - deadline, killed })
       // Let the pool refill so each sample measures a stop, not a boot.
-      await Promise.all(Array.from({ length: POOL_SIZE }, (_, j) => executor.run({ runId: `refill-${code.length}-${i}-${j}`, code: '0', tableId: null })))
+      await Promise.all(
+        Array.from({ length: POOL_SIZE }, (_, j) => executor.run({ runId: `refill-${code.length}-${i}-${j}`, code: '0', tableId: null }))
+      )
     }
   }
   await executor.close()
@@ -138,7 +146,11 @@ export async function run(args: string[] = []): Promise<SuiteResult> {
     details.pyodide = result.details
   }
   if (only !== 'pyodide') {
-    const result = await measure('cpython', createCPythonExecutor({ python: process.env.TABLEQA_PYTHON ?? 'python3', config: { poolSize: POOL_SIZE } }), payload)
+    const result = await measure(
+      'cpython',
+      createCPythonExecutor({ python: process.env.TABLEQA_PYTHON ?? 'python3', config: { poolSize: POOL_SIZE } }),
+      payload
+    )
     Object.assign(metrics, result.metrics)
     details.cpython = result.details
   }

@@ -20,7 +20,8 @@ function generate(): Uint8Array {
   }
   for (let i = 0; i < ROWS; i++) {
     const row = [`region ${i % 97}`]
-    for (let j = 1; j < COLS; j++) row.push(j % 5 === 0 ? `"${Math.floor(next() * 1e6).toLocaleString('en-US')}"` : (next() * 1000).toFixed(2))
+    for (let j = 1; j < COLS; j++)
+      row.push(j % 5 === 0 ? `"${Math.floor(next() * 1e6).toLocaleString('en-US')}"` : (next() * 1000).toFixed(2))
     lines.push(row.join(','))
   }
   return new TextEncoder().encode(lines.join('\n'))
@@ -44,4 +45,13 @@ if (grid !== undefined) {
   restructureSeconds = (performance.now() - again) / 1000
 }
 const round = (x: number): number => Math.round(x * 1000) / 1000
-console.log(JSON.stringify({ seconds: round(seconds), importSeconds: round(importSeconds), peakRssMb: Math.round(peakRssMb), rows, imported: imported.ok, restructureSeconds: round(restructureSeconds) }))
+console.log(
+  JSON.stringify({
+    seconds: round(seconds),
+    importSeconds: round(importSeconds),
+    peakRssMb: Math.round(peakRssMb),
+    rows,
+    imported: imported.ok,
+    restructureSeconds: round(restructureSeconds)
+  })
+)

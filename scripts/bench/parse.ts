@@ -24,7 +24,12 @@ import {
 } from '../../src/main/services/tables/structure/hitab-grid'
 import type { HeaderNode, RawGrid } from '../../src/shared/table'
 
-export type Miss = { table: string; what: 'top' | 'left' | 'counts' | 'tuples' | 'start' | 'body' | 'header-rows' | 'rows'; reason: string; detail?: unknown }
+export type Miss = {
+  table: string
+  what: 'top' | 'left' | 'counts' | 'tuples' | 'start' | 'body' | 'header-rows' | 'rows'
+  reason: string
+  detail?: unknown
+}
 
 const pct = (n: number, d: number): number => (d === 0 ? 0 : Math.round((10000 * n) / d) / 100)
 
@@ -126,10 +131,10 @@ export function evaluateHitab(): {
             : sameSet(pathSet(splitAfterMergedLabels(table, parsed.leftTree)), pathSet(gold.leftPaths))
               ? 'gold-splits-merged-label'
               : maxDepth(gold.leftPaths) > maxDepth(leftPaths)
-            ? 'missed-nesting'
-            : maxDepth(gold.leftPaths) < maxDepth(leftPaths)
-              ? 'extra-nesting'
-              : 'wrong-parent'
+                ? 'missed-nesting'
+                : maxDepth(gold.leftPaths) < maxDepth(leftPaths)
+                  ? 'extra-nesting'
+                  : 'wrong-parent'
       misses.push({ table: id, what: 'left', reason })
     }
   }
@@ -186,7 +191,9 @@ function omitsLabelledRow(table: HitabTable, detected: HeaderNode, headerRows: n
  */
 function splitAfterMergedLabels(table: HitabTable, detected: HeaderNode): string[][] {
   const endsMerge = (row: number, col: number): boolean =>
-    table.merged_regions.some((m) => m.first_row === row && m.last_row === row && m.first_column < m.last_column && m.last_column === col - 1)
+    table.merged_regions.some(
+      (m) => m.first_row === row && m.last_row === row && m.first_column < m.last_column && m.last_column === col - 1
+    )
   const out: string[][] = []
   const walk = (n: HeaderNode, path: HeaderNode[]): void => {
     if (n.children.length === 0) {
@@ -266,7 +273,12 @@ type SheetLabel = { file: string; sheet: string; headerStart: number; bodyStart:
  * in two batches (see the fixture's `about`); each batch's first figures are its held-out ones
  * (docs/BENCHMARKS.md).
  */
-export function evaluateSpreadsheets(set: 'sheets' | 'unseen' = 'sheets'): { exact: number; bodyExact: number; total: number; misses: Miss[] } {
+export function evaluateSpreadsheets(set: 'sheets' | 'unseen' = 'sheets'): {
+  exact: number
+  bodyExact: number
+  total: number
+  misses: Miss[]
+} {
   const fixture = fileURLToPath(new URL('../../test/fixtures/spreadsheet-tables.json', import.meta.url))
   const sheets = (JSON.parse(readFileSync(fixture, 'utf8')) as Record<'sheets' | 'unseen', SheetLabel[]>)[set]
   const misses: Miss[] = []
@@ -282,12 +294,24 @@ export function evaluateSpreadsheets(set: 'sheets' | 'unseen' = 'sheets'): { exa
     const options = detectStructure(grid)
     const start = options.titleRows ?? 0
     if (start === s.headerStart) exact++
-    else misses.push({ table: name(s), what: 'start', reason: start < s.headerStart ? 'title-kept' : 'header-dropped', detail: { got: start, want: s.headerStart } })
+    else
+      misses.push({
+        table: name(s),
+        what: 'start',
+        reason: start < s.headerStart ? 'title-kept' : 'header-dropped',
+        detail: { got: start, want: s.headerStart }
+      })
     // The body starts at the first row with content after the header.
     let body = start + options.headerRows
     while (body < grid.cells.length && (grid.cells[body] ?? []).every((t) => t.trim().length === 0)) body++
     if (body === s.bodyStart) bodyExact++
-    else misses.push({ table: name(s), what: 'body', reason: body < s.bodyStart ? 'header-too-short' : 'header-too-long', detail: { got: body, want: s.bodyStart } })
+    else
+      misses.push({
+        table: name(s),
+        what: 'body',
+        reason: body < s.bodyStart ? 'header-too-short' : 'header-too-long',
+        detail: { got: body, want: s.bodyStart }
+      })
   }
   return { exact, bodyExact, total: sheets.length, misses }
 }
@@ -341,7 +365,10 @@ export function measureRestructure(): { tables: number; p50Ms: number; p95Ms: nu
   const times: { ms: number; name: string }[] = []
   for (const grid of grids) {
     const detected = detectStructure(grid)
-    for (const options of [{ ...detected, leftHierarchy: 'none' as const }, { ...detected, headerRows: detected.headerRows + 1 }]) {
+    for (const options of [
+      { ...detected, leftHierarchy: 'none' as const },
+      { ...detected, headerRows: detected.headerRows + 1 }
+    ]) {
       const start = performance.now()
       prepareTable(grid, options)
       times.push({ ms: performance.now() - start, name: grid.name })
@@ -378,7 +405,9 @@ export function evaluateWikitq(): { tables: number; oneHeaderRow: number; htmlRo
       .filter((x) => x !== '')
       .join('\u0001')
   for (const page of readdirSync(root).sort()) {
-    for (const file of readdirSync(join(root, page)).filter((f) => f.endsWith('.csv')).sort()) {
+    for (const file of readdirSync(join(root, page))
+      .filter((f) => f.endsWith('.csv'))
+      .sort()) {
       const id = `${page}/${file}`
       const [csv] = open(join(root, page, file))
       tables++
@@ -391,7 +420,13 @@ export function evaluateWikitq(): { tables: number; oneHeaderRow: number; htmlRo
         const [whole] = html
         if (html.length === 1 && whole !== undefined && csv.values.every((_, i) => texts(csv, i) === texts(whole, i))) htmlTextsAgree++
         else misses.push({ table: id.replace(/\.csv$/, '.html'), what: 'rows', reason: 'html-texts-differ' })
-      } else misses.push({ table: id.replace(/\.csv$/, '.html'), what: 'rows', reason: 'html-rows-differ', detail: { csv: csv?.values.length, html: rows, options: html.map((t) => t.options) } })
+      } else
+        misses.push({
+          table: id.replace(/\.csv$/, '.html'),
+          what: 'rows',
+          reason: 'html-rows-differ',
+          detail: { csv: csv?.values.length, html: rows, options: html.map((t) => t.options) }
+        })
     }
   }
   return { tables, oneHeaderRow, htmlRowsAgree, htmlTextsAgree, misses }
@@ -438,7 +473,8 @@ export async function run(): Promise<{ metrics: Record<string, number>; details:
       csv_200k_restructure_seconds: csv.restructureSeconds ?? -1
     },
     details: {
-      units: 'percent of tables (hitab_header_counts_exact_pct against the rows and columns the gold trees occupy, hitab_header_counts_declared_pct against top_header_rows_num − 1 and left_header_columns_num; see evaluateHitab); seconds; milliseconds (restructure_*: one layout override of a HiTab or spreadsheet table, prepared as the app does it); megabytes of peak resident memory of a child process (Node + tsx included)',
+      units:
+        'percent of tables (hitab_header_counts_exact_pct against the rows and columns the gold trees occupy, hitab_header_counts_declared_pct against top_header_rows_num − 1 and left_header_columns_num; see evaluateHitab); seconds; milliseconds (restructure_*: one layout override of a HiTab or spreadsheet table, prepared as the app does it); megabytes of peak resident memory of a child process (Node + tsx included)',
       hitabTables: hitab.total,
       aitqaTables: aitqa.total,
       spreadsheetSheets: sheets.total,

@@ -21,7 +21,12 @@ import { webClient } from '../../test/hardening/support/web-client'
 import { testExecutor } from '../../test/support/executor'
 import type { SuiteResult } from '../bench'
 
-async function hostile(): Promise<{ contained: number; total: number; failures: { name: string; problems: string[] }[]; escaped: string[] }> {
+async function hostile(): Promise<{
+  contained: number
+  total: number
+  failures: { name: string; problems: string[] }[]
+  escaped: string[]
+}> {
   const harness = await hostileHarness()
   const executor = testExecutor({ poolSize: 2, killGraceMs: 40 })
   const failures: { name: string; problems: string[] }[] = []
@@ -63,7 +68,14 @@ async function badFiles(dir: string): Promise<{ handled: number; total: number; 
       slowestMs = outcome.ms
       slowest = file.name
     }
-    const result = outcome === undefined ? null : outcome.ok === true ? `opened ${outcome.tables.length} table(s)` : outcome.ok === false ? `${outcome.code}: ${outcome.message}` : outcome.why
+    const result =
+      outcome === undefined
+        ? null
+        : outcome.ok === true
+          ? `opened ${outcome.tables.length} table(s)`
+          : outcome.ok === false
+            ? `${outcome.code}: ${outcome.message}`
+            : outcome.why
     return { name: file.name, ms: Math.round(outcome?.ms ?? 0), rssGrowthMb: Math.round(outcome?.rssGrowthMb ?? 0), result, problems }
   })
   return { handled, total: files.length, slowestMs, slowest, files: rows }
@@ -82,7 +94,11 @@ async function responsiveness(bigCsv: string): Promise<{ maxMs: number; failedCa
     const opening = call('table:openBytes', { name: 'big-100mb.csv', bytes: new Uint8Array(readFileSync(bigCsv)) })
     const probes = await probeDuring(opening, () => call('app:info', undefined, AbortSignal.timeout(60_000)))
     await opening
-    return { maxMs: Math.max(0, ...probes.map((p) => p.ms)), failedCalls: probes.filter((p) => p.error !== null).length, importMs: performance.now() - started }
+    return {
+      maxMs: Math.max(0, ...probes.map((p) => p.ms)),
+      failedCalls: probes.filter((p) => p.error !== null).length,
+      importMs: performance.now() - started
+    }
   } finally {
     await app.stop()
   }
@@ -126,7 +142,14 @@ export async function run(args: string[]): Promise<SuiteResult> {
       details: {
         hostile: { failures: programs.failures, escaped: programs.escaped },
         badFiles: { slowest: files.slowest, files: files.files },
-        endpointFaults: faults.map((f) => ({ name: f.name, survived: f.survived, ms: Math.round(f.ms), requests: f.requests, error: f.error, problems: f.problems })),
+        endpointFaults: faults.map((f) => ({
+          name: f.name,
+          survived: f.survived,
+          ms: Math.round(f.ms),
+          requests: f.requests,
+          error: f.error,
+          problems: f.problems
+        })),
         kills: { ...kills, problems: kills.problems.slice(0, 20), leftovers: kills.leftovers.slice(0, 20) },
         responsiveness: busy
       }

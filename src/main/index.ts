@@ -37,7 +37,10 @@ function openStore(dataDir: string, name: 'history' | 'settings'): KeyValueStore
 
 const openDialog: OpenDialog = async () => {
   const window = BrowserWindow.getFocusedWindow()
-  const options = { properties: ['openFile' as const], filters: [{ name: 'Tables', extensions: ['csv', 'tsv', 'txt', 'xlsx', 'xls', 'ods', 'html', 'htm', 'json', 'sqlite', 'db'] }] }
+  const options = {
+    properties: ['openFile' as const],
+    filters: [{ name: 'Tables', extensions: ['csv', 'tsv', 'txt', 'xlsx', 'xls', 'ods', 'html', 'htm', 'json', 'sqlite', 'db'] }]
+  }
   const picked = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options)
   const path = picked.filePaths[0]
   if (picked.canceled || !path) return ok(null)
@@ -68,7 +71,9 @@ async function createWindow(): Promise<void> {
   })
   trustedContents.add(window.webContents)
   const appUrl = rendererUrl ?? pathToFileURL(join(rendererDir, 'index.html')).href
-  registerIpc(createHandlers(services), services.events, (sender, frameUrl) => trustedSender(sender.id, window.webContents.id, frameUrl, appUrl))
+  registerIpc(createHandlers(services), services.events, (sender, frameUrl) =>
+    trustedSender(sender.id, window.webContents.id, frameUrl, appUrl)
+  )
   window.webContents.setWindowOpenHandler(({ url }) => {
     if (openExternally(url)) void shell.openExternal(url)
     return { action: 'deny' }

@@ -6,7 +6,11 @@ import type { EventBus } from './app/events'
  * Register every contract handler. Only the app's own window may call: a message from any other
  * frame or web contents is refused.
  */
-export function registerIpc(handlers: Handlers, events: EventBus, isTrusted: (sender: WebContents, frameUrl: string) => boolean): () => void {
+export function registerIpc(
+  handlers: Handlers,
+  events: EventBus,
+  isTrusted: (sender: WebContents, frameUrl: string) => boolean
+): () => void {
   const channels = Object.values(apiMethods) as Channel[]
   for (const channel of channels) {
     ipcMain.handle(channel, async (event, request: unknown) => {

@@ -18,7 +18,8 @@ import { startWebServer } from './web/server'
 
 function openSettings(dataDir: string): ReturnType<typeof openFileStore>['store'] {
   const settings = openFileStore(dataDir, 'settings')
-  if (settings.recovered) console.warn(`Settings file was unreadable (${settings.recovered.reason}); it was moved to ${settings.recovered.backup}.`)
+  if (settings.recovered)
+    console.warn(`Settings file was unreadable (${settings.recovered.reason}); it was moved to ${settings.recovered.backup}.`)
   return settings.store
 }
 
@@ -29,7 +30,9 @@ async function main(): Promise<void> {
   const dataDir = values['data-dir'] ?? defaultDataDir()
   const chromiumPath = findChromium()
   if (!chromiumPath) {
-    console.error('Browser mode runs Python in a headless Chromium and none was found. Install one (Debian: apt-get install chromium) or set TABLEQA_CHROMIUM to its path.')
+    console.error(
+      'Browser mode runs Python in a headless Chromium and none was found. Install one (Debian: apt-get install chromium) or set TABLEQA_CHROMIUM to its path.'
+    )
     process.exit(1)
   }
   const assets = new ExecutorAssets({ packageDirs: packageDirs(dataDir) })
@@ -39,7 +42,9 @@ async function main(): Promise<void> {
   }
   const history = openFileStore(dataDir, 'history')
   if (history.recovered) {
-    console.warn(`History file was unreadable (${history.recovered.reason}); it was moved to ${history.recovered.backup} and a new one started.`)
+    console.warn(
+      `History file was unreadable (${history.recovered.reason}); it was moved to ${history.recovered.backup} and a new one started.`
+    )
   }
   const services = composeServices({
     mode: 'web',

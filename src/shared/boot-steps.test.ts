@@ -21,7 +21,13 @@ describe('boot steps', () => {
   })
 
   it('names every step: the runtime, one per package, then the runtime library', () => {
-    expect(bootPlan(lock, ['pytz', 'python-dateutil']).steps).toEqual([RUNTIME_STEP, 'Loading pytz', 'Loading six', 'Loading python-dateutil', LIBRARY_STEP])
+    expect(bootPlan(lock, ['pytz', 'python-dateutil']).steps).toEqual([
+      RUNTIME_STEP,
+      'Loading pytz',
+      'Loading six',
+      'Loading python-dateutil',
+      LIBRARY_STEP
+    ])
     expect(bootPlan(lock, []).steps).toEqual([RUNTIME_STEP, LIBRARY_STEP])
   })
 

@@ -76,7 +76,14 @@ export type PageWorkerInit = {
 }
 export type PageWorkerTable = { type: 'table'; tableId: string; payloadJson: TablePayload }
 export type PageWorkerDropTable = { type: 'drop-table'; tableId: string }
-export type PageWorkerRun = { type: 'run'; runId: string; code: string; tableId: string | null; namedTables: NamedTable[]; maxQaCalls: number }
+export type PageWorkerRun = {
+  type: 'run'
+  runId: string
+  code: string
+  tableId: string | null
+  namedTables: NamedTable[]
+  maxQaCalls: number
+}
 export type PageToWorker = PageWorkerInit | PageWorkerTable | PageWorkerDropTable | PageWorkerRun
 
 export type WorkerPageReady = { type: 'ready'; pythonVersion: string; pandas: boolean; bootMs: number }

@@ -30,9 +30,20 @@ function fakes(): { spawned: Fake[]; spawn: (events: InterpreterEvents) => Inter
   }
 }
 
-const ok = (runId: string): string => JSON.stringify({ ok: true, value: { stdout: '', stderr: '', value: null, truncated: false, durationMs: 1, tableKind: 'none', runId } })
+const ok = (runId: string): string =>
+  JSON.stringify({ ok: true, value: { stdout: '', stderr: '', value: null, truncated: false, durationMs: 1, tableKind: 'none', runId } })
 const tick = (): Promise<void> => new Promise((done) => setTimeout(done, 0))
-const run = (runId: string): { type: 'run'; runId: string; code: string; tableId: null; namedTables: []; timeoutMs: number; maxQaCalls: number } => ({ type: 'run', runId, code: '', tableId: null, namedTables: [], timeoutMs: 60_000, maxQaCalls: 20 })
+const run = (
+  runId: string
+): { type: 'run'; runId: string; code: string; tableId: null; namedTables: []; timeoutMs: number; maxQaCalls: number } => ({
+  type: 'run',
+  runId,
+  code: '',
+  tableId: null,
+  namedTables: [],
+  timeoutMs: 60_000,
+  maxQaCalls: 20
+})
 
 describe('the run pool', () => {
   it('gives interpreters a table again when it is reloaded under the same id', async () => {
@@ -76,7 +87,8 @@ describe('the run pool and big tables', () => {
   const flush = async (): Promise<void> => {
     await vi.advanceTimersByTimeAsync(0)
   }
-  const results = (out: PageToHost[]): Extract<PageToHost, { type: 'result' }>[] => out.filter((m): m is Extract<PageToHost, { type: 'result' }> => m.type === 'result')
+  const results = (out: PageToHost[]): Extract<PageToHost, { type: 'result' }>[] =>
+    out.filter((m): m is Extract<PageToHost, { type: 'result' }> => m.type === 'result')
 
   it('loads a table into one idle interpreter as soon as it arrives, and runs it there', async () => {
     vi.useFakeTimers()
@@ -122,7 +134,9 @@ describe('the run pool and big tables', () => {
     await vi.advanceTimersByTimeAsync(1)
     expect(fake.interrupts).toBe(1)
     await vi.advanceTimersByTimeAsync(10)
-    expect(results(out).map((r) => r.result)).toMatchObject([{ ok: false, error: { code: 'timeout', message: expect.stringMatching(/^Stopped after 1 s/) as unknown } }])
+    expect(results(out).map((r) => r.result)).toMatchObject([
+      { ok: false, error: { code: 'timeout', message: expect.stringMatching(/^Stopped after 1 s/) as unknown } }
+    ])
     pool.dispose()
   })
 
@@ -139,7 +153,16 @@ describe('the run pool and big tables', () => {
     await vi.advanceTimersByTimeAsync(1)
     expect(spawned[0]?.terminated).toBe(true)
     expect(spawned[0]?.interrupts).toBe(0)
-    expect(results(out)).toMatchObject([{ runId: 'a', killed: true, result: { ok: false, error: { code: 'timeout', message: expect.stringMatching(/^Loading the table into Python took longer than 20 s/) as unknown } } }])
+    expect(results(out)).toMatchObject([
+      {
+        runId: 'a',
+        killed: true,
+        result: {
+          ok: false,
+          error: { code: 'timeout', message: expect.stringMatching(/^Loading the table into Python took longer than 20 s/) as unknown }
+        }
+      }
+    ])
     // The replacement boots and gets the table again.
     await flush()
     expect(spawned[1]?.loads).toEqual(['t="v1"'])
@@ -161,7 +184,18 @@ describe('the run pool and big tables', () => {
     pool.handle({ ...run('a'), tableId: 'big' })
     expect(second.loads).toEqual(['big="huge"'])
     second.events.crash('The Python worker failed: out of memory')
-    expect(results(out)).toMatchObject([{ runId: 'a', result: { ok: false, error: { code: 'executor-crashed', message: expect.stringMatching(/while loading the table, probably for lack of memory/) as unknown } } }])
+    expect(results(out)).toMatchObject([
+      {
+        runId: 'a',
+        result: {
+          ok: false,
+          error: {
+            code: 'executor-crashed',
+            message: expect.stringMatching(/while loading the table, probably for lack of memory/) as unknown
+          }
+        }
+      }
+    ])
     pool.dispose()
   })
 

@@ -11,7 +11,14 @@
  * limit of its own.
  */
 
-import { DEFAULT_TABLE_LOAD_LIMIT_MS, type ExecutorConfig, type HostPageRun, type HostToPage, type PageToHost, type TablePayload } from './executor-protocol'
+import {
+  DEFAULT_TABLE_LOAD_LIMIT_MS,
+  type ExecutorConfig,
+  type HostPageRun,
+  type HostToPage,
+  type PageToHost,
+  type TablePayload
+} from './executor-protocol'
 import type { BootProgress, PythonRunResult } from './python'
 import { assertNever, type Result } from './result'
 
@@ -69,7 +76,8 @@ type ActiveRun = {
 
 const MAX_BOOT_FAILURES = 3
 
-const LOAD_CRASH = 'It stopped while loading the table, probably for lack of memory: filter the file first, or use the local Python executor (Settings › Where programs run).'
+const LOAD_CRASH =
+  'It stopped while loading the table, probably for lack of memory: filter the file first, or use the local Python executor (Settings › Where programs run).'
 
 export class RunPool {
   private readonly slots: Slot[] = []
@@ -218,7 +226,9 @@ export class RunPool {
     for (const [tableId, payload] of this.tables) {
       if (this.crashedLoading.has(tableId) || live.some((s) => s.tables.has(tableId))) continue
       // Spread over interpreters: each holds its tables in its own, limited memory.
-      const slot = idle.find((s) => s.stale.has(tableId)) ?? idle.reduce<Slot | undefined>((best, s) => (best && best.tables.size <= s.tables.size ? best : s), undefined)
+      const slot =
+        idle.find((s) => s.stale.has(tableId)) ??
+        idle.reduce<Slot | undefined>((best, s) => (best && best.tables.size <= s.tables.size ? best : s), undefined)
       if (!slot) break
       slot.interpreter.loadTable(tableId, payload)
       slot.tables.add(tableId)
@@ -235,7 +245,13 @@ export class RunPool {
       if (slot.tables.has(tableId)) continue
       const payloadJson = this.tables.get(tableId)
       if (payloadJson === undefined) {
-        this.emit({ type: 'result', runId: request.runId, killed: false, qaCalls: 0, result: failure('bad-input', 'The table is no longer open.') })
+        this.emit({
+          type: 'result',
+          runId: request.runId,
+          killed: false,
+          qaCalls: 0,
+          result: failure('bad-input', 'The table is no longer open.')
+        })
         this.dispatch()
         return
       }
@@ -244,10 +260,27 @@ export class RunPool {
       slot.stale.delete(tableId)
     }
     slot.state = 'busy'
-    const run: ActiveRun = { request, stopping: null, started: false, loadLimit: null, remainingMs: request.timeoutMs, armedAt: 0, deadline: null, kill: null, qaCalls: 0, qaPending: null }
+    const run: ActiveRun = {
+      request,
+      stopping: null,
+      started: false,
+      loadLimit: null,
+      remainingMs: request.timeoutMs,
+      armedAt: 0,
+      deadline: null,
+      kill: null,
+      qaCalls: 0,
+      qaPending: null
+    }
     slot.run = run
     run.loadLimit = setTimeout(() => this.halt(slot, 'load-timeout'), this.config.tableLoadLimitMs ?? DEFAULT_TABLE_LOAD_LIMIT_MS)
-    slot.interpreter.run({ runId: request.runId, code: request.code, tableId: request.tableId, namedTables: request.namedTables, maxQaCalls: request.maxQaCalls })
+    slot.interpreter.run({
+      runId: request.runId,
+      code: request.code,
+      tableId: request.tableId,
+      namedTables: request.namedTables,
+      maxQaCalls: request.maxQaCalls
+    })
   }
 
   private started(slot: Slot, runId: string): void {
@@ -271,7 +304,10 @@ export class RunPool {
     if (!run || run.request.runId !== runId || run.stopping) return
     run.qaCalls += 1
     if (run.qaCalls > run.request.maxQaCalls) {
-      slot.interpreter.answerQa({ ok: false, error: { code: 'bad-input', message: `This program made more than ${run.request.maxQaCalls} QA calls.` } })
+      slot.interpreter.answerQa({
+        ok: false,
+        error: { code: 'bad-input', message: `This program made more than ${run.request.maxQaCalls} QA calls.` }
+      })
       return
     }
     if (run.deadline) clearTimeout(run.deadline)
@@ -374,7 +410,15 @@ function stoppedResult(run: ActiveRun, config: ExecutorConfig, partial?: PythonR
   const stderr = partial && !partial.ok ? partial.error.stderr : ''
   switch (run.stopping) {
     case 'timeout':
-      return { ok: false, error: { code: 'timeout', message: `Stopped after ${seconds(run.request.timeoutMs)} s: the program ran past its time limit.`, stdout, stderr } }
+      return {
+        ok: false,
+        error: {
+          code: 'timeout',
+          message: `Stopped after ${seconds(run.request.timeoutMs)} s: the program ran past its time limit.`,
+          stdout,
+          stderr
+        }
+      }
     case 'load-timeout': {
       const limit = seconds(config.tableLoadLimitMs ?? DEFAULT_TABLE_LOAD_LIMIT_MS)
       const message = `Loading the table into Python took longer than ${limit} s, so the program did not start. The table is probably too large for this executor: filter the file first, or use the local Python executor (Settings › Where programs run).`
@@ -382,7 +426,15 @@ function stoppedResult(run: ActiveRun, config: ExecutorConfig, partial?: PythonR
     }
     case 'stopped':
     case null:
-      return { ok: false, error: { code: 'interrupted', message: run.started ? 'Stopped by you.' : 'Stopped by you, while the table was loading.', stdout, stderr } }
+      return {
+        ok: false,
+        error: {
+          code: 'interrupted',
+          message: run.started ? 'Stopped by you.' : 'Stopped by you, while the table was loading.',
+          stdout,
+          stderr
+        }
+      }
     default:
       return assertNever(run.stopping)
   }

@@ -9,11 +9,17 @@ describe('readAppSettings', () => {
   })
 
   it('keeps older stored settings that only name the executor', () => {
-    expect(readAppSettings({ executor: { kind: 'cpython', python: '/usr/bin/python3' } })).toEqual({ ...DEFAULT_APP_SETTINGS, executor: { kind: 'cpython', python: '/usr/bin/python3' } })
+    expect(readAppSettings({ executor: { kind: 'cpython', python: '/usr/bin/python3' } })).toEqual({
+      ...DEFAULT_APP_SETTINGS,
+      executor: { kind: 'cpython', python: '/usr/bin/python3' }
+    })
   })
 
   it('keeps good parts and replaces bad ones field by field', () => {
-    const read = readAppSettings({ sampling: { n: 8, temperature: 9, selection: 'vote', score: 'median' }, timeouts: { runMs: 120_000, qaMs: 50 } })
+    const read = readAppSettings({
+      sampling: { n: 8, temperature: 9, selection: 'vote', score: 'median' },
+      timeouts: { runMs: 120_000, qaMs: 50 }
+    })
     expect(read.sampling).toEqual({ n: 8, temperature: 0.7, selection: 'vote', score: 'sum' })
     expect(read.timeouts).toEqual({ runMs: 120_000, qaMs: 60_000 })
     expect(readAppSettings({ sampling: { n: 1.5, selection: 'best' } }).sampling).toEqual(DEFAULT_APP_SETTINGS.sampling)

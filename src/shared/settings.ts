@@ -51,7 +51,9 @@ function field(value: unknown, key: string): unknown {
 }
 
 function inRange(value: unknown, limits: { min: number; max: number }, whole = false): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= limits.min && value <= limits.max && (!whole || Number.isInteger(value))
+  return (
+    typeof value === 'number' && Number.isFinite(value) && value >= limits.min && value <= limits.max && (!whole || Number.isInteger(value))
+  )
 }
 
 function readExecutor(value: unknown): ExecutorChoice {
@@ -79,12 +81,19 @@ function readTimeouts(value: unknown): TimeoutSettings {
   const d = DEFAULT_APP_SETTINGS.timeouts
   const runMs = field(value, 'runMs')
   const qaMs = field(value, 'qaMs')
-  return { runMs: inRange(runMs, SETTING_LIMITS.runMs) ? Math.round(runMs) : d.runMs, qaMs: inRange(qaMs, SETTING_LIMITS.qaMs) ? Math.round(qaMs) : d.qaMs }
+  return {
+    runMs: inRange(runMs, SETTING_LIMITS.runMs) ? Math.round(runMs) : d.runMs,
+    qaMs: inRange(qaMs, SETTING_LIMITS.qaMs) ? Math.round(qaMs) : d.qaMs
+  }
 }
 
 /** Read stored settings defensively: each part that is missing or malformed falls back to its default. */
 export function readAppSettings(value: unknown): AppSettings {
-  return { executor: readExecutor(field(value, 'executor')), sampling: readSampling(field(value, 'sampling')), timeouts: readTimeouts(field(value, 'timeouts')) }
+  return {
+    executor: readExecutor(field(value, 'executor')),
+    sampling: readSampling(field(value, 'sampling')),
+    timeouts: readTimeouts(field(value, 'timeouts'))
+  }
 }
 
 /** Checks sampling and time limits as given by the user; the first problem in plain words, or null. */
@@ -96,7 +105,8 @@ export function checkSettingValues(sampling: unknown, timeouts: unknown): string
   const runMs = field(timeouts, 'runMs')
   const qaMs = field(timeouts, 'qaMs')
   if (!inRange(n, SETTING_LIMITS.n, true)) return `Samples must be a whole number from ${SETTING_LIMITS.n.min} to ${SETTING_LIMITS.n.max}.`
-  if (!inRange(temperature, SETTING_LIMITS.temperature)) return `Temperature must be between ${SETTING_LIMITS.temperature.min} and ${SETTING_LIMITS.temperature.max}.`
+  if (!inRange(temperature, SETTING_LIMITS.temperature))
+    return `Temperature must be between ${SETTING_LIMITS.temperature.min} and ${SETTING_LIMITS.temperature.max}.`
   if (!SELECTIONS.some((s) => s === selection)) return 'Selection must be logprob, vote or greedy.'
   if (score !== 'sum' && score !== 'mean') return 'The score must be sum or mean.'
   if (!inRange(runMs, SETTING_LIMITS.runMs)) return 'The run time limit must be between 1 second and 10 minutes.'

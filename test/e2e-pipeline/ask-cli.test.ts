@@ -21,9 +21,14 @@ type Run = { code: number; stdout: string; stderr: string }
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(join(appRoot(), 'node_modules', '.bin', 'tsx'), [join(appRoot(), 'scripts', 'ask.ts'), ...args], { cwd: appRoot(), env: { ...process.env, TABLEQA_HOME: home, ...env }, timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr })
-    })
+    execFile(
+      join(appRoot(), 'node_modules', '.bin', 'tsx'),
+      [join(appRoot(), 'scripts', 'ask.ts'), ...args],
+      { cwd: appRoot(), env: { ...process.env, TABLEQA_HOME: home, ...env }, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr })
+      }
+    )
   })
 }
 
@@ -56,10 +61,34 @@ afterAll(async () => {
 
 describe('npm run ask', () => {
   it('answers with --base-url and --json, machine-readable, and says which executor ran', async () => {
-    const run = await cli(['--table', TABLE, '--question', QUESTION, '--base-url', server.url, '--model', 'test-model', '--api-key-env', 'CLI_TEST_KEY', '--n', '3', '--json'], { CLI_TEST_KEY: 'sk-cli-test-key-0001' })
+    const run = await cli(
+      [
+        '--table',
+        TABLE,
+        '--question',
+        QUESTION,
+        '--base-url',
+        server.url,
+        '--model',
+        'test-model',
+        '--api-key-env',
+        'CLI_TEST_KEY',
+        '--n',
+        '3',
+        '--json'
+      ],
+      { CLI_TEST_KEY: 'sk-cli-test-key-0001' }
+    )
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
-    const out = JSON.parse(run.stdout) as { ok: boolean; answer: { items: unknown[] }; candidates: { result: { ok: boolean } }[]; chosen: number; executorChoice: { kind: string; why: string }; notes: string[] }
+    const out = JSON.parse(run.stdout) as {
+      ok: boolean
+      answer: { items: unknown[] }
+      candidates: { result: { ok: boolean } }[]
+      chosen: number
+      executorChoice: { kind: string; why: string }
+      notes: string[]
+    }
     expect(out.ok).toBe(true)
     expect(out.answer.items).toEqual([{ value: 24.2, type: 'number' }])
     expect(out.candidates.map((c) => c.result.ok)).toEqual([true, true, false])
@@ -70,7 +99,10 @@ describe('npm run ask', () => {
   })
 
   it('answers with a named endpoint from the settings, in text form', async () => {
-    const run = await cli(['--table', TABLE, '--question', QUESTION, '--endpoint', 'scripted', '--api-key-env', 'CLI_TEST_KEY', '--n', '3', '--select', 'vote'], { CLI_TEST_KEY: 'sk-cli-test-key-0001' })
+    const run = await cli(
+      ['--table', TABLE, '--question', QUESTION, '--endpoint', 'scripted', '--api-key-env', 'CLI_TEST_KEY', '--n', '3', '--select', 'vote'],
+      { CLI_TEST_KEY: 'sk-cli-test-key-0001' }
+    )
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(/^Executor: cpython/m)
     expect(run.stdout).toMatch(/^Answer: 24\.2$/m)
@@ -80,7 +112,9 @@ describe('npm run ask', () => {
   })
 
   it('fails clearly without the key, with an unknown endpoint, and with bad flags', async () => {
-    const noKey = await cli(['--table', TABLE, '--question', QUESTION, '--endpoint', 'scripted', '--n', '1', '--json'], { TABLEQA_API_KEY: '' })
+    const noKey = await cli(['--table', TABLE, '--question', QUESTION, '--endpoint', 'scripted', '--n', '1', '--json'], {
+      TABLEQA_API_KEY: ''
+    })
     expect(noKey.code).toBe(1)
     expect((JSON.parse(noKey.stdout) as { error: { code: string } }).error.code).toBe('unauthorized')
     const unknown = await cli(['--table', TABLE, '--question', QUESTION, '--endpoint', 'elsewhere'])
@@ -92,7 +126,21 @@ describe('npm run ask', () => {
   })
 
   it('answers a repeated question from the response cache, and --clear-cache empties it', async () => {
-    const args = ['--table', TABLE, '--question', QUESTION, '--base-url', server.url, '--model', 'test-model', '--api-key-env', 'CLI_TEST_KEY', '--n', '3', '--json']
+    const args = [
+      '--table',
+      TABLE,
+      '--question',
+      QUESTION,
+      '--base-url',
+      server.url,
+      '--model',
+      'test-model',
+      '--api-key-env',
+      'CLI_TEST_KEY',
+      '--n',
+      '3',
+      '--json'
+    ]
     const env = { CLI_TEST_KEY: 'sk-cli-test-key-0001' }
     expect((await cli(args, env)).code).toBe(0)
     const before = server.requests.length

@@ -18,7 +18,11 @@ import tableqa  # noqa: E402
 
 def same(expected: object, got: object) -> bool:
     if isinstance(expected, (int, float)) and not isinstance(expected, bool):
-        return isinstance(got, (int, float)) and not isinstance(got, bool) and math.isclose(expected, got, rel_tol=1e-6, abs_tol=1e-6)
+        return (
+            isinstance(got, (int, float))
+            and not isinstance(got, bool)
+            and math.isclose(expected, got, rel_tol=1e-6, abs_tol=1e-6)
+        )
     return expected == got
 
 
@@ -59,7 +63,11 @@ def main() -> None:
         for shot in data["shots"]:
             for variant in ("python", "plain", "sql"):
                 if variant in shot:
-                    print(json.dumps(check(shot, variant, "\n".join(shot[variant])), default=str))
+                    print(
+                        json.dumps(
+                            check(shot, variant, "\n".join(shot[variant])), default=str
+                        )
+                    )
 
 
 main()

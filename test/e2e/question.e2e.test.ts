@@ -59,7 +59,10 @@ afterAll(async () => {
 })
 
 async function downloadText(button: string): Promise<{ name: string; text: string }> {
-  const session = page.getByRole('list', { name: 'Sessions' }).getByRole('listitem').filter({ has: page.locator('.badge', { hasText: 'current' }) })
+  const session = page
+    .getByRole('list', { name: 'Sessions' })
+    .getByRole('listitem')
+    .filter({ has: page.locator('.badge', { hasText: 'current' }) })
   const [download] = await Promise.all([page.waitForEvent('download'), session.getByRole('button', { name: button, exact: true }).click()])
   const path = await download.path()
   return { name: download.suggestedFilename(), text: readFileSync(path, 'utf8') }
@@ -72,7 +75,9 @@ describe('browser mode: ask a question about a HiTab table', () => {
     await page.getByRole('button', { name: 'Add a model endpoint…' }).waitFor()
     await page.getByRole('textbox', { name: 'Question' }).fill('anything')
     await page.getByRole('textbox', { name: 'Question' }).press('Enter')
-    await expect.poll(() => page.getByRole('alert').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining('Open a table first')]))
+    await expect
+      .poll(() => page.getByRole('alert').allInnerTexts())
+      .toEqual(expect.arrayContaining([expect.stringContaining('Open a table first')]))
     expect(await page.getByTestId('endpoint-health').innerText()).toContain('not set up')
   })
 
@@ -150,6 +155,7 @@ describe('browser mode: ask a question about a HiTab table', () => {
     for (const text of [json.text, md.text]) expect(text).not.toContain(KEY)
     // Nor in anything the app keeps on disk besides the encrypted key file.
     const sessionsDir = join(app.dataDir, 'sessions')
-    for (const name of readdirSync(sessionsDir).filter((n) => n.endsWith('.json'))) expect(readFileSync(join(sessionsDir, name), 'utf8')).not.toContain(KEY)
+    for (const name of readdirSync(sessionsDir).filter((n) => n.endsWith('.json')))
+      expect(readFileSync(join(sessionsDir, name), 'utf8')).not.toContain(KEY)
   })
 })

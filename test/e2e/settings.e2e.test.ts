@@ -85,7 +85,9 @@ const grid = (): Locator => page.getByRole('region', { name: 'Table' })
 /** The progress of one boot: the steps reported from `from` on, up to the first ready. */
 function bootSteps(states: ExecutorState[]): { steps: BootProgress[]; readyAt: number } {
   const readyAt = states.findIndex((s) => s.state === 'ready')
-  const steps = states.slice(0, readyAt < 0 ? undefined : readyAt).flatMap((s) => (s.state === 'starting' && s.progress ? [s.progress] : []))
+  const steps = states
+    .slice(0, readyAt < 0 ? undefined : readyAt)
+    .flatMap((s) => (s.state === 'starting' && s.progress ? [s.progress] : []))
   return { steps, readyAt }
 }
 
@@ -168,7 +170,16 @@ describe('settings, closing a tab mid-question, and local Python', () => {
     await page.getByTestId('python-status').filter({ hasText: /ready/i }).waitFor({ timeout: 120_000 })
     await ask(COUNT_QUESTION)
     // A majority vote picks len(rows); the highest log-probability would have picked len(rows) + 1.
-    await expect.poll(() => page.getByTestId('answer-text').innerText().catch(() => ''), { timeout: 60_000 }).toBe(String(rows))
+    await expect
+      .poll(
+        () =>
+          page
+            .getByTestId('answer-text')
+            .innerText()
+            .catch(() => ''),
+        { timeout: 60_000 }
+      )
+      .toBe(String(rows))
     expect(await questionPanel().innerText()).toContain('chosen by vote')
     const { requests, samples } = samplesFor(COUNT_QUESTION)
     expect(samples).toBe(3)
@@ -221,7 +232,9 @@ describe('settings, closing a tab mid-question, and local Python', () => {
 
     await page.reload()
     const asked = page.getByRole('list', { name: 'Questions' }).getByRole('listitem')
-    await expect.poll(() => asked.allInnerTexts(), { timeout: 30_000 }).toEqual(expect.arrayContaining([expect.stringContaining(SLOW_QUESTION)]))
+    await expect
+      .poll(() => asked.allInnerTexts(), { timeout: 30_000 })
+      .toEqual(expect.arrayContaining([expect.stringContaining(SLOW_QUESTION)]))
   })
 
   it('runs programs in local Python, labelled as not sandboxed, and outlines the cells the answer read', async () => {
@@ -236,17 +249,37 @@ describe('settings, closing a tab mid-question, and local Python', () => {
 
     await page.getByTestId('file-input').setInputFiles(visitsCsv)
     await expect.poll(() => page.getByTestId('table-title').textContent(), { timeout: 30_000 }).toContain('visits.csv')
-    await page.getByTestId('python-status').filter({ hasText: /ready \(pandas\)/i }).waitFor({ timeout: 60_000 })
+    await page
+      .getByTestId('python-status')
+      .filter({ hasText: /ready \(pandas\)/i })
+      .waitFor({ timeout: 60_000 })
     await ask(OSLO_QUESTION)
-    await expect.poll(() => page.getByTestId('answer-text').innerText().catch(() => ''), { timeout: 60_000 }).toMatch(/120.*150/)
+    await expect
+      .poll(
+        () =>
+          page
+            .getByTestId('answer-text')
+            .innerText()
+            .catch(() => ''),
+        { timeout: 60_000 }
+      )
+      .toMatch(/120.*150/)
     expect(await page.getByTestId('answer-cells').innerText()).toContain('C2, C5')
 
     const outlined = grid().locator('[role="gridcell"].cell-answer')
     await expect.poll(() => outlined.count(), { timeout: 10_000 }).toBe(2)
     const where = await outlined.evaluateAll((cells) =>
       cells.map((cell) => {
-        const el = cell as unknown as { getAttribute(n: string): string | null; closest(s: string): { getAttribute(n: string): string | null } | null; textContent: string | null }
-        return { row: el.closest('[role="row"]')?.getAttribute('row-index') ?? null, col: el.getAttribute('col-id'), text: (el.textContent ?? '').trim() }
+        const el = cell as unknown as {
+          getAttribute(n: string): string | null
+          closest(s: string): { getAttribute(n: string): string | null } | null
+          textContent: string | null
+        }
+        return {
+          row: el.closest('[role="row"]')?.getAttribute('row-index') ?? null,
+          col: el.getAttribute('col-id'),
+          text: (el.textContent ?? '').trim()
+        }
       })
     )
     expect(where.sort((a, b) => Number(a.row) - Number(b.row))).toEqual([
@@ -254,7 +287,8 @@ describe('settings, closing a tab mid-question, and local Python', () => {
       { row: '3', col: '2', text: '150' }
     ])
     // The outline is drawn, and only there: every other data cell has none.
-    const outline = (cell: unknown): string => (globalThis as unknown as { getComputedStyle(e: unknown): { outlineStyle: string } }).getComputedStyle(cell).outlineStyle
+    const outline = (cell: unknown): string =>
+      (globalThis as unknown as { getComputedStyle(e: unknown): { outlineStyle: string } }).getComputedStyle(cell).outlineStyle
     for (const cell of await outlined.all()) expect(await cell.evaluate(outline)).toBe('solid')
     const others = grid().locator('[role="gridcell"]:not(.cell-answer)')
     expect(await others.count()).toBeGreaterThanOrEqual(10)

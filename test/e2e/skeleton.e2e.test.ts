@@ -5,7 +5,10 @@ import { dataset, launchBrowser, screenshot, startWebApp, type WebApp } from './
 
 const CSV = dataset('wikitq', 'csv', '204-csv', '104.csv')
 // The sibling .tsv has one line per row and no quoting: an independent count of the data rows.
-const EXPECTED_ROWS = readFileSync(dataset('wikitq', 'csv', '204-csv', '104.tsv'), 'utf8').trimEnd().split('\n').length - 1
+const EXPECTED_ROWS =
+  readFileSync(dataset('wikitq', 'csv', '204-csv', '104.tsv'), 'utf8')
+    .trimEnd()
+    .split('\n').length - 1
 
 let app: WebApp
 let browser: Browser

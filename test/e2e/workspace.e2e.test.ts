@@ -29,7 +29,8 @@ const grid = (): ReturnType<Page['getByRole']> => page.getByRole('region', { nam
 const groupHeaders = (): Promise<string[]> => grid().locator('.ag-header-group-cell').allInnerTexts()
 const indexCells = (level: number): ReturnType<Page['locator']> => grid().locator(`[role="gridcell"][col-id="i:${level}"]`)
 const highlighted = (): ReturnType<Page['locator']> => grid().locator('[role="gridcell"].cell-highlight')
-const firstTuple = (): Promise<string | null> => page.getByRole('list', { name: 'Column tuples' }).getByRole('listitem').first().textContent()
+const firstTuple = (): Promise<string | null> =>
+  page.getByRole('list', { name: 'Column tuples' }).getByRole('listitem').first().textContent()
 
 /**
  * Levels of the open table's columns as Python sees them: pandas `nlevels`, or without pandas, 3 when the
@@ -39,9 +40,21 @@ const firstTuple = (): Promise<string | null> => page.getByRole('list', { name: 
 async function columnLevels(): Promise<string> {
   await page.getByRole('status').filter({ hasText: /ready/i }).first().waitFor({ timeout: 120_000 })
   await page.getByLabel('Python code').fill('df.columns.nlevels if "df" in globals() else (3 if " | " in columns[2] else 1)')
-  const before = await page.getByTestId('run-value').textContent().catch(() => null)
+  const before = await page
+    .getByTestId('run-value')
+    .textContent()
+    .catch(() => null)
   await page.getByRole('button', { name: 'Run', exact: true }).click()
-  await expect.poll(() => page.getByTestId('run-value').textContent().catch(() => null), { timeout: 60_000 }).not.toBe(before)
+  await expect
+    .poll(
+      () =>
+        page
+          .getByTestId('run-value')
+          .textContent()
+          .catch(() => null),
+      { timeout: 60_000 }
+    )
+    .not.toBe(before)
   return ((await page.getByTestId('run-value').textContent()) ?? '').trim()
 }
 
@@ -77,7 +90,8 @@ describe('workspace: tables of any shape', () => {
     // Numbers are right-aligned and show the source text on hover.
     const numberCell = grid().locator('[role="gridcell"].numeric-cell').nth(3)
     // The test compiles with Node's types only: reach the page's getComputedStyle through a cast.
-    const style = (el: unknown): string => (globalThis as unknown as { getComputedStyle(e: unknown): { textAlign: string } }).getComputedStyle(el).textAlign
+    const style = (el: unknown): string =>
+      (globalThis as unknown as { getComputedStyle(e: unknown): { textAlign: string } }).getComputedStyle(el).textAlign
     expect(await numberCell.evaluate(style)).toBe('right')
     const shown = (await numberCell.innerText()).trim()
     await numberCell.hover()
@@ -143,7 +157,9 @@ describe('workspace: tables of any shape', () => {
   it('gets its tabs back after a reload, and / focuses the text box for questions or code', async () => {
     await page.reload()
     const tabs = page.getByRole('tablist', { name: 'Open tables' }).getByRole('tab')
-    await expect.poll(() => tabs.allInnerTexts(), { timeout: 30_000 }).toEqual([expect.stringContaining('regional-report.xlsx'), '1284.json'])
+    await expect
+      .poll(() => tabs.allInnerTexts(), { timeout: 30_000 })
+      .toEqual([expect.stringContaining('regional-report.xlsx'), '1284.json'])
     await expect.poll(() => page.getByTestId('table-title').textContent()).toContain('1284.json')
     await page.locator('body').click({ position: { x: 5, y: 5 } })
     expect(await page.evaluate('document.activeElement?.tagName')).toBe('BODY')
@@ -160,7 +176,8 @@ describe('workspace: tables side by side on one sheet', () => {
     await page.getByTestId('file-input').setInputFiles(dataset('spreadsheets', 'forestry-gss-cogs', 'Ch1_Woodland_FS2022.xlsx'))
     const tabs = page.getByRole('tablist', { name: 'Open tables' }).getByRole('tab')
     // Tab labels drop the file name only while every open tab shares it.
-    const split = async (): Promise<string[]> => (await tabs.allInnerTexts()).map((t) => t.replace(/^.*› /, '')).filter((t) => t.startsWith('Table_1.6 '))
+    const split = async (): Promise<string[]> =>
+      (await tabs.allInnerTexts()).map((t) => t.replace(/^.*› /, '')).filter((t) => t.startsWith('Table_1.6 '))
     await expect.poll(split, { timeout: 30_000 }).toEqual(['Table_1.6 (1 of 3)', 'Table_1.6 (2 of 3)', 'Table_1.6 (3 of 3)'])
     // Twenty-odd tabs scroll inside their strip: the strip, and the Ask button above it, stay left of the
     // sessions panel (they used to widen the main column under it).
@@ -169,7 +186,9 @@ describe('workspace: tables side by side on one sheet', () => {
     const ask = await page.getByRole('button', { name: 'Ask', exact: true }).boundingBox()
     expect(panel && strip && ask && strip.x + strip.width <= panel.x && ask.x + ask.width <= panel.x).toBe(true)
     await tabs.filter({ hasText: 'Table_1.6 (3 of 3)' }).click()
-    await expect.poll(() => page.getByTestId('source-title').textContent(), { timeout: 30_000 }).toContain('Table 1.6c: Stocked woodland area by age class')
+    await expect
+      .poll(() => page.getByTestId('source-title').textContent(), { timeout: 30_000 })
+      .toContain('Table 1.6c: Stocked woodland area by age class')
     await expect.poll(firstTuple, { timeout: 30_000 }).toContain('England')
     await page.reload()
     await expect.poll(split, { timeout: 30_000 }).toEqual(['Table_1.6 (1 of 3)', 'Table_1.6 (2 of 3)', 'Table_1.6 (3 of 3)'])
@@ -180,7 +199,8 @@ describe('workspace: a 200,000-row table', () => {
   it('loads in blocks, scrolls to the last row, and restructures with spanned index columns', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'tableqa-big-')), 'stores.csv')
     const lines = ['region,store,day,units,revenue']
-    for (let i = 0; i < 200_000; i++) lines.push(`R${Math.floor(i / 20_000)},S${Math.floor(i / 50)},${i % 50},${(i * 7) % 101},${((i * 13) % 1000) / 10}`)
+    for (let i = 0; i < 200_000; i++)
+      lines.push(`R${Math.floor(i / 20_000)},S${Math.floor(i / 50)},${i % 50},${(i * 7) % 101},${((i * 13) % 1000) / 10}`)
     writeFileSync(path, `${lines.join('\n')}\n`)
     await page.goto(app.url)
     await page.getByTestId('file-input').setInputFiles(path)
@@ -233,7 +253,9 @@ describe('workspace: a web table that writes its header again between groups of 
     await page.getByTestId('file-input').setInputFiles(dataset('wikitq', 'csv', '202-csv', '76.csv'))
     await expect.poll(() => page.getByTestId('table-title').textContent(), { timeout: 30_000 }).toContain('76.csv')
     const warnings = page.getByRole('list', { name: 'Structure warnings' })
-    await expect.poll(() => warnings.textContent(), { timeout: 30_000 }).toContain('Rows 5, 12 and 17 repeat the column headers and are not read as data.')
+    await expect
+      .poll(() => warnings.textContent(), { timeout: 30_000 })
+      .toContain('Rows 5, 12 and 17 repeat the column headers and are not read as data.')
     const members = grid().locator('[role="gridcell"][col-id="0"]')
     await expect.poll(() => members.allInnerTexts(), { timeout: 30_000 }).toContain('Ian Armstrong')
     expect(await members.allInnerTexts()).not.toContain('Member')

@@ -19,7 +19,10 @@ let csv: Uint8Array = new Uint8Array()
 
 /** Rows and the sum of the `quantity` column, read from the file itself. */
 function expected(bytes: Uint8Array): { rows: number; quantity: number } {
-  const lines = new TextDecoder().decode(bytes).split('\n').filter((line) => line !== '')
+  const lines = new TextDecoder()
+    .decode(bytes)
+    .split('\n')
+    .filter((line) => line !== '')
   const header = (lines[0] ?? '').split(',')
   const column = header.indexOf('quantity')
   let quantity = 0
@@ -58,15 +61,28 @@ describe('browser-mode server: a program over a 100 MB CSV', () => {
     let started = performance.now()
     const first = await call('python:run', { runId: 'big-len', code: 'answer = len(rows)', tableId, timeoutMs: 5_000 })
     const firstMs = performance.now() - started
-    expect(first.ok && first.value.result, JSON.stringify(first).slice(0, 800)).toMatchObject({ ok: true, value: { tableKind: 'rows', value: { json: want.rows } } })
+    expect(first.ok && first.value.result, JSON.stringify(first).slice(0, 800)).toMatchObject({
+      ok: true,
+      value: { tableKind: 'rows', value: { json: want.rows } }
+    })
     expect(firstMs).toBeLessThan(90_000)
 
     started = performance.now()
-    const second = await call('python:run', { runId: 'big-sum', code: 'answer = sum(r["quantity"] for r in rows)', tableId, timeoutMs: 5_000 })
+    const second = await call('python:run', {
+      runId: 'big-sum',
+      code: 'answer = sum(r["quantity"] for r in rows)',
+      tableId,
+      timeoutMs: 5_000
+    })
     const secondMs = performance.now() - started
-    expect(second.ok && second.value.result, JSON.stringify(second).slice(0, 800)).toMatchObject({ ok: true, value: { value: { json: want.quantity } } })
+    expect(second.ok && second.value.result, JSON.stringify(second).slice(0, 800)).toMatchObject({
+      ok: true,
+      value: { value: { json: want.quantity } }
+    })
     expect(secondMs).toBeLessThan(15_000)
-    console.info(`100 MB CSV in the sandbox: first run ${Math.round(firstMs)} ms (table loading included), second ${Math.round(secondMs)} ms`)
+    console.info(
+      `100 MB CSV in the sandbox: first run ${Math.round(firstMs)} ms (table loading included), second ${Math.round(secondMs)} ms`
+    )
   }, 150_000)
 
   it('refuses a table beyond what the sandbox holds, at once and naming the size and the limit', async () => {
@@ -79,10 +95,20 @@ describe('browser-mode server: a program over a 100 MB CSV', () => {
     expect(opened.ok, JSON.stringify(opened).slice(0, 500)).toBe(true)
     if (!opened.ok) return
     const started = performance.now()
-    const result = await call('python:run', { runId: 'tall-len', code: 'answer = len(rows)', tableId: opened.value[0]?.id ?? '', timeoutMs: 5_000 })
+    const result = await call('python:run', {
+      runId: 'tall-len',
+      code: 'answer = len(rows)',
+      tableId: opened.value[0]?.id ?? '',
+      timeoutMs: 5_000
+    })
     expect(result.ok && result.value.result).toMatchObject({
       ok: false,
-      error: { code: 'too-large', message: expect.stringMatching(/^This table has 6\.5 million rows \(6,500,000 rows × 1 columns\); the Python sandbox handles up to \d+\.\d million\. Use the local Python executor/) as unknown }
+      error: {
+        code: 'too-large',
+        message: expect.stringMatching(
+          /^This table has 6\.5 million rows \(6,500,000 rows × 1 columns\); the Python sandbox handles up to \d+\.\d million\. Use the local Python executor/
+        ) as unknown
+      }
     })
     expect(performance.now() - started).toBeLessThan(60_000)
   }, 120_000)

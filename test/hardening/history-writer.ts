@@ -24,7 +24,20 @@ for (let i = 0; ; i++) {
     code: `answer = ${i}  # ${padding}`,
     tableName: 'kill.csv',
     startedAt: new Date().toISOString(),
-    result: i % 3 === 0 ? { ok: false, error: { code: 'python-error', message: 'boom', stdout: '', stderr: padding } } : { ok: true, value: { stdout: padding, stderr: '', value: { repr: String(i), json: i, type: 'int' }, truncated: false, durationMs: 1, tableKind: 'rows' } }
+    result:
+      i % 3 === 0
+        ? { ok: false, error: { code: 'python-error', message: 'boom', stdout: '', stderr: padding } }
+        : {
+            ok: true,
+            value: {
+              stdout: padding,
+              stderr: '',
+              value: { repr: String(i), json: i, type: 'int' },
+              truncated: false,
+              durationMs: 1,
+              tableKind: 'rows'
+            }
+          }
   }
   history.add(record)
   writeSync(1, `${id}\n`)

@@ -13,14 +13,21 @@ describe('importer fixes found by the bad-files corpus', () => {
     const zip = writeZip([broken, { ...part, name: 'b.xml' }, { ...part, name: 'c.xml' }])
     const result = readZip('t.xlsx', zip, () => true, { maxEntryBytes: 4 * 1024 * 1024, maxTotalBytes: 5 * 1024 * 1024 })
     expect(result.ok).toBe(false)
-    if (!result.ok) expect(result.error).toMatchObject({ code: 'too-large', message: 't.xlsx was not opened because it unpacks to more than 5 MB.' })
-    expect(readZip('t.xlsx', zip, () => true, { maxEntryBytes: 4 * 1024 * 1024, maxTotalBytes: 10 * 1024 * 1024 })).toMatchObject({ ok: false, error: { code: 'bad-input' } })
+    if (!result.ok)
+      expect(result.error).toMatchObject({ code: 'too-large', message: 't.xlsx was not opened because it unpacks to more than 5 MB.' })
+    expect(readZip('t.xlsx', zip, () => true, { maxEntryBytes: 4 * 1024 * 1024, maxTotalBytes: 10 * 1024 * 1024 })).toMatchObject({
+      ok: false,
+      error: { code: 'bad-input' }
+    })
   })
 
   it('gives a clear message for JSON nested too deeply instead of an internal error', () => {
     const deep = `[${'['.repeat(100_000)}1${']'.repeat(100_000)}]`
     const result = importFileSync('deep.json', utf8(deep))
-    expect(result).toMatchObject({ ok: false, error: { code: 'bad-input', message: 'deep.json is nested too deeply to be read as a table.' } })
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'bad-input', message: 'deep.json is nested too deeply to be read as a table.' }
+    })
     expect(importFileSync('fine.json', utf8('[["a"],[{"b":{"c":1}}]]')).ok).toBe(true)
   })
 

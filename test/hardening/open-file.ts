@@ -44,7 +44,12 @@ async function main(): Promise<void> {
         ok: true,
         ms,
         rssGrowthMb: Math.max(0, peakRss - baseline) / 1024 / 1024,
-        tables: result.value.map((t) => ({ name: t.summary.name, rows: t.summary.rowCount, cols: t.summary.columns.length, warnings: [...t.summary.warnings, ...(t.parsed.warnings ?? [])] })),
+        tables: result.value.map((t) => ({
+          name: t.summary.name,
+          rows: t.summary.rowCount,
+          cols: t.summary.columns.length,
+          warnings: [...t.summary.warnings, ...(t.parsed.warnings ?? [])]
+        })),
         found: probe === undefined ? null : await imported(basename(path), bytes, probe)
       }
     : { ok: false, ms, rssGrowthMb: Math.max(0, peakRss - baseline) / 1024 / 1024, code: result.error.code, message: result.error.message }

@@ -7,7 +7,13 @@ import { History } from '../../src/main/services/history'
 import { openFileStore } from '../../src/main/services/store/store'
 import { simulateKills } from './support/kill-history'
 
-const record = (id: string): RunRecord => ({ id, code: 'answer = 1', tableName: null, startedAt: new Date(0).toISOString(), result: { ok: true, value: { stdout: '', stderr: '', value: null, truncated: false, durationMs: 1, tableKind: 'none' } } })
+const record = (id: string): RunRecord => ({
+  id,
+  code: 'answer = 1',
+  tableName: null,
+  startedAt: new Date(0).toISOString(),
+  result: { ok: true, value: { stdout: '', stderr: '', value: null, truncated: false, durationMs: 1, tableKind: 'none' } }
+})
 
 describe('history store under kills and corruption', () => {
   it('loses no committed entry and always reopens when the writer is killed mid-write 100 times', async () => {

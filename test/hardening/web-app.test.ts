@@ -88,7 +88,12 @@ describe('browser-mode server: history survives failing runs', () => {
     ]
     const codes: Record<string, string> = {}
     for (const run of runs) {
-      const result = await call('python:run', { runId: run.runId, code: run.code, tableId, ...(run.timeoutMs === undefined ? {} : { timeoutMs: run.timeoutMs }) })
+      const result = await call('python:run', {
+        runId: run.runId,
+        code: run.code,
+        tableId,
+        ...(run.timeoutMs === undefined ? {} : { timeoutMs: run.timeoutMs })
+      })
       expect(result.ok, JSON.stringify(result)).toBe(true)
       if (result.ok) codes[run.runId] = result.value.result.ok ? 'ok' : result.value.result.error.code
     }
@@ -108,6 +113,8 @@ describe('browser-mode server: history survives failing runs', () => {
     expect(existsSync(join(dataDir, 'history.json'))).toBe(true)
     const second = await start(dataDir)
     const again = await second.call('history:list', undefined)
-    expect(again.ok && again.value.map((r) => `${r.id}:${r.result.ok ? 'ok' : r.result.error.code}`).sort()).toEqual(ids.map((id) => `${id}:${codes[id]}`).sort())
+    expect(again.ok && again.value.map((r) => `${r.id}:${r.result.ok ? 'ok' : r.result.error.code}`).sort()).toEqual(
+      ids.map((id) => `${id}:${codes[id]}`).sort()
+    )
   }, 300_000)
 })

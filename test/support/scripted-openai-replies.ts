@@ -120,9 +120,25 @@ function streamEvents(endpoint: Endpoint, model: string, choices: Choice[], want
       choices.forEach((c, index) => {
         const withLp = hasLogprobs(c, wantLogprobs)
         for (const t of tokensOf(c)) {
-          events.push(data({ id: 'cmpl-1', object: 'text_completion', created, model, choices: [{ index, text: t.token, logprobs: withLp ? completionLogprobs([t]) : null, finish_reason: null }] }))
+          events.push(
+            data({
+              id: 'cmpl-1',
+              object: 'text_completion',
+              created,
+              model,
+              choices: [{ index, text: t.token, logprobs: withLp ? completionLogprobs([t]) : null, finish_reason: null }]
+            })
+          )
         }
-        events.push(data({ id: 'cmpl-1', object: 'text_completion', created, model, choices: [{ index, text: '', logprobs: null, finish_reason: c.finishReason ?? 'stop' }] }))
+        events.push(
+          data({
+            id: 'cmpl-1',
+            object: 'text_completion',
+            created,
+            model,
+            choices: [{ index, text: '', logprobs: null, finish_reason: c.finishReason ?? 'stop' }]
+          })
+        )
       })
       events.push('data: [DONE]\n\n')
       return events
@@ -130,9 +146,16 @@ function streamEvents(endpoint: Endpoint, model: string, choices: Choice[], want
       choices.forEach((c, index) => {
         const withLp = hasLogprobs(c, wantLogprobs)
         const chunk = (delta: unknown, logprobs: unknown, finish: string | null): string =>
-          data({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created, model, choices: [{ index, delta, logprobs, finish_reason: finish }] })
+          data({
+            id: 'chatcmpl-1',
+            object: 'chat.completion.chunk',
+            created,
+            model,
+            choices: [{ index, delta, logprobs, finish_reason: finish }]
+          })
         events.push(chunk({ role: 'assistant', content: '' }, null, null))
-        for (const t of tokensOf(c)) events.push(chunk({ content: t.token }, withLp ? { content: chatLogprobs([t]), refusal: null } : null, null))
+        for (const t of tokensOf(c))
+          events.push(chunk({ content: t.token }, withLp ? { content: chatLogprobs([t]), refusal: null } : null, null))
         events.push(chunk({}, null, c.finishReason ?? 'stop'))
       })
       events.push('data: [DONE]\n\n')
@@ -143,7 +166,15 @@ function streamEvents(endpoint: Endpoint, model: string, choices: Choice[], want
       const event = (name: string, value: Record<string, unknown>): string => `event: ${name}\n${data({ type: name, ...value })}`
       events.push(event('response.created', { response: responseObject(model, first, withLp, 'in_progress') }))
       for (const t of tokensOf(first)) {
-        events.push(event('response.output_text.delta', { item_id: 'msg_1', output_index: 0, content_index: 0, delta: t.token, logprobs: withLp ? chatLogprobs([t]) : [] }))
+        events.push(
+          event('response.output_text.delta', {
+            item_id: 'msg_1',
+            output_index: 0,
+            content_index: 0,
+            delta: t.token,
+            logprobs: withLp ? chatLogprobs([t]) : []
+          })
+        )
       }
       events.push(event('response.completed', { response: responseObject(model, first, withLp, 'completed') }))
       return events

@@ -32,8 +32,21 @@ describe('scripted OpenAI server', () => {
   })
 
   it('serves chat log-probs, streams SSE ending in [DONE], and cycles choices across requests', async () => {
-    server = await startScriptedServer({ rules: [{ reply: { choices: [{ text: 'a = 1', logprobs: [-1] }, { text: 'b = 2', logprobs: [-2] }] } }] })
-    const first = (await (await post('/v1/chat/completions', { model: 'test-model', messages: [{ role: 'user', content: 'q' }], logprobs: true })).json()) as {
+    server = await startScriptedServer({
+      rules: [
+        {
+          reply: {
+            choices: [
+              { text: 'a = 1', logprobs: [-1] },
+              { text: 'b = 2', logprobs: [-2] }
+            ]
+          }
+        }
+      ]
+    })
+    const first = (await (
+      await post('/v1/chat/completions', { model: 'test-model', messages: [{ role: 'user', content: 'q' }], logprobs: true })
+    ).json()) as {
       choices: { message: { content: string }; logprobs: { content: { logprob: number }[] } }[]
     }
     expect(first.choices[0]?.message.content).toBe('a = 1')
@@ -57,10 +70,7 @@ describe('scripted OpenAI server', () => {
 
   it('applies a limited rule only as often as asked, then falls through', async () => {
     server = await startScriptedServer({
-      rules: [
-        { times: 1, reply: { fault: { kind: 'status', status: 429, retryAfter: '2' } } },
-        { reply: { choices: [{ text: 'ok' }] } }
-      ]
+      rules: [{ times: 1, reply: { fault: { kind: 'status', status: 429, retryAfter: '2' } } }, { reply: { choices: [{ text: 'ok' }] } }]
     })
     const limited = await post('/v1/completions', { model: 'test-model', prompt: 'x' })
     expect(limited.status).toBe(429)

@@ -125,7 +125,8 @@ export async function startScriptedServer(script: Script = {}): Promise<Scripted
     })
     if (entry !== undefined) entry.used += 1
     const state = entry ?? fallbackState
-    const reply = entry === undefined ? (script.fallback ?? { choices: [{ text: 'answer = 0' }] }) : resolve(entry.rule.reply, recorded, entry.used - 1)
+    const reply =
+      entry === undefined ? (script.fallback ?? { choices: [{ text: 'answer = 0' }] }) : resolve(entry.rule.reply, recorded, entry.used - 1)
 
     if (reply.delayMs !== undefined) await delay(reply.delayMs, res)
     if (res.destroyed) return
@@ -221,7 +222,10 @@ function sendFault(res: ServerResponse, fault: Fault, endpoint: Endpoint | undef
       const headers: Record<string, string> = { 'content-type': fault.contentType ?? 'application/json' }
       if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter
       res.writeHead(fault.status, headers)
-      res.end(fault.body ?? JSON.stringify({ error: { message: fault.message ?? `Scripted error ${fault.status}.`, type: 'server_error', code: null } }))
+      res.end(
+        fault.body ??
+          JSON.stringify({ error: { message: fault.message ?? `Scripted error ${fault.status}.`, type: 'server_error', code: null } })
+      )
       return true
     }
     case 'malformed-json':
@@ -234,7 +238,9 @@ function sendFault(res: ServerResponse, fault: Fault, endpoint: Endpoint | undef
       return true
     case 'huge': {
       const filler = 'x'.repeat(Math.max(0, fault.bytes))
-      const json = JSON.stringify(buildJsonBody(endpoint ?? 'chat', typeof body?.['model'] === 'string' ? body['model'] : '', [{ text: filler }], false))
+      const json = JSON.stringify(
+        buildJsonBody(endpoint ?? 'chat', typeof body?.['model'] === 'string' ? body['model'] : '', [{ text: filler }], false)
+      )
       if (fault.chunked !== true) {
         res.writeHead(200, { 'content-type': 'application/json' })
         res.end(json)

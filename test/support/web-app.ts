@@ -12,7 +12,9 @@ export type WebApp = { url: string; dataDir: string; output(): string; stop(): P
  * with its own data folder; resolves with the URL it prints.
  */
 export function startWebApp(dataDir = mkdtempSync(join(tmpdir(), 'tableqa-web-'))): Promise<WebApp> {
-  const child = spawn(process.execPath, [join(appRoot(), 'out', 'main', 'web.js'), '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [join(appRoot(), 'out', 'main', 'web.js'), '--port', '0', '--data-dir', dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
   let output = ''
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`web server did not start:\n${output}`)), 60_000)

@@ -55,7 +55,11 @@ export function composeServices(options: ComposeOptions): AppServices {
           bootTimeoutMs: 120_000
         })
       case 'cpython':
-        return createCPythonExecutor({ python: choice.python, config: { poolSize: options.executor?.poolSize ?? 2 }, defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000 })
+        return createCPythonExecutor({
+          python: choice.python,
+          config: { poolSize: options.executor?.poolSize ?? 2 },
+          defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000
+        })
       default:
         return assertNever(choice)
     }

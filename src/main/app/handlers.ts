@@ -82,7 +82,8 @@ export function createHandlers(services: AppServices): Handlers {
     }),
     'python:run': async (request) => {
       if (typeof request.code !== 'string' || request.code.trim() === '') return fail('bad-input', 'There is no code to run.')
-      if (request.code.length > MAX_CODE_CHARS) return fail('bad-input', `The program is longer than ${MAX_CODE_CHARS.toLocaleString('en-US')} characters.`)
+      if (request.code.length > MAX_CODE_CHARS)
+        return fail('bad-input', `The program is longer than ${MAX_CODE_CHARS.toLocaleString('en-US')} characters.`)
       const timeoutMs = Math.min(request.timeoutMs ?? defaultRunTimeout(services.settingsStore, services.defaultTimeoutMs), MAX_TIMEOUT_MS)
       const table = request.tableId === null ? null : workspace.get(request.tableId)
       if (request.tableId !== null && !table) return fail('not-found', 'That table is no longer open.')

@@ -29,7 +29,10 @@ let table: ParsedTable
 beforeAll(async () => {
   server = await startScriptedServer({
     rules: [
-      { match: /Question: who scored most\?/, reply: { choices: [{ text: '```python\nanswer = df.loc[df["Score"].idxmax(), "Name"]\n```', logprobs: [-1] }] } },
+      {
+        match: /Question: who scored most\?/,
+        reply: { choices: [{ text: '```python\nanswer = df.loc[df["Score"].idxmax(), "Name"]\n```', logprobs: [-1] }] }
+      },
       { match: /Question: slow\?/, reply: { delayMs: 5_000, choices: [{ text: '```python\nanswer = 1\n```' }] } },
       { match: /Question: a little slow\?/, reply: { delayMs: 600, choices: [{ text: '```python\nanswer = len(df)\n```' }] } },
       { match: /Question: broken\?/, reply: { fault: { kind: 'status', status: 404, message: 'no such model' } } }
@@ -64,7 +67,11 @@ describe('question and endpoint handlers', () => {
   })
 
   it('saves, tests and lists endpoints without keys', async () => {
-    const saved = await handlers['endpoints:save']({ endpoint: { name: 'Scripted', baseUrl: server.url, model: 'test-model', api: 'chat' }, apiKey: 'sk-handler-test-key', makeDefault: true })
+    const saved = await handlers['endpoints:save']({
+      endpoint: { name: 'Scripted', baseUrl: server.url, model: 'test-model', api: 'chat' },
+      apiKey: 'sk-handler-test-key',
+      makeDefault: true
+    })
     if (!saved.ok) throw new Error(saved.error.message)
     expect(saved.value).toMatchObject({ hasKey: true, isDefault: true })
     expect(JSON.stringify(await handlers['endpoints:list']())).not.toContain('sk-handler-test-key')
@@ -78,7 +85,9 @@ describe('question and endpoint handlers', () => {
     const result = await handlers['question:ask']({ askId: 'a1', tableIds: ['t1'], question: 'who scored most?', options: { n: 2 } })
     if (!result.ok) throw new Error(result.error.message)
     expect(result.value.answer?.text).toBe('Bo')
-    expect(events.filter((e) => e.askId === 'a1').map((e) => e.message)).toEqual(expect.arrayContaining(['generating 2/2', 'executing 1/2', 'executing 2/2']))
+    expect(events.filter((e) => e.askId === 'a1').map((e) => e.message)).toEqual(
+      expect.arrayContaining(['generating 2/2', 'executing 1/2', 'executing 2/2'])
+    )
     expect(answered.map((s) => s.askId)).toContain('a1')
   })
 

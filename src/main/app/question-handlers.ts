@@ -16,7 +16,8 @@ import { ask } from '../services/pipeline'
 import type { Executor } from '../services/python/types'
 import type { EndpointRegistry } from '../services/settings'
 
-export type QuestionChannel = 'question:ask' | 'question:cancel' | 'endpoints:list' | 'endpoints:save' | 'endpoints:delete' | 'endpoints:test' | 'endpoints:models'
+export type QuestionChannel =
+  'question:ask' | 'question:cancel' | 'endpoints:list' | 'endpoints:save' | 'endpoints:delete' | 'endpoints:test' | 'endpoints:models'
 export type QuestionHandlers = Pick<Handlers, QuestionChannel>
 
 export type QuestionHandlerDeps = {
@@ -37,7 +38,14 @@ export type QuestionHandlerDeps = {
 const MAX_RUNNING = 4
 
 /** The history entry of a question that produced no summary of its own (model unreachable, no code, …). */
-function failedSummary(askId: string, question: string, config: EndpointConfig, executor: Executor['kind'], problem: AppError, started: number): AskSummary {
+function failedSummary(
+  askId: string,
+  question: string,
+  config: EndpointConfig,
+  executor: Executor['kind'],
+  problem: AppError,
+  started: number
+): AskSummary {
   const totalMs = Date.now() - started
   return {
     askId,
@@ -62,7 +70,8 @@ function failedSummary(askId: string, question: string, config: EndpointConfig, 
 export function createQuestionHandlers(deps: QuestionHandlerDeps): QuestionHandlers {
   const running = new Map<string, AbortController>()
 
-  const clientFor = (config: EndpointConfig): ModelClient => new ModelClient(config, { secrets: deps.secrets, ...(deps.cache === undefined ? {} : { cache: deps.cache }) })
+  const clientFor = (config: EndpointConfig): ModelClient =>
+    new ModelClient(config, { secrets: deps.secrets, ...(deps.cache === undefined ? {} : { cache: deps.cache }) })
 
   const endpoint = (id: string | undefined): Result<EndpointConfig> => {
     const chosen = id ?? deps.registry.defaultId()
@@ -78,7 +87,8 @@ export function createQuestionHandlers(deps: QuestionHandlerDeps): QuestionHandl
 
   return {
     'question:ask': async (request) => {
-      if (typeof request !== 'object' || request === null || !Array.isArray(request.tableIds)) return fail('bad-input', 'Expected table ids and a question.')
+      if (typeof request !== 'object' || request === null || !Array.isArray(request.tableIds))
+        return fail('bad-input', 'Expected table ids and a question.')
       if (typeof request.question !== 'string') return fail('bad-input', 'The question must be text.')
       const tables = []
       for (const id of request.tableIds) {
@@ -90,7 +100,8 @@ export function createQuestionHandlers(deps: QuestionHandlerDeps): QuestionHandl
       if (!config.ok) return config
       const qaConfig = request.qaEndpointId === undefined ? config : endpoint(request.qaEndpointId)
       if (!qaConfig.ok) return qaConfig
-      if (running.size >= MAX_RUNNING) return fail('bad-input', `${MAX_RUNNING} questions are already being answered; wait for one to finish or cancel it.`)
+      if (running.size >= MAX_RUNNING)
+        return fail('bad-input', `${MAX_RUNNING} questions are already being answered; wait for one to finish or cancel it.`)
       const askId = typeof request.askId === 'string' && request.askId !== '' ? request.askId : randomUUID()
       if (running.has(askId)) return fail('bad-input', 'A question with this id is already being answered.')
       const controller = new AbortController()
@@ -99,14 +110,27 @@ export function createQuestionHandlers(deps: QuestionHandlerDeps): QuestionHandl
       try {
         const client = clientFor(config.value)
         const result = await ask(
-          { askId, tables, question: request.question, options: request.options ?? {}, signal: controller.signal, onProgress: (e) => deps.events.emit('question:progress', e) },
+          {
+            askId,
+            tables,
+            question: request.question,
+            options: request.options ?? {},
+            signal: controller.signal,
+            onProgress: (e) => deps.events.emit('question:progress', e)
+          },
           { client, qaClient: qaConfig.value.id === config.value.id ? client : clientFor(qaConfig.value), executor: deps.executor }
         )
         // A question that failed is history too: the user sees what was asked and why it failed.
-        deps.onAnswered?.(result.ok ? result.value : failedSummary(askId, request.question, config.value, deps.executor.kind, result.error, started))
+        deps.onAnswered?.(
+          result.ok ? result.value : failedSummary(askId, request.question, config.value, deps.executor.kind, result.error, started)
+        )
         return result
       } catch (error) {
-        const failure = fail<AskSummary>('internal', 'Answering the question failed unexpectedly.', error instanceof Error ? (error.stack ?? error.message) : String(error))
+        const failure = fail<AskSummary>(
+          'internal',
+          'Answering the question failed unexpectedly.',
+          error instanceof Error ? (error.stack ?? error.message) : String(error)
+        )
         if (!failure.ok) deps.onAnswered?.(failedSummary(askId, request.question, config.value, deps.executor.kind, failure.error, started))
         return failure
       } finally {

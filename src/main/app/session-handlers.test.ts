@@ -25,7 +25,12 @@ function make(): void {
   events = []
   handlers = createSessionHandlers({
     sessions,
-    tables: createTableHandlers({ workspace, executor, openDialog: () => Promise.resolve({ ok: true, value: { name: 'picked.csv', bytes: CSV } }), samplesDir: samplesDir() }),
+    tables: createTableHandlers({
+      workspace,
+      executor,
+      openDialog: () => Promise.resolve({ ok: true, value: { name: 'picked.csv', bytes: CSV } }),
+      samplesDir: samplesDir()
+    }),
     openDialog: () => Promise.resolve({ ok: true, value: { name: 'picked.csv', bytes: CSV } }),
     events: { emit: (event: string) => void events.push(event) },
     knownSecrets: () => Promise.resolve([KEY])
@@ -50,7 +55,11 @@ describe('session handlers', () => {
     await value(handlers['table:openSample']({ name: 'bookshop-sqlite' }))
     await value(handlers['table:openDialog']())
     const current = sessions.current()
-    expect(current.sources.map((s) => (s.origin.kind === 'file' ? s.origin.fileName : s.origin.sample))).toEqual(['scores.csv', 'bookshop-sqlite', 'picked.csv'])
+    expect(current.sources.map((s) => (s.origin.kind === 'file' ? s.origin.fileName : s.origin.sample))).toEqual([
+      'scores.csv',
+      'bookshop-sqlite',
+      'picked.csv'
+    ])
     const stored = current.sources[0]?.origin
     if (stored?.kind !== 'file') throw new Error('expected a file origin')
     expect(readFileSync(join(sessions.dir, current.id, stored.stored))).toEqual(Buffer.from(CSV))
@@ -64,7 +73,12 @@ describe('session handlers', () => {
     const books = await value(handlers['table:openSample']({ name: 'bookshop-sqlite' }))
     const authors = books.find((t) => t.name.includes('authors'))
     await value(handlers['table:close']({ tableId: authors?.id ?? '' }))
-    await value(handlers['table:restructure']({ tableId: scores?.id ?? '', options: { ...(scores?.structure ?? { headerRows: 1, headerCols: 0 }), headerCols: 1 } }))
+    await value(
+      handlers['table:restructure']({
+        tableId: scores?.id ?? '',
+        options: { ...(scores?.structure ?? { headerRows: 1, headerCols: 0 }), headerCols: 1 }
+      })
+    )
     const first = sessions.current().id
     await value(handlers['session:new']({ name: 'Empty' }))
     expect(workspace.list()).toEqual([])
@@ -127,7 +141,16 @@ describe('session handlers', () => {
 })
 
 // The contract and this module agree on the channels.
-const channels: (keyof Handlers)[] = ['session:list', 'session:new', 'session:open', 'session:rename', 'session:delete', 'session:export', 'session:import', 'history:questions']
+const channels: (keyof Handlers)[] = [
+  'session:list',
+  'session:new',
+  'session:open',
+  'session:rename',
+  'session:delete',
+  'session:export',
+  'session:import',
+  'history:questions'
+]
 it('implements every session channel', () => {
   for (const channel of channels) expect(typeof handlers[channel as keyof typeof handlers]).toBe('function')
 })

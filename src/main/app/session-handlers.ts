@@ -19,7 +19,10 @@ export type SessionHandlerDeps = {
   /** The table handlers, as createTableHandlers makes them. */
   tables: TableHandlers
   openDialog: OpenDialog | null
-  events: { emit(event: 'history:changed', payload: { count: number }): void; emit(event: 'session:changed', payload: { currentId: string }): void }
+  events: {
+    emit(event: 'history:changed', payload: { count: number }): void
+    emit(event: 'session:changed', payload: { currentId: string }): void
+  }
   /** The API keys in use, so exports can be checked for them. */
   knownSecrets: () => Promise<string[]>
 }
@@ -28,7 +31,10 @@ export type SessionHandlerDeps = {
 type Tracked = { sessionId: string; sourceId: string; name: string }
 
 /** The API keys of the configured endpoints, so an export can be checked against them. */
-export async function storedKeys(endpoints: { apiKeyRef?: string }[], secrets: { get(ref: string): Promise<string | null> }): Promise<string[]> {
+export async function storedKeys(
+  endpoints: { apiKeyRef?: string }[],
+  secrets: { get(ref: string): Promise<string | null> }
+): Promise<string[]> {
   const keys: string[] = []
   for (const e of endpoints) {
     const key = e.apiKeyRef === undefined ? null : await secrets.get(e.apiKeyRef)
@@ -48,7 +54,10 @@ export function createSessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, 
   const record = (origin: SessionSource['origin'], opened: TableSummary[]): void => {
     const sessionId = sessions.current().id
     const sourceId = `s${Date.now().toString(36)}${(sourceSeq++).toString(36)}`
-    sessions.update(sessionId, (r) => ({ ...r, sources: [...r.sources, { id: sourceId, origin, tables: opened.map((t) => ({ name: t.name })) }] }))
+    sessions.update(sessionId, (r) => ({
+      ...r,
+      sources: [...r.sources, { id: sourceId, origin, tables: opened.map((t) => ({ name: t.name })) }]
+    }))
     for (const t of opened) tracked.set(t.id, { sessionId, sourceId, name: t.name })
   }
 
@@ -118,7 +127,11 @@ export function createSessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, 
         tracked.set(table.id, { sessionId: record.id, sourceId: source.id, name: table.name })
         tableIds.push(table.id)
         if (kept.structure) {
-          const again = await inner['table:restructure']({ tableId: table.id, options: kept.structure, ...(kept.view ? { view: kept.view } : {}) })
+          const again = await inner['table:restructure']({
+            tableId: table.id,
+            options: kept.structure,
+            ...(kept.view ? { view: kept.view } : {})
+          })
           if (!again.ok) warnings.push(`${table.name}: the saved header layout could not be applied (${again.error.message}).`)
         }
       }
@@ -152,7 +165,9 @@ export function createSessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, 
         const { structure, view } = result.value
         sessions.update(where.sessionId, (r) => ({
           ...r,
-          sources: r.sources.map((s) => (s.id !== where.sourceId ? s : { ...s, tables: s.tables.map((t) => (t.name === where.name ? { ...t, structure, view } : t)) }))
+          sources: r.sources.map((s) =>
+            s.id !== where.sourceId ? s : { ...s, tables: s.tables.map((t) => (t.name === where.name ? { ...t, structure, view } : t)) }
+          )
         }))
       }
       return result
@@ -174,7 +189,8 @@ export function createSessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, 
       return ok({ session: summarize(sessions.current()), tableIds, warnings })
     },
     'session:rename': (request) => {
-      if (typeof request?.name !== 'string' || request.name.trim() === '') return Promise.resolve(fail('bad-input', 'A session needs a name.'))
+      if (typeof request?.name !== 'string' || request.name.trim() === '')
+        return Promise.resolve(fail('bad-input', 'A session needs a name.'))
       if (request.name.length > 200) return Promise.resolve(fail('bad-input', 'That name is longer than 200 characters.'))
       const renamed = sessions.rename(request.id, request.name)
       return Promise.resolve(renamed ? ok(summarize(renamed)) : fail('not-found', 'That session no longer exists.'))
@@ -196,7 +212,8 @@ export function createSessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, 
     },
     'session:import': (request) => {
       if (typeof request?.text !== 'string') return Promise.resolve(fail('bad-input', 'Expected the text of a session export.'))
-      if (request.text.length > MAX_IMPORT_CHARS) return Promise.resolve(fail('too-large', 'That file is too large to be a session export.'))
+      if (request.text.length > MAX_IMPORT_CHARS)
+        return Promise.resolve(fail('too-large', 'That file is too large to be a session export.'))
       const parsed = parseExport(request.text)
       if (!parsed.ok) return Promise.resolve(parsed)
       const { session, files, missing } = parsed.value

@@ -55,7 +55,12 @@ describe('settings handlers', () => {
   it('start from the Pyodide sandbox', async () => {
     const { handlers } = setup()
     const got = await handlers['settings:get']()
-    expect(got.ok && got.value).toEqual({ settings: DEFAULT_APP_SETTINGS, active: 'pyodide', python: null, packages: { dirs: ['/bundled', '/cache'], missing: ['pandas.whl'] } })
+    expect(got.ok && got.value).toEqual({
+      settings: DEFAULT_APP_SETTINGS,
+      active: 'pyodide',
+      python: null,
+      packages: { dirs: ['/bundled', '/cache'], missing: ['pandas.whl'] }
+    })
   })
 
   it('refuse an interpreter without pandas, with a clear message, and keep the sandbox', async () => {
@@ -81,7 +86,11 @@ describe('settings handlers', () => {
   it('store a good choice, switch with the open tables, and switch back', async () => {
     const { handlers, store, executor, created } = setup(() => Promise.resolve({ ok: true, version: '3.11.2', pandas: '2.2.0' }))
     const set = await handlers['settings:set']({ settings: { executor: { kind: 'cpython', python: ' python3 ' } } })
-    expect(set.ok && set.value).toMatchObject({ settings: { executor: { kind: 'cpython', python: 'python3' } }, active: 'cpython', python: { version: '3.11.2', pandas: '2.2.0' } })
+    expect(set.ok && set.value).toMatchObject({
+      settings: { executor: { kind: 'cpython', python: 'python3' } },
+      active: 'cpython',
+      python: { version: '3.11.2', pandas: '2.2.0' }
+    })
     expect(store.get('app')).toEqual({ ...DEFAULT_APP_SETTINGS, executor: { kind: 'cpython', python: 'python3' } })
     expect(executor.kind).toBe('cpython')
     expect(created[0]?.tables).toEqual(['a'])
@@ -97,7 +106,11 @@ describe('settings handlers', () => {
 
   it('round-trip sampling and time limits through set and get', async () => {
     const { handlers, created } = setup()
-    const settings = { executor: { kind: 'pyodide' as const }, sampling: { n: 3, temperature: 0.2, selection: 'vote' as const, score: 'mean' as const }, timeouts: { runMs: 5_000, qaMs: 90_000 } }
+    const settings = {
+      executor: { kind: 'pyodide' as const },
+      sampling: { n: 3, temperature: 0.2, selection: 'vote' as const, score: 'mean' as const },
+      timeouts: { runMs: 5_000, qaMs: 90_000 }
+    }
     const set = await handlers['settings:set']({ settings })
     expect(set.ok && set.value.settings).toEqual(settings)
     const got = await handlers['settings:get']()
@@ -137,7 +150,13 @@ describe('settings handlers', () => {
     expect(defaultRunTimeout(store, 12_345)).toBe(12_345)
     await handlers['settings:set']({ settings: { ...DEFAULT_APP_SETTINGS, timeouts: { runMs: 45_000, qaMs: 60_000 } } })
     expect(defaultRunTimeout(store, 12_345)).toBe(45_000)
-    const broken: KeyValueStore = { path: ':memory:', get: () => { throw new Error('unreadable') }, set: () => {} }
+    const broken: KeyValueStore = {
+      path: ':memory:',
+      get: () => {
+        throw new Error('unreadable')
+      },
+      set: () => {}
+    }
     expect(defaultRunTimeout(broken, 12_345)).toBe(12_345)
   })
 

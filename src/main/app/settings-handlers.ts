@@ -1,6 +1,13 @@
 import type { Handlers } from '../../shared/api'
 import { fail, ok, type Result } from '../../shared/result'
-import { checkSettingValues, readAppSettings, type AppSettings, type ExecutorChoice, type PackageSourceView, type SettingsView } from '../../shared/settings'
+import {
+  checkSettingValues,
+  readAppSettings,
+  type AppSettings,
+  type ExecutorChoice,
+  type PackageSourceView,
+  type SettingsView
+} from '../../shared/settings'
 import type { probePython } from '../services/python/cpython-channel'
 import type { SwitchableExecutor, TableToLoad } from '../services/python/switchable'
 import type { Executor, RunRequest } from '../services/python/types'
@@ -39,7 +46,8 @@ export function defaultRunTimeout(store: KeyValueStore, fallback: number): numbe
 
 /** The executor as questions see it: runs that name no QA call limit get the stored one, read at each run. */
 export function withStoredQaTimeout(executor: Executor, store: KeyValueStore): Executor {
-  const run = (request: RunRequest): ReturnType<Executor['run']> => executor.run(request.qaTimeoutMs === undefined ? { ...request, qaTimeoutMs: storedAppSettings(store).timeouts.qaMs } : request)
+  const run = (request: RunRequest): ReturnType<Executor['run']> =>
+    executor.run(request.qaTimeoutMs === undefined ? { ...request, qaTimeoutMs: storedAppSettings(store).timeouts.qaMs } : request)
   // A proxy keeps the executor's own getters (its kind follows a switch) and methods.
   return new Proxy(executor, {
     get(target, prop) {
@@ -66,7 +74,10 @@ export function createSettingsHandlers(deps: SettingsDeps): SettingsHandlers {
     const probed = await deps.probe(path)
     if (!probed.ok) return fail('bad-input', `That interpreter could not be used. ${probed.message}`)
     if (probed.pandas === null) {
-      return fail('bad-input', `Python ${probed.version} at ${path} has no pandas. Install it there (python -m pip install pandas) or choose another interpreter.`)
+      return fail(
+        'bad-input',
+        `Python ${probed.version} at ${path} has no pandas. Install it there (python -m pip install pandas) or choose another interpreter.`
+      )
     }
     return ok({ version: probed.version, pandas: probed.pandas })
   }
@@ -97,7 +108,11 @@ export function createSettingsHandlers(deps: SettingsDeps): SettingsHandlers {
       }
       const unchanged = JSON.stringify(before) === JSON.stringify(choice) && deps.executor.kind === choice.kind
       try {
-        const next: AppSettings = { executor: choice, sampling: readAppSettings({ sampling }).sampling, timeouts: readAppSettings({ timeouts }).timeouts }
+        const next: AppSettings = {
+          executor: choice,
+          sampling: readAppSettings({ sampling }).sampling,
+          timeouts: readAppSettings({ timeouts }).timeouts
+        }
         deps.store.set(APP_SETTINGS_KEY, next)
       } catch (error) {
         return fail('store-error', 'The settings could not be saved.', String(error))

@@ -98,7 +98,11 @@ describe('table handlers', () => {
 
   it('sets a title block aside and shows its text, and takes it back when the user sets 0 title rows', async () => {
     const { handlers } = setup()
-    const table = await openCsv(handlers, 'titled.csv', 'Table 3. Sales by region,,\nRegion,2019,2020\nNorth,"1,200","1,300"\nSouth,800,900\n')
+    const table = await openCsv(
+      handlers,
+      'titled.csv',
+      'Table 3. Sales by region,,\nRegion,2019,2020\nNorth,"1,200","1,300"\nSouth,800,900\n'
+    )
     expect(table.structure).toMatchObject({ titleRows: 1, headerRows: 1 })
     const structure = await handlers['table:structure']({ tableId: table.id })
     expect(structure.ok && structure.value.title).toBe('Table 3. Sales by region')

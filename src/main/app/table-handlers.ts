@@ -83,7 +83,9 @@ export function createTableHandlers(deps: TableHandlerDeps): Pick<Handlers, Tabl
       if (!result.ok) return result
       // Interpreters that already hold this id keep their copy on a plain reload; dropping it first makes
       // every one of them take the new layout before its next run.
-      executor.dropTable(result.value.id).catch((error: unknown) => console.error(`Could not drop table ${result.value.id} from Python:`, error))
+      executor
+        .dropTable(result.value.id)
+        .catch((error: unknown) => console.error(`Could not drop table ${result.value.id} from Python:`, error))
       sendToPython(result.value.id, result.value.payload)
       return ok(result.value.summary)
     }

@@ -18,7 +18,16 @@ const APP = 'file:///opt/tableqa/out/renderer/index.html'
 describe('desktop security configuration', () => {
   it('isolates both windows: sandbox, context isolation, no Node anywhere, no webviews', () => {
     for (const prefs of [mainWindowPreferences('/p.cjs'), executorWindowPreferences('/e.cjs')]) {
-      expect(prefs).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, nodeIntegrationInWorker: false, nodeIntegrationInSubFrames: false, webSecurity: true, allowRunningInsecureContent: false, webviewTag: false })
+      expect(prefs).toMatchObject({
+        sandbox: true,
+        contextIsolation: true,
+        nodeIntegration: false,
+        nodeIntegrationInWorker: false,
+        nodeIntegrationInSubFrames: false,
+        webSecurity: true,
+        allowRunningInsecureContent: false,
+        webviewTag: false
+      })
     }
   })
 
@@ -41,7 +50,8 @@ describe('desktop security configuration', () => {
   })
 
   it('denies every permission and lets the executor load only its own scheme', () => {
-    for (const permission of ['media', 'notifications', 'clipboard-read', 'geolocation', 'openExternal', 'fullscreen']) expect(allowPermission(permission)).toBe(false)
+    for (const permission of ['media', 'notifications', 'clipboard-read', 'geolocation', 'openExternal', 'fullscreen'])
+      expect(allowPermission(permission)).toBe(false)
     expect(executorRequestAllowed('tableqa-exec://app/executor.html', 'tableqa-exec')).toBe(true)
     expect(executorRequestAllowed('https://cdn.example/pyodide.js', 'tableqa-exec')).toBe(false)
     expect(executorRequestAllowed('tableqa-exec://other/x', 'tableqa-exec')).toBe(false)

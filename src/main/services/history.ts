@@ -58,5 +58,8 @@ function compact(record: RunRecord): RunRecord {
     const kept = small || value.value === null ? value.value : { repr: value.value.repr, type: value.value.type }
     return { ...record, result: { ok: true, value: { ...value, value: kept, stdout: cut(value.stdout), stderr: cut(value.stderr) } } }
   }
-  return { ...record, result: { ok: false, error: { ...result.error, stdout: cut(result.error.stdout), stderr: cut(result.error.stderr) } } }
+  return {
+    ...record,
+    result: { ok: false, error: { ...result.error, stdout: cut(result.error.stdout), stderr: cut(result.error.stderr) } }
+  }
 }

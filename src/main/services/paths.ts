@@ -20,7 +20,9 @@ export function appRoot(): string {
 /** Where settings and history live outside Electron (browser mode, command line, tests). */
 export function defaultDataDir(): string {
   if (process.env.TABLEQA_HOME) return resolve(process.env.TABLEQA_HOME)
-  const base = process.env.XDG_CONFIG_HOME ?? (process.platform === 'darwin' ? join(homedir(), 'Library', 'Application Support') : join(homedir(), '.config'))
+  const base =
+    process.env.XDG_CONFIG_HOME ??
+    (process.platform === 'darwin' ? join(homedir(), 'Library', 'Application Support') : join(homedir(), '.config'))
   return join(base, 'tableqa-studio')
 }
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { HeaderNode } from '../../shared/table'
 import { Workspace } from './workspace'
 
-const csv = (rows: number): Uint8Array => new TextEncoder().encode(`a,b\n${Array.from({ length: rows }, (_, i) => `x${i},${i}`).join('\n')}\n`)
+const csv = (rows: number): Uint8Array =>
+  new TextEncoder().encode(`a,b\n${Array.from({ length: rows }, (_, i) => `x${i},${i}`).join('\n')}\n`)
 
 describe('workspace', () => {
   it('closes the least recently used tables past its limits and tells the executor', async () => {
@@ -53,7 +54,14 @@ describe('capTree', () => {
   it('shows repeated labels of consecutive siblings as one node with all their children', async () => {
     const { capTree } = await import('./workspace')
     const node = (text: string, children: HeaderNode[] = []): HeaderNode => ({ text, cell: null, children })
-    const root = node('', [node('R0', [node('a')]), node('R0', [node('b')]), node('R1', [node('c')]), node('R0', [node('d')]), node(''), node('')])
+    const root = node('', [
+      node('R0', [node('a')]),
+      node('R0', [node('b')]),
+      node('R1', [node('c')]),
+      node('R0', [node('d')]),
+      node(''),
+      node('')
+    ])
     const shown = capTree(root, 100).root
     expect(shown.children.map((n) => n.text)).toEqual(['R0', 'R1', 'R0', '', ''])
     expect(shown.children[0]?.children.map((n) => n.text)).toEqual(['a', 'b'])

@@ -67,7 +67,15 @@ export class Workspace {
     if (!read.ok) return read
     if (read.value.length === 0) return fail('bad-input', `${name} contains no table.`)
     const opened = read.value.map((prepared) => {
-      const table: OpenTable = { id: prepared.key, parsed: prepared.parsed, payload: prepared.payload, summary: summarize(prepared), detected: prepared.structure, seq: this.seq++, numeric: null }
+      const table: OpenTable = {
+        id: prepared.key,
+        parsed: prepared.parsed,
+        payload: prepared.payload,
+        summary: summarize(prepared),
+        detected: prepared.structure,
+        seq: this.seq++,
+        numeric: null
+      }
       this.tables.set(table.id, table)
       return table
     })
@@ -101,7 +109,13 @@ export class Workspace {
     // Closed while it was being structured: stays closed.
     const table = this.tables.get(id)
     if (!table) return fail('not-found', 'That table is no longer open.')
-    const next: OpenTable = { ...table, parsed: prepared.value.parsed, payload: prepared.value.payload, summary: summarize(prepared.value), numeric: null }
+    const next: OpenTable = {
+      ...table,
+      parsed: prepared.value.parsed,
+      payload: prepared.value.payload,
+      summary: summarize(prepared.value),
+      numeric: null
+    }
     this.tables.set(id, next)
     return ok(next)
   }
@@ -144,7 +158,8 @@ export class Workspace {
   rows(id: string, start: number, count: number): Result<RowBlock> {
     const table = this.get(id)
     if (!table) return fail('not-found', 'That table is no longer open.')
-    if (!Number.isInteger(start) || !Number.isInteger(count) || start < 0 || count < 0) return fail('bad-input', 'Row range must be non-negative integers.')
+    if (!Number.isInteger(start) || !Number.isInteger(count) || start < 0 || count < 0)
+      return fail('bad-input', 'Row range must be non-negative integers.')
     const end = start + Math.min(count, 100_000)
     const rows = table.parsed.values.slice(start, end)
     table.numeric ??= numericColumns(table.parsed.values, table.parsed.columns.length)
@@ -206,7 +221,12 @@ function checkOptions(options: StructureOptions): Result<StructureOptions> {
   if (!count(titleRows)) return fail('bad-input', `Title rows must be a whole number from 0 to ${MAX_HEADER}.`)
   const hierarchy = options.leftHierarchy ?? 'auto'
   if (hierarchy !== 'auto' && hierarchy !== 'none') return fail('bad-input', 'Left hierarchy is either "auto" or "none".')
-  return ok({ ...(titleRows > 0 ? { titleRows } : {}), headerRows: options.headerRows, headerCols: options.headerCols, leftHierarchy: hierarchy })
+  return ok({
+    ...(titleRows > 0 ? { titleRows } : {}),
+    headerRows: options.headerRows,
+    headerCols: options.headerCols,
+    leftHierarchy: hierarchy
+  })
 }
 
 /**

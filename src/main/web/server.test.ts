@@ -118,7 +118,14 @@ describe('browser-mode server', () => {
   })
 
   it('reads Latin-1 text with a warning and pads ragged rows with a warning', async () => {
-    const latin1 = Uint8Array.from([...'city,pop\nZ'].map((c) => c.charCodeAt(0)).concat([0xfc], [...'rich,1\n'].map((c) => c.charCodeAt(0))))
+    const latin1 = Uint8Array.from(
+      [...'city,pop\nZ']
+        .map((c) => c.charCodeAt(0))
+        .concat(
+          [0xfc],
+          [...'rich,1\n'].map((c) => c.charCodeAt(0))
+        )
+    )
     const opened = await call<ResponseOf<'table:openBytes'>>('table:openBytes', { name: 'latin1.csv', bytes: latin1 })
     expect(opened.ok).toBe(true)
     if (!opened.ok) return
@@ -126,7 +133,10 @@ describe('browser-mode server', () => {
     const block = await call<ResponseOf<'table:rows'>>('table:rows', { tableId: opened.value[0]?.id, start: 0, count: 1 })
     expect(block.ok && block.value.rows[0]?.[0]).toBe('Zürich')
 
-    const ragged = await call<ResponseOf<'table:openBytes'>>('table:openBytes', { name: 'ragged.csv', bytes: csvBytes('a,b,c\n1,2\n3,4,5,6\n') })
+    const ragged = await call<ResponseOf<'table:openBytes'>>('table:openBytes', {
+      name: 'ragged.csv',
+      bytes: csvBytes('a,b,c\n1,2\n3,4,5,6\n')
+    })
     expect(ragged.ok).toBe(true)
     if (ragged.ok) expect(ragged.value[0]?.warnings.join(' ')).toMatch(/row/i)
   })

@@ -83,7 +83,11 @@ export function startWebServer(options: WebServerOptions): Promise<{ server: Ser
       const handler = options.handlers[channel as Channel] as (request: unknown) => Promise<unknown>
       const result = await handler(decodeWire(body))
       const encoded = encodeWire(result)
-      response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': encoded.byteLength, 'cache-control': 'no-store' })
+      response.writeHead(200, {
+        'content-type': 'application/octet-stream',
+        'content-length': encoded.byteLength,
+        'cache-control': 'no-store'
+      })
       response.end(encoded)
       return
     }

@@ -66,7 +66,9 @@ export function pyodideInterpreters(urls: Urls): SpawnInterpreter {
       answerQa: (answer) => {
         let encoded = new TextEncoder().encode(JSON.stringify(answer))
         if (encoded.byteLength > qaBytes.byteLength) {
-          encoded = new TextEncoder().encode(JSON.stringify({ ok: false, error: { code: 'too-large', message: 'The QA answer was too long.' } }))
+          encoded = new TextEncoder().encode(
+            JSON.stringify({ ok: false, error: { code: 'too-large', message: 'The QA answer was too long.' } })
+          )
         }
         qaBytes.set(encoded)
         Atomics.store(qaHeader, 1, encoded.byteLength)

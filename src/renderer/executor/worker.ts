@@ -24,11 +24,17 @@ type Pyodide = {
   globals: { get(name: string): unknown }
   FS: { mkdirTree(path: string): void; writeFile(path: string, data: string): void }
 }
-type LoadPyodide = (options: { indexURL: string; env?: Record<string, string>; stdout?: (s: string) => void; stderr?: (s: string) => void }) => Promise<Pyodide>
+type LoadPyodide = (options: {
+  indexURL: string
+  env?: Record<string, string>
+  stdout?: (s: string) => void
+  stderr?: (s: string) => void
+}) => Promise<Pyodide>
 
 const scope = self as unknown as DedicatedWorkerGlobalScope
 let pyodide: Pyodide | null = null
-let runProgram: ((code: string, tableId: string | null, namedTables: NamedTable[], maxQaCalls: number, onStart: () => void) => string) | null = null
+let runProgram:
+  ((code: string, tableId: string | null, namedTables: NamedTable[], maxQaCalls: number, onStart: () => void) => string) | null = null
 let wasTampered: () => boolean = () => true
 let currentRunId: string | null = null
 let qaHeader: Int32Array | null = null
@@ -102,7 +108,8 @@ async function boot(init: Extract<PageToWorker, { type: 'init' }>): Promise<void
     tampered(): boolean
   }
   // JS null would arrive as Python's `jsnull`; undefined arrives as None.
-  runProgram = (code, tableId, namedTables, maxQaCalls, onStart) => host.run_json(code, tableId ?? undefined, JSON.stringify(namedTables), maxQaCalls, onStart)
+  runProgram = (code, tableId, namedTables, maxQaCalls, onStart) =>
+    host.run_json(code, tableId ?? undefined, JSON.stringify(namedTables), maxQaCalls, onStart)
   wasTampered = () => host.tampered()
   host.install_qa_bridge(askHost)
   // A refusal is kept in Python and reported by every run that needs the table.
@@ -140,7 +147,9 @@ scope.onmessage = (event: MessageEvent<PageToWorker>) => {
       currentRunId = message.runId
       try {
         const runId = message.runId
-        resultJson = runProgram(message.code, message.tableId, message.namedTables, message.maxQaCalls, () => post({ type: 'started', runId }))
+        resultJson = runProgram(message.code, message.tableId, message.namedTables, message.maxQaCalls, () =>
+          post({ type: 'started', runId })
+        )
         recycle = wasTampered()
       } catch (error) {
         resultJson = JSON.stringify({ ok: false, error: { code: 'internal', message: String(error), stdout: '', stderr: '' } })
@@ -176,8 +185,25 @@ function askHost(question: string, value: string | undefined): string {
  * prototypes a program could borrow them from.
  */
 function lockDown(): void {
-  const names = ['fetch', 'XMLHttpRequest', 'WebSocket', 'WebSocketStream', 'EventSource', 'Worker', 'SharedWorker', 'importScripts', 'BroadcastChannel', 'WebTransport', 'indexedDB', 'caches']
-  for (let target: object | null = scope; target !== null && target !== Object.prototype; target = Object.getPrototypeOf(target) as object | null) {
+  const names = [
+    'fetch',
+    'XMLHttpRequest',
+    'WebSocket',
+    'WebSocketStream',
+    'EventSource',
+    'Worker',
+    'SharedWorker',
+    'importScripts',
+    'BroadcastChannel',
+    'WebTransport',
+    'indexedDB',
+    'caches'
+  ]
+  for (
+    let target: object | null = scope;
+    target !== null && target !== Object.prototype;
+    target = Object.getPrototypeOf(target) as object | null
+  ) {
     for (const name of names) {
       if (Object.prototype.hasOwnProperty.call(target, name)) delete (target as Record<string, unknown>)[name]
     }

@@ -135,7 +135,14 @@ export function App(): React.JSX.Element {
               <TableTabs tables={tables.tables} activeId={tables.table.id} onSelect={tables.select} onClose={tables.close} />
               <div className={inspectorOpen ? 'table-body with-inspector' : 'table-body'}>
                 <ErrorBoundary key={revision} area="table">
-                  <TableView table={tables.table} selection={selection} onSelect={select} inspectorOpen={inspectorOpen} onToggleInspector={toggleInspector} answerRead={answerRead(tables.table.id)} />
+                  <TableView
+                    table={tables.table}
+                    selection={selection}
+                    onSelect={select}
+                    inspectorOpen={inspectorOpen}
+                    onToggleInspector={toggleInspector}
+                    answerRead={answerRead(tables.table.id)}
+                  />
                 </ErrorBoundary>
                 {inspectorOpen && (
                   <ErrorBoundary key={`inspector:${tables.table.id}`} area="table">

@@ -97,32 +97,62 @@ export function Inspector({ table, revision, selection, onSelect, onRestructure,
       <form className="layout-form" onSubmit={(e) => e.preventDefault()} aria-label="Header layout">
         <label title="Rows above the table: its title, unit and source lines">
           Title rows
-          <input type="number" min={0} step={1} value={layout.options.titleRows ?? 0} onChange={(e) => setCount('titleRows', e.currentTarget.value)} />
+          <input
+            type="number"
+            min={0}
+            step={1}
+            value={layout.options.titleRows ?? 0}
+            onChange={(e) => setCount('titleRows', e.currentTarget.value)}
+          />
         </label>
         <label>
           Header rows
-          <input type="number" min={0} step={1} value={layout.options.headerRows} onChange={(e) => setCount('headerRows', e.currentTarget.value)} />
+          <input
+            type="number"
+            min={0}
+            step={1}
+            value={layout.options.headerRows}
+            onChange={(e) => setCount('headerRows', e.currentTarget.value)}
+          />
         </label>
         <label>
           Header columns
-          <input type="number" min={0} step={1} value={layout.options.headerCols} onChange={(e) => setCount('headerCols', e.currentTarget.value)} />
+          <input
+            type="number"
+            min={0}
+            step={1}
+            value={layout.options.headerCols}
+            onChange={(e) => setCount('headerCols', e.currentTarget.value)}
+          />
         </label>
         <label className="check">
           <input
             type="checkbox"
             checked={(layout.options.leftHierarchy ?? 'auto') === 'auto'}
-            onChange={(e) => change({ ...layout, options: { ...layout.options, leftHierarchy: e.currentTarget.checked ? 'auto' : 'none' } })}
+            onChange={(e) =>
+              change({ ...layout, options: { ...layout.options, leftHierarchy: e.currentTarget.checked ? 'auto' : 'none' } })
+            }
           />
           Nest rows (sections, units, indentation)
         </label>
         <fieldset className="view-toggle">
           <legend>View</legend>
           <label>
-            <input type="radio" name="index-view" checked={layout.view === 'multiindex'} onChange={() => change({ ...layout, view: 'multiindex' })} />
+            <input
+              type="radio"
+              name="index-view"
+              checked={layout.view === 'multiindex'}
+              onChange={() => change({ ...layout, view: 'multiindex' })}
+            />
             Multi-index
           </label>
           <label>
-            <input type="radio" name="index-view" checked={layout.view === 'flatten'} onChange={() => change({ ...layout, view: 'flatten' })} />
+            <input
+              type="radio"
+              name="index-view"
+              checked={layout.view === 'flatten'}
+              onChange={() => change({ ...layout, view: 'flatten' })}
+            />
             Flatten
           </label>
         </fieldset>
@@ -175,9 +205,23 @@ export function Inspector({ table, revision, selection, onSelect, onRestructure,
             </details>
           )}
           <h3 id="top-tree-title">Top tree (columns)</h3>
-          <HeaderTree key={`top:${revision}`} label="Top header tree" axis="top" root={structure.topTree} selection={selection} onSelect={onSelect} />
+          <HeaderTree
+            key={`top:${revision}`}
+            label="Top header tree"
+            axis="top"
+            root={structure.topTree}
+            selection={selection}
+            onSelect={onSelect}
+          />
           <h3 id="left-tree-title">Left tree (rows)</h3>
-          <HeaderTree key={`left:${revision}`} label="Left header tree" axis="left" root={structure.leftTree} selection={selection} onSelect={onSelect} />
+          <HeaderTree
+            key={`left:${revision}`}
+            label="Left header tree"
+            axis="left"
+            root={structure.leftTree}
+            selection={selection}
+            onSelect={onSelect}
+          />
           {structure.treeTruncated && <p className="hint">The left tree is long; only its first nodes are shown.</p>}
           <details open>
             <summary>Column tuples ({formatCount(structure.columns.length)})</summary>

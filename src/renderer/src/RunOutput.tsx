@@ -33,7 +33,9 @@ function Success({ output }: { output: PythonOutput }): React.JSX.Element {
           </pre>
         </div>
       ) : (
-        <p className="muted">No value: end the program with an expression, or set <code>answer</code>.</p>
+        <p className="muted">
+          No value: end the program with an expression, or set <code>answer</code>.
+        </p>
       )}
     </>
   )

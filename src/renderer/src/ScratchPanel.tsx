@@ -27,8 +27,7 @@ export function ScratchPanel({ code, onCodeChange, running, onRun, onStop, table
         </div>
       </div>
       <p className="hint">
-        The open table is <code>df</code> when pandas is available, otherwise <code>rows</code> (a list of dicts) and{' '}
-        <code>columns</code>.{' '}
+        The open table is <code>df</code> when pandas is available, otherwise <code>rows</code> (a list of dicts) and <code>columns</code>.{' '}
         {tableName ? (
           <>
             Now open: <strong>{tableName}</strong>.

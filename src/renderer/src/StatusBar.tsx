@@ -23,7 +23,15 @@ export function StatusBar({ status, info, infoError, executorKind = null, childr
         {pythonStatusText(status)}
       </span>
       {boot && (
-        <progress className="boot-progress" max={boot.max} value={boot.value} aria-label="Python start-up" aria-valuetext={boot.text} title={boot.text} data-testid="python-progress" />
+        <progress
+          className="boot-progress"
+          max={boot.max}
+          value={boot.value}
+          aria-label="Python start-up"
+          aria-valuetext={boot.text}
+          title={boot.text}
+          data-testid="python-progress"
+        />
       )}
       {executorKind === 'cpython' && (
         <span className="executor-badge" data-testid="executor-badge" title={`Local Python: ${CPYTHON_WARNING}`}>

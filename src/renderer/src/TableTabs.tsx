@@ -28,7 +28,13 @@ export function TableTabs({ tables, activeId, onSelect, onClose }: Props): React
             >
               {label}
             </button>
-            <button type="button" className="tab-close" aria-label={`Close ${t.name}`} title="Close this table" onClick={() => onClose(t.id)}>
+            <button
+              type="button"
+              className="tab-close"
+              aria-label={`Close ${t.name}`}
+              title="Close this table"
+              onClick={() => onClose(t.id)}
+            >
               ×
             </button>
           </div>

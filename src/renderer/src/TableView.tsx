@@ -1,6 +1,14 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { AgGridReact } from 'ag-grid-react'
-import type { AutoSizeStrategy, CellClickedEvent, ColDef, ColumnHeaderClickedEvent, GetRowIdParams, GridApi, GridReadyEvent } from 'ag-grid-community'
+import type {
+  AutoSizeStrategy,
+  CellClickedEvent,
+  ColDef,
+  ColumnHeaderClickedEvent,
+  GetRowIdParams,
+  GridApi,
+  GridReadyEvent
+} from 'ag-grid-community'
 import type { TableSummary } from '../../shared/api'
 import type { CellRef } from '../../shared/table'
 import { loadingText, tableShape } from './format'
@@ -46,7 +54,14 @@ function highlightOf(selection: HeaderSelection | null, table: TableSummary, gro
 /** The open table in AG Grid: the top tree as column groups, the left tree as pinned index columns. */
 const NO_CELLS: readonly CellRef[] = []
 
-export function TableView({ table, selection, onSelect, inspectorOpen, onToggleInspector, answerRead = NO_CELLS }: Props): React.JSX.Element {
+export function TableView({
+  table,
+  selection,
+  onSelect,
+  inspectorOpen,
+  onToggleInspector,
+  answerRead = NO_CELLS
+}: Props): React.JSX.Element {
   const [grid, setGrid] = useState<GridApi<GridRow> | null>(null)
   const host = useRef<HTMLDivElement>(null)
   const current = useRef<Highlight>(NO_HIGHLIGHT)
@@ -138,7 +153,9 @@ export function TableView({ table, selection, onSelect, inspectorOpen, onToggleI
         </h2>
         <span className="table-shape">
           {tableShape(table.rowCount, table.columns.length)}
-          {levels > 1 || depth > 0 ? ` · ${levels} header ${levels === 1 ? 'level' : 'levels'}, ${depth} index ${depth === 1 ? 'level' : 'levels'}` : ''}
+          {levels > 1 || depth > 0
+            ? ` · ${levels} header ${levels === 1 ? 'level' : 'levels'}, ${depth} index ${depth === 1 ? 'level' : 'levels'}`
+            : ''}
           {table.view === 'flatten' ? ' · flattened' : ''}
         </span>
         {loading && (
@@ -162,7 +179,13 @@ export function TableView({ table, selection, onSelect, inspectorOpen, onToggleI
               </button>
             </span>
           )}
-          <button type="button" aria-pressed={inspectorOpen} aria-controls="inspector" onClick={onToggleInspector} title="Show or hide the header-tree inspector">
+          <button
+            type="button"
+            aria-pressed={inspectorOpen}
+            aria-controls="inspector"
+            onClick={onToggleInspector}
+            title="Show or hide the header-tree inspector"
+          >
             Header tree
           </button>
         </span>

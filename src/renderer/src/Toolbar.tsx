@@ -18,7 +18,13 @@ export function Toolbar({ opening, onOpen, onFile, pickerRef }: Props): React.JS
   return (
     <header className="toolbar">
       <h1 className="app-name">TableQA Studio</h1>
-      <button type="button" onClick={onOpen} disabled={opening !== null} aria-keyshortcuts="Control+O Meta+O" title={`Open a table (${shortcutLabel})`}>
+      <button
+        type="button"
+        onClick={onOpen}
+        disabled={opening !== null}
+        aria-keyshortcuts="Control+O Meta+O"
+        title={`Open a table (${shortcutLabel})`}
+      >
         Open…
       </button>
       <input

@@ -3,7 +3,9 @@ import { bootProgressView } from './bootProgress'
 
 describe('the start-up progress bar', () => {
   it('shows the steps done, the total and the step under way', () => {
-    expect(bootProgressView({ state: 'starting', detail: 'Loading pandas', progress: { done: 3, total: 7, label: 'Loading pandas' } })).toEqual({
+    expect(
+      bootProgressView({ state: 'starting', detail: 'Loading pandas', progress: { done: 3, total: 7, label: 'Loading pandas' } })
+    ).toEqual({
       value: 3,
       max: 7,
       label: 'Loading pandas',
@@ -19,9 +21,18 @@ describe('the start-up progress bar', () => {
   })
 
   it('keeps odd numbers within the bar', () => {
-    expect(bootProgressView({ state: 'starting', detail: '', progress: { done: 9, total: 4, label: 'x' } })).toMatchObject({ value: 4, max: 4, text: 'x (step 4 of 4)' })
-    expect(bootProgressView({ state: 'starting', detail: '', progress: { done: -2, total: 4, label: ' ' } })).toMatchObject({ value: 0, label: 'starting' })
-    expect(bootProgressView({ state: 'starting', detail: '', progress: { done: Number.NaN, total: 4, label: 'x' } })).toMatchObject({ value: 0 })
+    expect(bootProgressView({ state: 'starting', detail: '', progress: { done: 9, total: 4, label: 'x' } })).toMatchObject({
+      value: 4,
+      max: 4,
+      text: 'x (step 4 of 4)'
+    })
+    expect(bootProgressView({ state: 'starting', detail: '', progress: { done: -2, total: 4, label: ' ' } })).toMatchObject({
+      value: 0,
+      label: 'starting'
+    })
+    expect(bootProgressView({ state: 'starting', detail: '', progress: { done: Number.NaN, total: 4, label: 'x' } })).toMatchObject({
+      value: 0
+    })
     expect(bootProgressView({ state: 'starting', detail: '', progress: { done: 0, total: 0, label: 'x' } })).toBeNull()
   })
 })

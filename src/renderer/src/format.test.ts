@@ -53,7 +53,9 @@ describe('pythonStatusText', () => {
 
 describe('failureHeadline', () => {
   it('explains timeouts and stops in plain words', () => {
-    expect(failureHeadline({ code: 'timeout', message: 'Stopped after 45 s: the program ran past its time limit.' })).toBe('Stopped after 45 s: the program ran past its time limit')
+    expect(failureHeadline({ code: 'timeout', message: 'Stopped after 45 s: the program ran past its time limit.' })).toBe(
+      'Stopped after 45 s: the program ran past its time limit'
+    )
     expect(failureHeadline({ code: 'timeout', message: 'x' })).toBe('Stopped: the program ran past its time limit')
     expect(failureHeadline({ code: 'interrupted', message: 'x' })).toBe('Stopped by you')
   })

@@ -23,7 +23,15 @@ describe('nextBlock', () => {
 
 describe('toGridRows', () => {
   it('numbers rows from the block start and spreads numbers to their columns', () => {
-    const rows = toGridRows({ start: 5, rows: [['a', '1'], ['b', 'x']], index: [['r1'], ['r2']], numbers: { columns: [1], values: [[1, null]] } })
+    const rows = toGridRows({
+      start: 5,
+      rows: [
+        ['a', '1'],
+        ['b', 'x']
+      ],
+      index: [['r1'], ['r2']],
+      numbers: { columns: [1], values: [[1, null]] }
+    })
     expect(rows).toEqual([
       { n: 5, cells: ['a', '1'], index: ['r1'], numbers: [undefined, 1] },
       { n: 6, cells: ['b', 'x'], index: ['r2'], numbers: [undefined, null] }

@@ -18,7 +18,9 @@ export const ROW_BLOCK = 20_000
 
 const NO_INDEX: string[] = []
 
-export function toGridRows(block: Pick<RowBlock, 'start' | 'rows'> & Partial<Pick<RowBlock, 'index' | 'numbers' | 'rowSource'>>): GridRow[] {
+export function toGridRows(
+  block: Pick<RowBlock, 'start' | 'rows'> & Partial<Pick<RowBlock, 'index' | 'numbers' | 'rowSource'>>
+): GridRow[] {
   const { start, rows } = block
   const numericColumns = block.numbers?.columns ?? []
   const values = block.numbers?.values ?? []

@@ -23,7 +23,9 @@ function openInChild(script: string, file: BadFile): Promise<OpenOutcome> {
   const limitMs = file.maxMs * 3 + 10_000
   const started = performance.now()
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--max-old-space-size=4096', script, file.path, ...(probe === undefined ? [] : [probe])], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--max-old-space-size=4096', script, file.path, ...(probe === undefined ? [] : [probe])], {
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
@@ -34,7 +36,8 @@ function openInChild(script: string, file: BadFile): Promise<OpenOutcome> {
       const ms = performance.now() - started
       const line = stdout.trim().split('\n').pop() ?? ''
       if (code === 0 && line.startsWith('{')) return done(JSON.parse(line) as OpenOutcome)
-      const why = signal === 'SIGKILL' ? `no answer within ${Math.round(limitMs / 1000)} s` : `exited with ${code ?? signal}: ${stderr.slice(-800)}`
+      const why =
+        signal === 'SIGKILL' ? `no answer within ${Math.round(limitMs / 1000)} s` : `exited with ${code ?? signal}: ${stderr.slice(-800)}`
       done({ ok: null, ms, rssGrowthMb: Number.NaN, why })
     })
   })
@@ -45,7 +48,8 @@ export function judge(file: BadFile, outcome: OpenOutcome): string[] {
   const problems: string[] = []
   if (outcome.ok === null) return [`did not finish: ${outcome.why}`]
   if (outcome.ms > file.maxMs) problems.push(`took ${Math.round(outcome.ms)} ms (bound ${file.maxMs} ms)`)
-  if (outcome.rssGrowthMb > file.maxRssMb) problems.push(`added ${Math.round(outcome.rssGrowthMb)} MB of resident memory (bound ${file.maxRssMb} MB)`)
+  if (outcome.rssGrowthMb > file.maxRssMb)
+    problems.push(`added ${Math.round(outcome.rssGrowthMb)} MB of resident memory (bound ${file.maxRssMb} MB)`)
   const expect = file.expect
   switch (expect.kind) {
     case 'fail':
@@ -61,19 +65,24 @@ export function judge(file: BadFile, outcome: OpenOutcome): string[] {
         problems.push(`refused (${outcome.code}: ${outcome.message}) but must open`)
         break
       }
-      if (expect.tables !== undefined && outcome.tables.length !== expect.tables) problems.push(`${outcome.tables.length} tables, expected ${expect.tables}`)
+      if (expect.tables !== undefined && outcome.tables.length !== expect.tables)
+        problems.push(`${outcome.tables.length} tables, expected ${expect.tables}`)
       if (outcome.tables.length === 0) problems.push('no tables')
-      if (expect.rows !== undefined && outcome.tables[0]?.rows !== expect.rows) problems.push(`${outcome.tables[0]?.rows} rows, expected ${expect.rows}`)
-      if (expect.cols !== undefined && outcome.tables[0]?.cols !== expect.cols) problems.push(`${outcome.tables[0]?.cols} columns, expected ${expect.cols}`)
+      if (expect.rows !== undefined && outcome.tables[0]?.rows !== expect.rows)
+        problems.push(`${outcome.tables[0]?.rows} rows, expected ${expect.rows}`)
+      if (expect.cols !== undefined && outcome.tables[0]?.cols !== expect.cols)
+        problems.push(`${outcome.tables[0]?.cols} columns, expected ${expect.cols}`)
       if (expect.contains !== undefined && outcome.found !== true) problems.push(`no cell contains "${expect.contains}"`)
       if (expect.warning !== undefined) {
         const warnings = outcome.tables.flatMap((t) => t.warnings)
-        if (!warnings.some((w) => expect.warning?.test(w) === true)) problems.push(`no warning matches ${String(expect.warning)} (warnings: ${warnings.slice(0, 3).join(' | ')})`)
+        if (!warnings.some((w) => expect.warning?.test(w) === true))
+          problems.push(`no warning matches ${String(expect.warning)} (warnings: ${warnings.slice(0, 3).join(' | ')})`)
       }
       break
     case 'either':
       if (!outcome.ok) {
-        if (expect.message !== undefined && !expect.message.test(outcome.message)) problems.push(`message "${outcome.message}" does not match ${String(expect.message)}`)
+        if (expect.message !== undefined && !expect.message.test(outcome.message))
+          problems.push(`message "${outcome.message}" does not match ${String(expect.message)}`)
         if (outcome.code === 'internal') problems.push(`failed with an internal error: ${outcome.message}`)
       } else if (outcome.tables.length === 0) problems.push('no tables')
       break

@@ -13,6 +13,15 @@ export async function bundleEntry(entry: string): Promise<string> {
   const dir = join(ROOT, 'test-results', 'hardening')
   mkdirSync(dir, { recursive: true })
   const outfile = join(dir, `${basename(entry).replace(/\.ts$/, '')}.mjs`)
-  await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'error' })
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'error'
+  })
   return outfile
 }

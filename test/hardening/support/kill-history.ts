@@ -43,7 +43,8 @@ export async function simulateKills(dir: string, rounds: number, random: () => n
   const lost = new Set<string>()
   for (let round = 0; round < rounds; round++) {
     const ids = await runAndKill(script, dir, round, 5 + random() * 150)
-    if (ids.exitCode !== null) report.problems.push(`round ${round}: the writer exited by itself (${ids.exitCode}): ${ids.stderr.slice(0, 300)}`)
+    if (ids.exitCode !== null)
+      report.problems.push(`round ${round}: the writer exited by itself (${ids.exitCode}): ${ids.stderr.slice(0, 300)}`)
     if (ids.committed.length === 0) report.emptyRounds++
     committed.push(...ids.committed)
     const opened = openFileStore(dir, 'history')
@@ -70,7 +71,12 @@ export async function simulateKills(dir: string, rounds: number, random: () => n
   return report
 }
 
-function runAndKill(script: string, dir: string, round: number, delayMs: number): Promise<{ committed: string[]; exitCode: number | null; stderr: string }> {
+function runAndKill(
+  script: string,
+  dir: string,
+  round: number,
+  delayMs: number
+): Promise<{ committed: string[]; exitCode: number | null; stderr: string }> {
   return new Promise((done) => {
     const child = spawn(process.execPath, [script, dir, String(round)], { stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
@@ -88,7 +94,10 @@ function runAndKill(script: string, dir: string, round: number, delayMs: number)
     child.on('close', (code) => {
       clearTimeout(backstop)
       // Only complete lines: a line cut by the kill was not reported.
-      const committed = stdout.split('\n').slice(0, -1).filter((l) => l !== '')
+      const committed = stdout
+        .split('\n')
+        .slice(0, -1)
+        .filter((l) => l !== '')
       done({ committed, exitCode: code, stderr })
     })
   })

@@ -2,7 +2,9 @@ import type { Channel, RequestOf, ResponseOf } from '../../../src/shared/api'
 import { decodeWire, encodeWire } from '../../../src/shared/wire'
 
 /** Calls the browser-mode server's contract over HTTP, as the UI does. */
-export function webClient(url: string): <C extends Channel>(channel: C, request: RequestOf<C>, signal?: AbortSignal) => Promise<ResponseOf<C>> {
+export function webClient(
+  url: string
+): <C extends Channel>(channel: C, request: RequestOf<C>, signal?: AbortSignal) => Promise<ResponseOf<C>> {
   const parsed = new URL(url)
   const token = new URLSearchParams(parsed.hash.slice(1)).get('token') ?? ''
   return async (channel, request, signal) => {

@@ -49,7 +49,10 @@ export type EvalOptions = {
 export function defaultOutDir(o: EvalOptions): string {
   const who = o.endpoint ?? o.model ?? 'model'
   const sampling = o.endpoint === 'oracle' ? '' : `-n${o.n ?? ASK_DEFAULTS.n}-t${o.temperature ?? ASK_DEFAULTS.temperature}`
-  return join('eval-runs', `${o.dataset}-${o.split}-${who.replace(/[^A-Za-z0-9._-]+/g, '_')}-${o.tableRepr}-${o.apis}-${o.lang}-${o.select}${sampling}`)
+  return join(
+    'eval-runs',
+    `${o.dataset}-${o.split}-${who.replace(/[^A-Za-z0-9._-]+/g, '_')}-${o.tableRepr}-${o.apis}-${o.lang}-${o.select}${sampling}`
+  )
 }
 
 export async function evaluate(o: EvalOptions): Promise<RunSummary> {
@@ -58,7 +61,13 @@ export async function evaluate(o: EvalOptions): Promise<RunSummary> {
   const temperature = o.temperature ?? ASK_DEFAULTS.temperature
   const files = new SqliteFiles()
   let source: CandidateSource | undefined
-  const executor = o.executor ?? createCPythonExecutor({ python: process.env.TABLEQA_PYTHON ?? 'python3', config: { poolSize: Math.max(1, o.concurrency) }, defaultTimeoutMs: o.timeoutMs ?? 60_000 })
+  const executor =
+    o.executor ??
+    createCPythonExecutor({
+      python: process.env.TABLEQA_PYTHON ?? 'python3',
+      config: { poolSize: Math.max(1, o.concurrency) },
+      defaultTimeoutMs: o.timeoutMs ?? 60_000
+    })
   const gold = goldQuery(executor)
   try {
     const dataset = loadDataset(o.dataset, o.split, resolveDataDir(o.data), files)

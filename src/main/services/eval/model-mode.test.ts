@@ -17,9 +17,11 @@ import type { QuestionRecord } from './types'
 
 // The first three questions of HiTab dev and of Spider dev, as the loaders order them.
 const HITAB = {
-  budget: 'if the pre-production development activities were to be included, how many dollars would the fy 2017 r&d budget authority have been?',
+  budget:
+    'if the pre-production development activities were to be included, how many dollars would the fy 2017 r&d budget authority have been?',
   transport: 'how many percent of black male workers were employed in the transportation and warehousing sector?',
-  admin: 'how many percent of black male workers were employed in the administrative and support, waste management and remediation services sector?'
+  admin:
+    'how many percent of black male workers were employed in the administrative and support, waste management and remediation services sector?'
 }
 const SPIDER = {
   count: 'How many singers do we have?',
@@ -45,13 +47,24 @@ const hitabChoices: Record<keyof typeof HITAB, Choice[]> = {
   ],
   transport: [
     { text: fenced('answer = df.loc["transport", "black"]'), logprobs: [-0.2, -0.2] },
-    { text: fenced('answer = lookup(df, ("percent", "transportation and warehousing"), ("black male workers", "total"))'), logprobs: [-1, -1] },
-    { text: fenced('answer = lookup(df, ("percent", "transportation and warehousing"), ("black male workers", "total"))'), logprobs: [-1.2, -1] },
+    {
+      text: fenced('answer = lookup(df, ("percent", "transportation and warehousing"), ("black male workers", "total"))'),
+      logprobs: [-1, -1]
+    },
+    {
+      text: fenced('answer = lookup(df, ("percent", "transportation and warehousing"), ("black male workers", "total"))'),
+      logprobs: [-1.2, -1]
+    },
     { text: fenced('answer = 0'), logprobs: [-4] },
     { text: fenced('answer = df.iloc[0, 0]'), logprobs: [-3, -3] }
   ],
   admin: [
-    { text: fenced(`sector = qa(${JSON.stringify(SUB_QUESTION)})\nanswer = lookup(df, ("percent", sector), ("black male workers", "total"))`), logprobs: [-0.1, -0.1, -0.1] },
+    {
+      text: fenced(
+        `sector = qa(${JSON.stringify(SUB_QUESTION)})\nanswer = lookup(df, ("percent", sector), ("black male workers", "total"))`
+      ),
+      logprobs: [-0.1, -0.1, -0.1]
+    },
     { text: fenced('answer = df.iloc[1, 1]'), logprobs: [-2, -2] },
     { text: fenced('answer = df.iloc[2, 2]'), logprobs: [-2.5, -2] },
     { text: fenced('answer = df.iloc[3, 3]'), logprobs: [-3, -2] },
@@ -64,7 +77,10 @@ let home: string
 let runs: string
 
 function lines(out: string): QuestionRecord[] {
-  return readFileSync(join(out, 'questions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as QuestionRecord)
+  return readFileSync(join(out, 'questions.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as QuestionRecord)
 }
 
 function generationRequests(from: number): ScriptedServer['requests'] {
@@ -86,28 +102,43 @@ function evalCli(args: string[]): Promise<Cli> {
 
 beforeAll(async () => {
   const probe = await probePython(process.env.TABLEQA_PYTHON ?? 'python3')
-  if (!probe.ok || probe.pandas === null) throw new Error('Model-mode evaluation tests need python3 with pandas (pip install -r python/requirements-test.txt).')
+  if (!probe.ok || probe.pandas === null)
+    throw new Error('Model-mode evaluation tests need python3 with pandas (pip install -r python/requirements-test.txt).')
   home = mkdtempSync(join(tmpdir(), 'eval-model-home-'))
   runs = mkdtempSync(join(tmpdir(), 'eval-model-runs-'))
   server = await startScriptedServer({
     requireKey: KEY,
     rules: [
-      { match: (r) => QA_PROMPT.test(r.prompt) && r.prompt.includes(SUB_QUESTION), reply: { choices: [{ text: 'administrative and support, waste management and remediation services' }] } },
-      { match: (r) => QA_PROMPT.test(r.prompt) && r.prompt.includes("Which column of singer holds each singer's age?"), reply: { choices: [{ text: 'Age' }] } },
+      {
+        match: (r) => QA_PROMPT.test(r.prompt) && r.prompt.includes(SUB_QUESTION),
+        reply: { choices: [{ text: 'administrative and support, waste management and remediation services' }] }
+      },
+      {
+        match: (r) => QA_PROMPT.test(r.prompt) && r.prompt.includes("Which column of singer holds each singer's age?"),
+        reply: { choices: [{ text: 'Age' }] }
+      },
       { match: asked(HITAB.budget), reply: { choices: hitabChoices.budget } },
       { match: asked(HITAB.transport), reply: { choices: hitabChoices.transport } },
       { match: asked(HITAB.admin), reply: { choices: hitabChoices.admin } },
       // Spider, completions API: the reply continues the prompt's open code block.
       {
         match: asked(SPIDER.count),
-        reply: { choices: [{ text: 'answer = sqldf("SELECT count(*) FROM singer")\n```', logprobs: [-0.3, -0.3] }, { text: 'answer = len(singer.columns)\n```', logprobs: [-2, -2] }] }
+        reply: {
+          choices: [
+            { text: 'answer = sqldf("SELECT count(*) FROM singer")\n```', logprobs: [-0.3, -0.3] },
+            { text: 'answer = len(singer.columns)\n```', logprobs: [-2, -2] }
+          ]
+        }
       },
       { match: asked(SPIDER.total), reply: { delayMs: 4_000, choices: [{ text: 'answer = len(singer)\n```' }] } },
       {
         match: asked(SPIDER.byAge),
         reply: {
           choices: [
-            { text: `col = qa("Which column of singer holds each singer's age?")\nanswer = singer.sort_values(col, ascending=False)[["Name", "Country", "Age"]]\n\`\`\``, logprobs: [-0.4, -0.4, -0.4] },
+            {
+              text: `col = qa("Which column of singer holds each singer's age?")\nanswer = singer.sort_values(col, ascending=False)[["Name", "Country", "Age"]]\n\`\`\``,
+              logprobs: [-0.4, -0.4, -0.4]
+            },
             { text: 'answer = sqldf("SELECT Name, Country, Age FROM singer ORDER BY Age")\n```', logprobs: [-1, -1] }
           ]
         }
@@ -115,8 +146,14 @@ beforeAll(async () => {
     ]
   })
   // A named endpoint whose key is in the key file, as the web app stores it.
-  const registry = new EndpointRegistry(openFileStore(home, SETTINGS_STORE).store, new FileSecretStore(join(home, 'secrets.json'), localKeyCipher(home)))
-  const saved = await registry.save({ name: 'scripted-sql', baseUrl: server.url, model: 'test-model', api: 'completions', timeoutMs: 1_500, maxRetries: 0 }, KEY)
+  const registry = new EndpointRegistry(
+    openFileStore(home, SETTINGS_STORE).store,
+    new FileSecretStore(join(home, 'secrets.json'), localKeyCipher(home))
+  )
+  const saved = await registry.save(
+    { name: 'scripted-sql', baseUrl: server.url, model: 'test-model', api: 'completions', timeoutMs: 1_500, maxRetries: 0 },
+    KEY
+  )
   if (!saved.ok) throw new Error(saved.error.message)
 })
 
@@ -127,7 +164,22 @@ afterAll(async () => {
 })
 
 describe('model mode on HiTab dev through npm run eval', () => {
-  const args = (out: string): string[] => ['--dataset', 'hitab', '--split', 'dev', '--limit', '3', '--base-url', server.url, '--model', 'test-model', '--api-key-env', 'EVAL_TEST_KEY', '--out', out]
+  const args = (out: string): string[] => [
+    '--dataset',
+    'hitab',
+    '--split',
+    'dev',
+    '--limit',
+    '3',
+    '--base-url',
+    server.url,
+    '--model',
+    'test-model',
+    '--api-key-env',
+    'EVAL_TEST_KEY',
+    '--out',
+    out
+  ]
 
   it('samples five programs per question, runs them with qa() answered, selects by log-probability and scores', async () => {
     const out = join(runs, 'hitab')
@@ -151,7 +203,12 @@ describe('model mode on HiTab dev through npm run eval', () => {
 
     const byQuestion = new Map(lines(out).map((r) => [r.question, r]))
     const budget = byQuestion.get(HITAB.budget)
-    expect(budget).toMatchObject({ correct: true, answer: { kind: 'scalar', value: 154983 }, qaCalls: 0, program: 'answer = lookup(df, "total", "2017 actual")' })
+    expect(budget).toMatchObject({
+      correct: true,
+      answer: { kind: 'scalar', value: 154983 },
+      qaCalls: 0,
+      program: 'answer = lookup(df, "total", "2017 actual")'
+    })
     expect(budget?.candidates.map((c) => c.logprobSum)).toEqual([-1, -3, -4, -3, -6])
     expect(budget?.candidates.map((c) => c.logprobMean)).toEqual([-0.5, -1, -2, -1.5, -3])
     expect(budget?.candidates.map((c) => c.tokens)).toEqual([2, 3, 2, 2, 2])
@@ -162,7 +219,10 @@ describe('model mode on HiTab dev through npm run eval', () => {
 
     const transport = byQuestion.get(HITAB.transport)
     expect(transport).toMatchObject({ correct: false, miss: { category: 'execution' }, program: 'answer = df.loc["transport", "black"]' })
-    expect(transport?.candidates.slice(1, 3).map((c) => c.answer)).toEqual([{ kind: 'scalar', value: 11.1 }, { kind: 'scalar', value: 11.1 }])
+    expect(transport?.candidates.slice(1, 3).map((c) => c.answer)).toEqual([
+      { kind: 'scalar', value: 11.1 },
+      { kind: 'scalar', value: 11.1 }
+    ])
 
     const admin = byQuestion.get(HITAB.admin)
     expect(admin).toMatchObject({ correct: true, answer: { kind: 'scalar', value: 9.7 }, qaCalls: 1 })
@@ -243,7 +303,9 @@ describe('model mode on Spider dev in SQL mode with a named endpoint', () => {
   })
 
   it('refuses a named endpoint that does not exist, naming the ones that do', async () => {
-    await expect(evaluate({ ...options(join(runs, 'none')), endpoint: 'elsewhere' })).rejects.toThrow(/No endpoint named 'elsewhere'.*there are: scripted-sql/)
+    await expect(evaluate({ ...options(join(runs, 'none')), endpoint: 'elsewhere' })).rejects.toThrow(
+      /No endpoint named 'elsewhere'.*there are: scripted-sql/
+    )
   })
 })
 

@@ -65,7 +65,10 @@ export async function modelSource(options: ModelOptions): Promise<CandidateSourc
       try {
         generated = await generate(request, { client, library: library.value })
       } catch (error) {
-        return { candidates: [], error: { category: 'model', message: `generation failed: ${error instanceof Error ? error.message : String(error)}` } }
+        return {
+          candidates: [],
+          error: { category: 'model', message: `generation failed: ${error instanceof Error ? error.message : String(error)}` }
+        }
       }
       if (!generated.ok) {
         const { code, message } = generated.error

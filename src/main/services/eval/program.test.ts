@@ -8,7 +8,15 @@ function shaped(code: string, table: unknown = null): unknown {
   return readShaped(r.value.value?.json)
 }
 
-const TABLE = { name: 't', columns: [['Nation'], ['Gold']], index: [], values: [['Norway', '16'], ['Germany', '12']] }
+const TABLE = {
+  name: 't',
+  columns: [['Nation'], ['Gold']],
+  index: [],
+  values: [
+    ['Norway', '16'],
+    ['Germany', '12']
+  ]
+}
 
 describe.runIf(pandasAvailable())('the evaluation wrapper (CPython with pandas)', () => {
   it('takes the last expression, else the answer variable, as the runner does', () => {
@@ -17,11 +25,23 @@ describe.runIf(pandasAvailable())('the evaluation wrapper (CPython with pandas)'
     expect(shaped('x = 1')).toEqual({ kind: 'none' })
   })
   it('shapes DataFrames as tables, Series and lists as lists, numpy scalars and NaN as plain values', () => {
-    expect(shaped('df', TABLE)).toEqual({ kind: 'table', rows: [['Norway', 16], ['Germany', 12]] })
+    expect(shaped('df', TABLE)).toEqual({
+      kind: 'table',
+      rows: [
+        ['Norway', 16],
+        ['Germany', 12]
+      ]
+    })
     expect(shaped('df["Gold"]', TABLE)).toEqual({ kind: 'list', items: [16, 12] })
     expect(shaped('df["Gold"].sum()', TABLE)).toEqual({ kind: 'scalar', value: 28 })
     expect(shaped('float("nan")')).toEqual({ kind: 'scalar', value: null })
-    expect(shaped('[(1, "a"), (2, "b")]')).toEqual({ kind: 'table', rows: [[1, 'a'], [2, 'b']] })
+    expect(shaped('[(1, "a"), (2, "b")]')).toEqual({
+      kind: 'table',
+      rows: [
+        [1, 'a'],
+        [2, 'b']
+      ]
+    })
   })
   it('runs SQL candidates through sqldf over the bound tables', () => {
     expect(shaped(sqlProgram('SELECT Nation FROM df WHERE Gold > 13'), TABLE)).toEqual({ kind: 'table', rows: [['Norway']] })
@@ -41,6 +61,14 @@ describe('reading shaped answers', () => {
     expect(readShaped('not json')).toBeNull()
   })
   it('turns answers into prediction strings as Python str() would', () => {
-    expect(answerStrings({ kind: 'table', rows: [[1, 2.5], [true, null]] })).toEqual(['1', '2.5', 'True'])
+    expect(
+      answerStrings({
+        kind: 'table',
+        rows: [
+          [1, 2.5],
+          [true, null]
+        ]
+      })
+    ).toEqual(['1', '2.5', 'True'])
   })
 })

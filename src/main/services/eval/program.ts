@@ -122,6 +122,9 @@ export function answerStrings(a: ShapedAnswer): string[] {
     case 'list':
       return a.items.filter((x) => x !== null).map(pyStr)
     case 'table':
-      return a.rows.flat().filter((x) => x !== null).map(pyStr)
+      return a.rows
+        .flat()
+        .filter((x) => x !== null)
+        .map(pyStr)
   }
 }

@@ -9,7 +9,12 @@ function duration(seconds: number): string {
   return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`
 }
 
-export function progressBar(total: number, label: string, stream: NodeJS.WriteStream = process.stderr, now: () => number = Date.now): Progress {
+export function progressBar(
+  total: number,
+  label: string,
+  stream: NodeJS.WriteStream = process.stderr,
+  now: () => number = Date.now
+): Progress {
   const start = now()
   let finished = 0
   let correct = 0

@@ -44,15 +44,33 @@ function fakeExecutor(log: { runs: RunRequest[]; loads: string[]; drops: string[
       log.runs.push(req)
       const said = /__eval_run\("say (.*?)"\)/.exec(req.code)
       const failed = /__eval_run\("fail (.*?)"\)/.exec(req.code)
-      if (failed) return Promise.resolve({ killed: false, qaCalls: 0, result: { ok: false, error: { code: 'python-error', message: failed[1] ?? '', stdout: '', stderr: '' } } })
+      if (failed)
+        return Promise.resolve({
+          killed: false,
+          qaCalls: 0,
+          result: { ok: false, error: { code: 'python-error', message: failed[1] ?? '', stdout: '', stderr: '' } }
+        })
       const json = JSON.stringify({ kind: 'scalar', value: said?.[1] ?? null })
-      return Promise.resolve({ killed: false, qaCalls: 0, result: { ok: true, value: { stdout: '', stderr: '', value: { repr: '', type: 'str', json }, truncated: false, durationMs: 1, tableKind: 'pandas' } } })
+      return Promise.resolve({
+        killed: false,
+        qaCalls: 0,
+        result: {
+          ok: true,
+          value: { stdout: '', stderr: '', value: { repr: '', type: 'str', json }, truncated: false, durationMs: 1, tableKind: 'pandas' }
+        }
+      })
     }
   }
 }
 
 function question(id: string, tableKey: string, gold: string, unscorable?: string): EvalQuestion {
-  const q: EvalQuestion = { id, question: `q ${id}`, tableKey, gold: { kind: 'wikitq', values: [gold], canon: null }, types: { type: gold === 'x' ? 'X' : 'Y' } }
+  const q: EvalQuestion = {
+    id,
+    question: `q ${id}`,
+    tableKey,
+    gold: { kind: 'wikitq', values: [gold], canon: null },
+    types: { type: gold === 'x' ? 'X' : 'Y' }
+  }
   if (unscorable) q.unscorable = unscorable
   return q
 }
@@ -62,7 +80,13 @@ const DATASET: EvalDataset = {
   split: 'dev',
   dir: '/nowhere',
   notes: [],
-  questions: [question('1', 'A', 'x'), question('2', 'B', 'y'), question('3', 'A', 'z'), question('4', 'C', 'w', 'database missing'), question('5', 'B', 'v')],
+  questions: [
+    question('1', 'A', 'x'),
+    question('2', 'B', 'y'),
+    question('3', 'A', 'z'),
+    question('4', 'C', 'w', 'database missing'),
+    question('5', 'B', 'v')
+  ],
   loadTables: () => Promise.resolve(ok({ main: TABLE, named: [] }))
 }
 
@@ -97,7 +121,10 @@ describe('the evaluation runner', () => {
     expect(s).toMatchObject({ questions: 5, scored: 4, correct: 2, ea: 50, unscorable: { count: 1, reasons: { 'database missing': 1 } } })
     expect(s.byType.type).toMatchObject({ X: { questions: 1, correct: 1 }, Y: { questions: 3, correct: 1 } })
     expect(s.misses).toEqual({ model: 1, api: 1 })
-    const lines = readFileSync(join(out, 'questions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as QuestionRecord)
+    const lines = readFileSync(join(out, 'questions.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as QuestionRecord)
     expect(lines).toHaveLength(5)
     expect(lines.find((r) => r.id === '2')).toMatchObject({ program: 'say Y', correct: true, answer: { kind: 'scalar', value: 'Y' } })
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('**EA 50.0 %**')
@@ -122,11 +149,21 @@ describe('the evaluation runner', () => {
   it('logs the selection and notes questions decided by a vote because log-probabilities were missing', async () => {
     const source: RunOptions['source'] = {
       name: 'no log-probs',
-      candidates: (q) => Promise.resolve({ candidates: [{ program: 'say q', lang: 'python' }, { program: PROGRAMS[q.id] ?? '', lang: 'python' }, { program: PROGRAMS[q.id] ?? '', lang: 'python' }] })
+      candidates: (q) =>
+        Promise.resolve({
+          candidates: [
+            { program: 'say q', lang: 'python' },
+            { program: PROGRAMS[q.id] ?? '', lang: 'python' },
+            { program: PROGRAMS[q.id] ?? '', lang: 'python' }
+          ]
+        })
     }
     const s = await runEval({ ...options, source, select: 'logprob', limit: 2 })
     expect(s.correct).toBe(2)
-    const lines = readFileSync(join(out, 'questions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as QuestionRecord)
+    const lines = readFileSync(join(out, 'questions.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as QuestionRecord)
     expect(lines[0]?.selection).toMatchObject({ mode: 'vote', fallbackReason: expect.stringMatching(/no log-probabilities/) as unknown })
     expect(s.notes.join(' ')).toMatch(/^2 questions were selected by vote: The endpoint gave no log-probabilities/)
   })

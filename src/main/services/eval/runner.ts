@@ -17,7 +17,19 @@ import { readShaped, sqlProgram, wrapProgram } from './program'
 import { progressBar } from './progress'
 import type { GoldQuery } from './spider-gold'
 import { summarize, summaryMarkdown, type RunSummary } from './summary'
-import type { CandidateProgram, CandidateRecord, CandidateSet, CandidateSource, EvalDataset, EvalQuestion, MissCategory, NamedTable, QuestionRecord, ShapedAnswer, TableSet } from './types'
+import type {
+  CandidateProgram,
+  CandidateRecord,
+  CandidateSet,
+  CandidateSource,
+  EvalDataset,
+  EvalQuestion,
+  MissCategory,
+  NamedTable,
+  QuestionRecord,
+  ShapedAnswer,
+  TableSet
+} from './types'
 import type { MissExplanation } from './oracle/sources'
 
 export type RunOptions = {
@@ -37,7 +49,15 @@ export type RunOptions = {
   progress?: boolean
 }
 
-type Executed = { candidate: CandidateProgram; ok: boolean; answer?: ShapedAnswer; error?: string; code: string; sqlChanged: boolean; qaCalls: number }
+type Executed = {
+  candidate: CandidateProgram
+  ok: boolean
+  answer?: ShapedAnswer
+  error?: string
+  code: string
+  sqlChanged: boolean
+  qaCalls: number
+}
 
 // The same view of the table as the generation pipeline gives the model (pipeline/tables.ts).
 function tablePayload(t: NamedTable['table'], numbers: (number | null)[][] | undefined, repr: RunOptions['tableRepr']): Uint8Array {
@@ -49,10 +69,16 @@ function tablePayload(t: NamedTable['table'], numbers: (number | null)[][] | und
 
 /** Tables in the executor, loaded on first use and dropped after the last question that needs them. */
 class TableCache {
-  private readonly loaded = new Map<string, Promise<{ set: TableSet | null; error?: string; ids: { main: string | null; named: { name: string; tableId: string }[] } }>>()
+  private readonly loaded = new Map<
+    string,
+    Promise<{ set: TableSet | null; error?: string; ids: { main: string | null; named: { name: string; tableId: string }[] } }>
+  >()
   private readonly remaining = new Map<string, number>()
 
-  constructor(private readonly o: RunOptions, questions: EvalQuestion[]) {
+  constructor(
+    private readonly o: RunOptions,
+    questions: EvalQuestion[]
+  ) {
     for (const q of questions) this.remaining.set(q.tableKey, (this.remaining.get(q.tableKey) ?? 0) + 1)
   }
 
@@ -65,7 +91,9 @@ class TableCache {
     return p
   }
 
-  private async load(key: string): Promise<{ set: TableSet | null; error?: string; ids: { main: string | null; named: { name: string; tableId: string }[] } }> {
+  private async load(
+    key: string
+  ): Promise<{ set: TableSet | null; error?: string; ids: { main: string | null; named: { name: string; tableId: string }[] } }> {
     const set = await this.o.dataset.loadTables(key)
     if (!set.ok) return { set: null, error: set.error.message, ids: { main: null, named: [] } }
     const prefix = `${this.o.dataset.id}:${key}`
@@ -122,7 +150,14 @@ function errorCategory(message: string): MissCategory {
   return 'execution'
 }
 
-async function execute(o: RunOptions, q: EvalQuestion, set: CandidateSet, c: CandidateProgram, ids: { main: string | null; named: { name: string; tableId: string }[] }, runId: string): Promise<Executed> {
+async function execute(
+  o: RunOptions,
+  q: EvalQuestion,
+  set: CandidateSet,
+  c: CandidateProgram,
+  ids: { main: string | null; named: { name: string; tableId: string }[] },
+  runId: string
+): Promise<Executed> {
   if (c.error !== undefined) return { candidate: c, ok: false, error: c.error, code: c.program, sqlChanged: false, qaCalls: 0 }
   let code = c.program
   let sqlChanged = false
@@ -135,7 +170,14 @@ async function execute(o: RunOptions, q: EvalQuestion, set: CandidateSet, c: Can
     code = sqlProgram(sql)
   }
   const qa = set.qa === undefined ? {} : { qa: set.qa, ...(set.maxQaCalls === undefined ? {} : { maxQaCalls: set.maxQaCalls }) }
-  const { result, qaCalls } = await o.executor.run({ runId, code: wrapProgram(code), tableId: ids.main, namedTables: ids.named, timeoutMs: o.timeoutMs, ...qa })
+  const { result, qaCalls } = await o.executor.run({
+    runId,
+    code: wrapProgram(code),
+    tableId: ids.main,
+    namedTables: ids.named,
+    timeoutMs: o.timeoutMs,
+    ...qa
+  })
   if (!result.ok) return { candidate: c, ok: false, error: result.error.message, code, sqlChanged, qaCalls }
   const answer = readShaped(result.value.value?.json)
   if (answer === null) return { candidate: c, ok: false, error: 'the program gave no readable answer', code, sqlChanged, qaCalls }
@@ -159,7 +201,13 @@ function candidateRecord(r: Executed): CandidateRecord {
 
 async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promise<QuestionRecord> {
   const t0 = performance.now()
-  const base = { id: q.id, question: q.question, tableKey: q.tableKey, types: q.types, gold: q.gold.kind === 'spider' ? q.gold.sql : q.gold.kind === 'hitab' ? q.gold.answer : q.gold.values }
+  const base = {
+    id: q.id,
+    question: q.question,
+    tableKey: q.tableKey,
+    types: q.types,
+    gold: q.gold.kind === 'spider' ? q.gold.sql : q.gold.kind === 'hitab' ? q.gold.answer : q.gold.values
+  }
   const record = (rest: Partial<QuestionRecord>): QuestionRecord => ({
     ...base,
     program: null,
@@ -173,31 +221,68 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
   })
   if (q.unscorable !== undefined) return record({ unscorable: q.unscorable })
   const loaded = await tables.get(q.tableKey)
-  if (loaded.set === null) return record({ error: loaded.error ?? 'table not loaded', miss: { category: 'parse', evidence: `the table could not be imported: ${loaded.error ?? ''}` } })
+  if (loaded.set === null)
+    return record({
+      error: loaded.error ?? 'table not loaded',
+      miss: { category: 'parse', evidence: `the table could not be imported: ${loaded.error ?? ''}` }
+    })
   const set = await o.source.candidates(q, loaded.set)
   const notes = set.notes === undefined || set.notes.length === 0 ? {} : { notes: set.notes }
   if (set.error !== undefined || set.candidates.length === 0) {
     const message = set.error?.message ?? 'no candidates'
-    return record({ error: message, tokens: set.tokens ?? null, qaCalls: 0, ...notes, miss: { category: set.error?.category ?? 'model', evidence: message } })
+    return record({
+      error: message,
+      tokens: set.tokens ?? null,
+      qaCalls: 0,
+      ...notes,
+      miss: { category: set.error?.category ?? 'model', evidence: message }
+    })
   }
   const runs: Executed[] = []
   for (const [k, c] of set.candidates.entries()) runs.push(await execute(o, q, set, c, loaded.ids, `${q.id}#${k}`))
   const chosen = selectCandidate(
-    runs.map((r) => ({ program: r.candidate.program, logprobSum: r.candidate.logprobSum ?? null, logprobMean: r.candidate.logprobMean ?? null, exec: r.ok ? { ok: true, answerKey: JSON.stringify(r.answer) } : { ok: false } })),
+    runs.map((r) => ({
+      program: r.candidate.program,
+      logprobSum: r.candidate.logprobSum ?? null,
+      logprobMean: r.candidate.logprobMean ?? null,
+      exec: r.ok ? { ok: true, answerKey: JSON.stringify(r.answer) } : { ok: false }
+    })),
     { mode: o.select }
   )
   const pick = runs[chosen.ok ? chosen.value.index : 0] as Executed
   const candidates = runs.map(candidateRecord)
-  const selection = chosen.ok ? { selection: { mode: chosen.value.mode, ...(chosen.value.fallbackReason === undefined ? {} : { fallbackReason: chosen.value.fallbackReason }) } } : {}
-  const common = { program: pick.candidate.program, candidates, tokens: set.tokens ?? null, qaCalls: runs.reduce((n, r) => n + r.qaCalls, 0), ...selection, ...notes }
+  const selection = chosen.ok
+    ? {
+        selection: {
+          mode: chosen.value.mode,
+          ...(chosen.value.fallbackReason === undefined ? {} : { fallbackReason: chosen.value.fallbackReason })
+        }
+      }
+    : {}
+  const common = {
+    program: pick.candidate.program,
+    candidates,
+    tokens: set.tokens ?? null,
+    qaCalls: runs.reduce((n, r) => n + r.qaCalls, 0),
+    ...selection,
+    ...notes
+  }
   if (!pick.ok || pick.answer === undefined) {
     const message = pick.error ?? 'failed'
     return record({ ...common, error: message, miss: { category: errorCategory(message), evidence: message } })
   }
   const score = await scoreAnswer(q, pick.answer, { gold: o.gold, sqlPrediction: pick.candidate.lang === 'sql' })
-  if (!score.ok) return record({ ...common, answer: pick.answer, error: score.error.message, miss: { category: 'gold-error', evidence: score.error.message } })
+  if (!score.ok)
+    return record({
+      ...common,
+      answer: pick.answer,
+      error: score.error.message,
+      miss: { category: 'gold-error', evidence: score.error.message }
+    })
   if (score.value.correct) return record({ ...common, answer: pick.answer, correct: true })
-  const miss = o.source.explainMiss ? await o.source.explainMiss(q, pick.answer) : { category: 'model' as const, evidence: `answer ${JSON.stringify(pick.answer).slice(0, 300)}` }
+  const miss = o.source.explainMiss
+    ? await o.source.explainMiss(q, pick.answer)
+    : { category: 'model' as const, evidence: `answer ${JSON.stringify(pick.answer).slice(0, 300)}` }
   return record({ ...common, answer: pick.answer, miss })
 }
 
@@ -207,7 +292,11 @@ export async function runEval(o: RunOptions): Promise<RunSummary> {
   const logPath = join(o.out, 'questions.jsonl')
   const questions = o.limit === undefined ? o.dataset.questions : o.dataset.questions.slice(0, o.limit)
   const wanted = new Set(questions.map((q) => q.id))
-  const previous = new Map(readLog(logPath).filter((r) => wanted.has(r.id)).map((r) => [r.id, r]))
+  const previous = new Map(
+    readLog(logPath)
+      .filter((r) => wanted.has(r.id))
+      .map((r) => [r.id, r])
+  )
   // Grouped by table, in order of first appearance, so each table is loaded once and then dropped.
   const order = new Map<string, number>()
   for (const q of questions) if (!order.has(q.tableKey)) order.set(q.tableKey, order.size)
@@ -225,7 +314,21 @@ export async function runEval(o: RunOptions): Promise<RunSummary> {
         rec = await askOne(o, q, tables)
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e)
-        rec = { id: q.id, question: q.question, tableKey: q.tableKey, types: q.types, program: null, candidates: [], answer: null, gold: null, correct: false, error: message, miss: { category: 'execution', evidence: message }, timeMs: 0, tokens: null }
+        rec = {
+          id: q.id,
+          question: q.question,
+          tableKey: q.tableKey,
+          types: q.types,
+          program: null,
+          candidates: [],
+          answer: null,
+          gold: null,
+          correct: false,
+          error: message,
+          miss: { category: 'execution', evidence: message },
+          timeMs: 0,
+          tokens: null
+        }
       }
       await tables.release(q.tableKey)
       appendFileSync(logPath, `${JSON.stringify(rec)}\n`)
@@ -244,7 +347,10 @@ export async function runEval(o: RunOptions): Promise<RunSummary> {
     endpoint: o.source.name,
     config: o.config,
     seconds: todo.length > 0 ? seconds : 0,
-    notes: [...o.dataset.notes, ...(previous.size > 0 ? [`${previous.size} questions were taken from an earlier run in the same folder.`] : [])]
+    notes: [
+      ...o.dataset.notes,
+      ...(previous.size > 0 ? [`${previous.size} questions were taken from an earlier run in the same folder.`] : [])
+    ]
   })
   writeFileSync(join(o.out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`)
   writeFileSync(join(o.out, 'summary.md'), `${summaryMarkdown(summary)}\n`)

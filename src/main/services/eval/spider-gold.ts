@@ -30,11 +30,13 @@ export function goldQuery(executor: Executor, timeoutMs = 60_000): GoldQuery {
     const key = `${dbPath}\u0000${sql}`
     let p = cache.get(key)
     if (p === undefined) {
-      p = executor.run({ runId: `gold-${n++}`, code: program(dbPath, replaceCurrentYear(sql)), tableId: null, timeoutMs }).then(({ result }) => {
-        if (!result.ok) return fail('bad-input', result.error.message)
-        const json = result.value.value?.json
-        return typeof json === 'string' ? ok(JSON.parse(json) as SqlRows) : fail('bad-input', 'the gold query gave no rows')
-      })
+      p = executor
+        .run({ runId: `gold-${n++}`, code: program(dbPath, replaceCurrentYear(sql)), tableId: null, timeoutMs })
+        .then(({ result }) => {
+          if (!result.ok) return fail('bad-input', result.error.message)
+          const json = result.value.value?.json
+          return typeof json === 'string' ? ok(JSON.parse(json) as SqlRows) : fail('bad-input', 'the gold query gave no rows')
+        })
       cache.set(key, p)
     }
     return p

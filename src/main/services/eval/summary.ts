@@ -61,7 +61,8 @@ export function summarize(
   const fallbacks = new Map<string, number>()
   for (const r of records) {
     const why = r.selection?.fallbackReason
-    if (why !== undefined) fallbacks.set(`${r.selection?.mode ?? ''}: ${why}`, (fallbacks.get(`${r.selection?.mode ?? ''}: ${why}`) ?? 0) + 1)
+    if (why !== undefined)
+      fallbacks.set(`${r.selection?.mode ?? ''}: ${why}`, (fallbacks.get(`${r.selection?.mode ?? ''}: ${why}`) ?? 0) + 1)
   }
   const selectionNotes = [...fallbacks.entries()].map(([why, n]) => `${n} question${n === 1 ? ' was' : 's were'} selected by ${why}`)
   const usage = {
@@ -95,12 +96,17 @@ export function summaryMarkdown(s: RunSummary): string {
     '',
     `**EA ${pct(s.ea)}** (${s.correct} / ${s.scored} scored questions; ${s.questions} in the run, ${s.unscorable.count} not scored).`,
     '',
-    `Configuration: ${Object.entries(s.config).map(([k, v]) => `${k}=${String(v)}`).join(', ')}. ${s.seconds.toFixed(1)} s, ${s.questionsPerSecond.toFixed(2)} questions/s.`,
+    `Configuration: ${Object.entries(s.config)
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join(', ')}. ${s.seconds.toFixed(1)} s, ${s.questionsPerSecond.toFixed(2)} questions/s.`,
     ''
   ]
   const u = s.usage
   if (u.promptTokens > 0 || u.completionTokens > 0 || u.qaCalls > 0) {
-    lines.push(`Model use: ${u.candidates} candidates; about ${u.promptTokens.toLocaleString('en-US')} prompt tokens (estimated), ${u.completionTokens.toLocaleString('en-US')} completion tokens, ${u.qaCalls} qa calls.`, '')
+    lines.push(
+      `Model use: ${u.candidates} candidates; about ${u.promptTokens.toLocaleString('en-US')} prompt tokens (estimated), ${u.completionTokens.toLocaleString('en-US')} completion tokens, ${u.qaCalls} qa calls.`,
+      ''
+    )
   }
   if (s.unscorable.count > 0) {
     lines.push('## Not scored', '')

@@ -45,10 +45,7 @@ export type EvalDataset = {
 /** A program's answer as plain data, shaped by the evaluation wrapper so every scorer can read it. */
 export type AnswerCell = number | string | boolean | null
 export type ShapedAnswer =
-  | { kind: 'none' }
-  | { kind: 'scalar'; value: AnswerCell }
-  | { kind: 'list'; items: AnswerCell[] }
-  | { kind: 'table'; rows: AnswerCell[][] }
+  { kind: 'none' } | { kind: 'scalar'; value: AnswerCell } | { kind: 'list'; items: AnswerCell[] } | { kind: 'table'; rows: AnswerCell[][] }
 
 /** One candidate program from a candidate source. */
 export type CandidateProgram = {

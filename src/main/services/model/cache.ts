@@ -123,7 +123,13 @@ function parseEntry(text: string): Sample | null {
     if (typeof s !== 'object' || s === null) return null
     const sample = s as Record<string, unknown>
     const numOrNull = (v: unknown): v is number | null => v === null || (typeof v === 'number' && Number.isFinite(v))
-    if (typeof sample['text'] !== 'string' || !numOrNull(sample['logprobSum']) || !numOrNull(sample['logprobMean']) || !numOrNull(sample['tokens'])) return null
+    if (
+      typeof sample['text'] !== 'string' ||
+      !numOrNull(sample['logprobSum']) ||
+      !numOrNull(sample['logprobMean']) ||
+      !numOrNull(sample['tokens'])
+    )
+      return null
     if (sample['finishReason'] !== null && typeof sample['finishReason'] !== 'string') return null
     return {
       text: sample['text'],

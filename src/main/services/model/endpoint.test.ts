@@ -44,7 +44,17 @@ const fastRetry = {
 }
 
 function client(url: string, over: Partial<EndpointConfig> = {}, options: Partial<ModelClientOptions> = {}): ModelClient {
-  const config: EndpointConfig = { id: 'e1', name: 'Test', baseUrl: url, model: 'test-model', api: 'completions', timeoutMs: 5_000, maxRetries: 2, promptTokenBudget: 4_000, ...over }
+  const config: EndpointConfig = {
+    id: 'e1',
+    name: 'Test',
+    baseUrl: url,
+    model: 'test-model',
+    api: 'completions',
+    timeoutMs: 5_000,
+    maxRetries: 2,
+    promptTokenBudget: 4_000,
+    ...over
+  }
   return new ModelClient(config, { secrets: new MemorySecretStore(), retry: fastRetry, ...options })
 }
 
@@ -72,9 +82,20 @@ describe('ModelClient.sample', () => {
 
   it('reads chat log-probs from choices[].logprobs.content', async () => {
     const server = await serve({ rules: [{ reply: { choices: programs } }] })
-    const result = await client(server.url, { api: 'chat' }).sample({ ...base, prompt: undefined, messages: [{ role: 'system', content: 'Write pandas.' }, { role: 'user', content: 'How many rows?' }] })
+    const result = await client(server.url, { api: 'chat' }).sample({
+      ...base,
+      prompt: undefined,
+      messages: [
+        { role: 'system', content: 'Write pandas.' },
+        { role: 'user', content: 'How many rows?' }
+      ]
+    })
     expect(result.ok && result.value.map((s) => s.logprobSum)).toEqual([expect.closeTo(-0.6), -2, -0.5])
-    expect(server.requests[0]?.body).toMatchObject({ n: 3, logprobs: true, messages: [{ role: 'system' }, { role: 'user', content: 'How many rows?' }] })
+    expect(server.requests[0]?.body).toMatchObject({
+      n: 3,
+      logprobs: true,
+      messages: [{ role: 'system' }, { role: 'user', content: 'How many rows?' }]
+    })
   })
 
   it.each(['completions', 'chat', 'responses'] as const)('streams %s replies with progress events', async (api) => {
@@ -105,7 +126,10 @@ describe('ModelClient.sample', () => {
   })
 
   it('switches to repeated requests when the server refuses n', async () => {
-    const refuse: Rule = { match: (r) => typeof r.body?.['n'] === 'number', reply: { fault: { kind: 'status', status: 400, message: "Unsupported value: 'n' must be 1 for this model." } } }
+    const refuse: Rule = {
+      match: (r) => typeof r.body?.['n'] === 'number',
+      reply: { fault: { kind: 'status', status: 400, message: "Unsupported value: 'n' must be 1 for this model." } }
+    }
     const server = await serve({ rules: [refuse, { reply: { choices: programs } }] })
     const result = await client(server.url, { api: 'chat' }).sample(base)
     expect(result.ok && result.value).toHaveLength(3)
@@ -114,10 +138,22 @@ describe('ModelClient.sample', () => {
 
   it('uses repeated requests on the responses API, with log-probs when the server gives them', async () => {
     const server = await serve({ rules: [{ reply: { choices: programs } }] })
-    const result = await client(server.url, { api: 'responses' }).sample({ ...base, messages: [{ role: 'system', content: 'sys' }, { role: 'user', content: 'q' }], prompt: undefined })
+    const result = await client(server.url, { api: 'responses' }).sample({
+      ...base,
+      messages: [
+        { role: 'system', content: 'sys' },
+        { role: 'user', content: 'q' }
+      ],
+      prompt: undefined
+    })
     expect(result.ok && result.value).toHaveLength(3)
     expect(server.requests.map((r) => r.path)).toEqual(['/v1/responses', '/v1/responses', '/v1/responses'])
-    expect(server.requests[0]?.body).toMatchObject({ instructions: 'sys', input: [{ role: 'user', content: 'q' }], max_output_tokens: 128, include: ['message.output_text.logprobs'] })
+    expect(server.requests[0]?.body).toMatchObject({
+      instructions: 'sys',
+      input: [{ role: 'user', content: 'q' }],
+      max_output_tokens: 128,
+      include: ['message.output_text.logprobs']
+    })
     expect(server.requests[0]?.body?.['n']).toBeUndefined()
     const sums = result.ok ? result.value.map((s) => s.logprobSum ?? 0).sort((a, b) => a - b) : []
     expect(sums).toEqual([-2, expect.closeTo(-0.6), -0.5])
@@ -130,7 +166,10 @@ describe('ModelClient.sample', () => {
   })
 
   it('leaves out a sampling parameter the server refuses and tries again', async () => {
-    const refuse: Rule = { match: (r) => r.body?.['temperature'] !== undefined, reply: { fault: { kind: 'status', status: 400, message: "Unsupported parameter: 'temperature' is not supported with this model." } } }
+    const refuse: Rule = {
+      match: (r) => r.body?.['temperature'] !== undefined,
+      reply: { fault: { kind: 'status', status: 400, message: "Unsupported parameter: 'temperature' is not supported with this model." } }
+    }
     const server = await serve({ rules: [refuse, { reply: { choices: programs } }] })
     const result = await client(server.url, { api: 'responses' }).sample({ ...base, n: 2, concurrency: 1 })
     expect(result.ok).toBe(true)
@@ -141,7 +180,9 @@ describe('ModelClient.sample', () => {
 describe('ModelClient faults', () => {
   it('retries a 429 after the server-given delay (capped), then succeeds', async () => {
     sleeps.length = 0
-    const server = await serve({ rules: [{ times: 1, reply: { fault: { kind: 'status', status: 429, retryAfter: '1' } } }, { reply: { choices: programs } }] })
+    const server = await serve({
+      rules: [{ times: 1, reply: { fault: { kind: 'status', status: 429, retryAfter: '1' } } }, { reply: { choices: programs } }]
+    })
     const result = await client(server.url).sample(base)
     expect(result.ok).toBe(true)
     expect(server.requests).toHaveLength(2)
@@ -214,13 +255,22 @@ describe('ModelClient faults', () => {
   })
 
   it('recovers when a cut-off stream succeeds on retry', async () => {
-    const server = await serve({ rules: [{ times: 1, reply: { choices: programs, fault: { kind: 'cut', afterChunks: 2, mode: 'destroy' } } }, { reply: { choices: programs } }] })
+    const server = await serve({
+      rules: [
+        { times: 1, reply: { choices: programs, fault: { kind: 'cut', afterChunks: 2, mode: 'destroy' } } },
+        { reply: { choices: programs } }
+      ]
+    })
     const result = await client(server.url, { api: 'chat' }).sample({ ...base, stream: true })
     expect(result.ok && result.value).toHaveLength(3)
   })
 
   it('reports a wrong content type clearly', async () => {
-    const server = await serve({ rules: [{ reply: { fault: { kind: 'content-type', contentType: 'text/html; charset=utf-8', body: '<html><body>Login</body></html>' } } }] })
+    const server = await serve({
+      rules: [
+        { reply: { fault: { kind: 'content-type', contentType: 'text/html; charset=utf-8', body: '<html><body>Login</body></html>' } } }
+      ]
+    })
     const result = await client(server.url, { api: 'chat' }).sample({ ...base, n: 1 })
     expectError(result, 'model-bad-reply', /text\/html.*HTML page/)
   })
@@ -245,7 +295,11 @@ describe('ModelClient faults', () => {
     const server = await serve({ rules: [{ reply: { fault: { kind: 'status', status: 503, retryAfter: '10' } } }] })
     const controller = new AbortController()
     setTimeout(() => controller.abort(), 100)
-    const result = await client(server.url, { maxRetries: 5 }, { retry: { ...fastRetry, retryAfterCapMs: 10_000, sleep: undefined } }).sample({ ...base, signal: controller.signal })
+    const result = await client(
+      server.url,
+      { maxRetries: 5 },
+      { retry: { ...fastRetry, retryAfterCapMs: 10_000, sleep: undefined } }
+    ).sample({ ...base, signal: controller.signal })
     expect(!result.ok && result.error.code).toBe('cancelled')
     expect(server.requests).toHaveLength(1)
   })
@@ -282,7 +336,11 @@ describe('ModelClient connection test', () => {
   })
 
   it('says when the URL serves a web page with 200', async () => {
-    const server = await serve({ rules: [{ path: /.*/, reply: { fault: { kind: 'content-type', contentType: 'text/html', body: '<!doctype html><title>Home</title>' } } }] })
+    const server = await serve({
+      rules: [
+        { path: /.*/, reply: { fault: { kind: 'content-type', contentType: 'text/html', body: '<!doctype html><title>Home</title>' } } }
+      ]
+    })
     const result = await client(server.url).testConnection()
     expect(!result.ok && result.error.message).toMatch(/OpenAI-compatible.*text\/html/)
   })
@@ -292,7 +350,10 @@ describe('API keys', () => {
   const key = 'sk-proj-T3stKeyDoNotLeak0123456789abcdef'
 
   it('sends the stored key and keeps it out of errors', async () => {
-    const server = await serve({ requireKey: key, rules: [{ reply: { fault: { kind: 'status', status: 400, message: `Bad request for key ${key}` } } }] })
+    const server = await serve({
+      requireKey: key,
+      rules: [{ reply: { fault: { kind: 'status', status: 400, message: `Bad request for key ${key}` } } }]
+    })
     const secrets = new MemorySecretStore({ main: key })
     const result = await client(server.url, { apiKeyRef: 'main' }, { secrets }).sample(base)
     expect(server.requests[0]?.headers['authorization']).toBe(`Bearer ${key}`)
@@ -302,7 +363,9 @@ describe('API keys', () => {
   })
 
   it('keeps a key the server echoes in a 401 out of the error', async () => {
-    const server = await serve({ rules: [{ reply: { fault: { kind: 'status', status: 401, message: `Incorrect API key provided: ${key}` } } }] })
+    const server = await serve({
+      rules: [{ reply: { fault: { kind: 'status', status: 401, message: `Incorrect API key provided: ${key}` } } }]
+    })
     const result = await client(server.url, { apiKeyRef: 'main' }, { secrets: new MemorySecretStore({ main: key }) }).testConnection()
     expect(result.ok).toBe(true) // /models is not covered by the rule
     const sampled = await client(server.url, { apiKeyRef: 'main' }, { secrets: new MemorySecretStore({ main: key }) }).sample(base)
@@ -361,7 +424,13 @@ describe('response cache', () => {
   })
 
   it('keeps the samples that arrived when a later request fails, and asks only for the rest', async () => {
-    const server = await serve({ rules: [{ times: 2, reply: { choices: programs } }, { times: 3, reply: { fault: { kind: 'status', status: 500 } } }, { reply: { choices: programs } }] })
+    const server = await serve({
+      rules: [
+        { times: 2, reply: { choices: programs } },
+        { times: 3, reply: { fault: { kind: 'status', status: 500 } } },
+        { reply: { choices: programs } }
+      ]
+    })
     const options = { cache: new ResponseCache(await tempDir()) }
     const failed = await client(server.url, { supportsN: false }, options).sample({ ...base, concurrency: 1 })
     expect(failed.ok).toBe(false)

@@ -77,7 +77,8 @@ export class ModelClient {
       async (attemptSignal) => {
         const response = await client.get('/models', { signal: attemptSignal }).asResponse()
         const type = (response.headers.get('content-type') ?? '').split(';')[0] ?? ''
-        if (!type.includes('json')) throw new BadReplyError(notOpenAiMessage(this.config.baseUrl, `it answered with ${type === '' ? 'no content type' : type}`))
+        if (!type.includes('json'))
+          throw new BadReplyError(notOpenAiMessage(this.config.baseUrl, `it answered with ${type === '' ? 'no content type' : type}`))
         const body: unknown = await response.json()
         const data = typeof body === 'object' && body !== null && 'data' in body ? body.data : undefined
         if (!Array.isArray(data)) throw new BadReplyError(notOpenAiMessage(this.config.baseUrl, 'its model list has no "data"'))
@@ -93,7 +94,11 @@ export class ModelClient {
     if (!listed.ok) {
       const { error } = listed
       if (error.code === 'model-http' || error.code === 'model-not-found') {
-        return fail('model-http', error.message.includes('OpenAI-compatible') ? error.message : notOpenAiMessage(this.config.baseUrl, error.message), error.detail)
+        return fail(
+          'model-http',
+          error.message.includes('OpenAI-compatible') ? error.message : notOpenAiMessage(this.config.baseUrl, error.message),
+          error.detail
+        )
       }
       return listed
     }
@@ -124,7 +129,19 @@ export class ModelClient {
     }
     const cache = request.useCache === false ? undefined : this.options.cache
     const keyOf = (sampleIndex: number): string =>
-      cacheKey({ baseUrl: config.baseUrl, model: config.model, api: config.api, prompt: generation.prompt, messages: generation.messages, n, temperature: generation.temperature, maxTokens: generation.maxTokens, stop: generation.stop, logprobs: generation.logprobs, sampleIndex })
+      cacheKey({
+        baseUrl: config.baseUrl,
+        model: config.model,
+        api: config.api,
+        prompt: generation.prompt,
+        messages: generation.messages,
+        n,
+        temperature: generation.temperature,
+        maxTokens: generation.maxTokens,
+        stop: generation.stop,
+        logprobs: generation.logprobs,
+        sampleIndex
+      })
 
     const samples: (Sample | null)[] = Array.from({ length: n }, () => null)
     let done = 0
@@ -150,7 +167,10 @@ export class ModelClient {
       for (;;) {
         const body = buildBody(config.api, config.model, generation, indices.length, omitted)
         const result = await withRetries(
-          (signal) => requestOnce(client, config.api, body, indices.length, signal, (choice, chars) => request.onProgress?.({ kind: 'text', index: indices[choice] ?? choice, chars })),
+          (signal) =>
+            requestOnce(client, config.api, body, indices.length, signal, (choice, chars) =>
+              request.onProgress?.({ kind: 'text', index: indices[choice] ?? choice, chars })
+            ),
           { policy: this.policy, timeoutMs: config.timeoutMs, ...(request.signal === undefined ? {} : { signal: request.signal }), context }
         )
         if (result.ok || result.error.code !== 'model-http') return result
@@ -194,7 +214,8 @@ export class ModelClient {
     let apiKey: string | null = null
     if (config.apiKeyRef !== undefined && config.apiKeyRef !== '') {
       apiKey = await this.options.secrets.get(config.apiKeyRef)
-      if (apiKey === null || apiKey === '') return fail('unauthorized', `No API key is stored for the endpoint '${config.name}'. Enter it in the endpoint settings.`)
+      if (apiKey === null || apiKey === '')
+        return fail('unauthorized', `No API key is stored for the endpoint '${config.name}'. Enter it in the endpoint settings.`)
     }
     let url: URL
     try {
@@ -226,7 +247,8 @@ function indicesOf(samples: (Sample | null)[]): number[] {
 function validate(request: SampleRequest): string | null {
   if ((request.prompt === undefined) === (request.messages === undefined)) return 'Give either a prompt or messages.'
   if (!Number.isInteger(request.n) || request.n < 1 || request.n > MAX_N) return `n must be a whole number from 1 to ${MAX_N}.`
-  if (!Number.isFinite(request.temperature) || request.temperature < 0 || request.temperature > 2) return 'temperature must be between 0 and 2.'
+  if (!Number.isFinite(request.temperature) || request.temperature < 0 || request.temperature > 2)
+    return 'temperature must be between 0 and 2.'
   if (!Number.isInteger(request.maxTokens) || request.maxTokens < 1) return 'maxTokens must be a positive whole number.'
   return null
 }

@@ -69,7 +69,8 @@ describe('extractProgram', () => {
 
   it('continues a completions prompt that ended in a code prefix and drops stray trailing text', () => {
     const prefix = 'df = tables[0]\n'
-    const reply = 'answer = df[df["Country"] == "France"]["Gold"].sum()\n```\n\nQuestion: which country won most?\n```python\nanswer = 1\n```'
+    const reply =
+      'answer = df[df["Country"] == "France"]["Gold"].sum()\n```\n\nQuestion: which country won most?\n```python\nanswer = 1\n```'
     expect(code(extractProgram(reply, { codePrefix: prefix }))).toBe('df = tables[0]\nanswer = df[df["Country"] == "France"]["Gold"].sum()')
     const noFence = 'answer = len(df)\nQuestion: next one\nanswer = 3'
     expect(code(extractProgram(noFence, { codePrefix: prefix }))).toBe('df = tables[0]\nanswer = len(df)')
@@ -77,7 +78,9 @@ describe('extractProgram', () => {
 
   it('keeps an indented continuation of a code prefix', () => {
     const prefix = 'def solve(df):\n'
-    expect(code(extractProgram('    return df["a"].max()\nanswer = solve(df)\n', { codePrefix: prefix }))).toBe('def solve(df):\n    return df["a"].max()\nanswer = solve(df)')
+    expect(code(extractProgram('    return df["a"].max()\nanswer = solve(df)\n', { codePrefix: prefix }))).toBe(
+      'def solve(df):\n    return df["a"].max()\nanswer = solve(df)'
+    )
   })
 
   it('treats a chat-style fenced reply as such even when a code prefix was given', () => {

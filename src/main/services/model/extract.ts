@@ -111,7 +111,9 @@ function choose(blocks: Block[]): string | null {
   if (index < 0) index = python.length - 1
   const chosen = python[index] as Block
   const own = new Set(definedFunctions(chosen.code))
-  const helpers = python.slice(0, index).filter((b) => definedFunctions(b.code).some((name) => !own.has(name) && new RegExp(`\\b${name}\\s*\\(`).test(chosen.code)))
+  const helpers = python
+    .slice(0, index)
+    .filter((b) => definedFunctions(b.code).some((name) => !own.has(name) && new RegExp(`\\b${name}\\s*\\(`).test(chosen.code)))
   return [...helpers.map((b) => dedent(b.code).trimEnd()), dedent(chosen.code)].join('\n\n')
 }
 
@@ -152,7 +154,11 @@ export function extractProgram(reply: string, options: ExtractOptions = {}): Res
   if (blocks !== null) {
     const chosen = choose(blocks)
     if (chosen !== null) return ok(chosen.trimEnd())
-    return fail('model-no-code', 'The model replied with code blocks, but none holds a Python program.', blocks.map((b) => b.lang || 'unlabelled').join(', '))
+    return fail(
+      'model-no-code',
+      'The model replied with code blocks, but none holds a Python program.',
+      blocks.map((b) => b.lang || 'unlabelled').join(', ')
+    )
   }
   const span = codeSpan(text.split('\n'), false)
   if (span.trim() !== '') return ok(dedent(span).trimEnd())

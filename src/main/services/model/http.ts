@@ -171,11 +171,13 @@ export function classify(error: unknown, context: CallContext): Classified {
   }
   if (error instanceof APIError) {
     const status: unknown = error.status
-    if (typeof status === 'number') return classifyStatus(error as APIError<number, Headers | undefined, object | undefined>, status, context, make)
+    if (typeof status === 'number')
+      return classifyStatus(error as APIError<number, Headers | undefined, object | undefined>, status, context, make)
   }
   if (error instanceof StreamCutError) return make('model-bad-reply', error.message, true)
   if (error instanceof BadReplyError) return make('model-bad-reply', error.message, false)
-  if (error instanceof SyntaxError) return make('model-bad-reply', 'The model server sent a reply that is not valid JSON.', false, error.message)
+  if (error instanceof SyntaxError)
+    return make('model-bad-reply', 'The model server sent a reply that is not valid JSON.', false, error.message)
   if (findCause(error, isDroppedConnection) !== null) return make('model-bad-reply', droppedMessage, true, causeText(error))
   return make('internal', `Unexpected failure talking to the model server: ${messageOf(error)}`, false)
 }
@@ -186,17 +188,31 @@ function isDroppedConnection(error: unknown): boolean {
   return /terminated|other side closed|ECONNRESET|UND_ERR_SOCKET|socket hang up/i.test(`${errorCode(error)} ${messageOf(error)}`)
 }
 
-function classifyStatus(error: APIError<number, Headers | undefined, object | undefined>, status: number, context: CallContext, make: (code: ErrorCode, message: string, retryable: boolean, detail?: string) => Classified): Classified {
+function classifyStatus(
+  error: APIError<number, Headers | undefined, object | undefined>,
+  status: number,
+  context: CallContext,
+  make: (code: ErrorCode, message: string, retryable: boolean, detail?: string) => Classified
+): Classified {
   const body: unknown = error.error
   const serverMessage = serverMessageOf(body) ?? ''
   const jsonBody = typeof body === 'object' && body !== null
   if (status === 429) {
-    return { ...make('model-rate-limited', 'The model server is rate-limiting requests (HTTP 429).', true, serverMessage), ...retryAfter(error.headers) }
+    return {
+      ...make('model-rate-limited', 'The model server is rate-limiting requests (HTTP 429).', true, serverMessage),
+      ...retryAfter(error.headers)
+    }
   }
-  if (status >= 500) return { ...make('model-http', `The model server failed (HTTP ${status}).`, true, serverMessage), ...retryAfter(error.headers) }
+  if (status >= 500)
+    return { ...make('model-http', `The model server failed (HTTP ${status}).`, true, serverMessage), ...retryAfter(error.headers) }
   if (status === 408 || status === 409) return make('model-http', `The model server asked to retry (HTTP ${status}).`, true, serverMessage)
   if (status === 401 || status === 403) {
-    return make('unauthorized', `The model server refused the request (HTTP ${status}); check the API key in the endpoint settings.`, false, serverMessage)
+    return make(
+      'unauthorized',
+      `The model server refused the request (HTTP ${status}); check the API key in the endpoint settings.`,
+      false,
+      serverMessage
+    )
   }
   if (status === 404) {
     if (jsonBody && (error.code === 'model_not_found' || /model/i.test(serverMessage))) {
@@ -204,7 +220,11 @@ function classifyStatus(error: APIError<number, Headers | undefined, object | un
     }
     return make('model-http', notOpenAiMessage(context.baseUrl, 'HTTP 404'), false, serverMessage)
   }
-  return make('model-http', `The model server rejected the request (HTTP ${status}).${serverMessage === '' ? '' : ` It said: ${serverMessage.slice(0, 300)}`}`, false)
+  return make(
+    'model-http',
+    `The model server rejected the request (HTTP ${status}).${serverMessage === '' ? '' : ` It said: ${serverMessage.slice(0, 300)}`}`,
+    false
+  )
 }
 
 export function notOpenAiMessage(baseUrl: string, what: string): string {

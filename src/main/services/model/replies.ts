@@ -36,10 +36,15 @@ function chatLogprobs(content: unknown): number[] | null {
 function requireObject(body: unknown): Json {
   if (typeof body === 'string') {
     const looksHtml = /^\s*</.test(body)
-    throw new BadReplyError(looksHtml ? 'The model server answered with an HTML page instead of JSON; check the base URL.' : 'The model server answered with text instead of JSON.')
+    throw new BadReplyError(
+      looksHtml
+        ? 'The model server answered with an HTML page instead of JSON; check the base URL.'
+        : 'The model server answered with text instead of JSON.'
+    )
   }
   if (!isObject(body)) throw new BadReplyError('The model server sent an empty or unexpected reply.')
-  if (isObject(body['error'])) throw new BadReplyError(`The model server reported an error: ${stringOr(body['error']['message'], 'no message')}`)
+  if (isObject(body['error']))
+    throw new BadReplyError(`The model server reported an error: ${stringOr(body['error']['message'], 'no message')}`)
   return body
 }
 
@@ -107,7 +112,8 @@ export class StreamAccumulator {
   /** Takes one chunk; returns the index and text length of the sample it extended, if any. */
   add(chunk: unknown): { index: number; chars: number } | null {
     if (!isObject(chunk)) return null
-    if (isObject(chunk['error'])) throw new BadReplyError(`The model server reported an error mid-stream: ${stringOr(chunk['error']['message'], 'no message')}`)
+    if (isObject(chunk['error']))
+      throw new BadReplyError(`The model server reported an error mid-stream: ${stringOr(chunk['error']['message'], 'no message')}`)
     switch (this.api) {
       case 'completions':
       case 'chat': {

@@ -102,7 +102,8 @@ function vote(candidates: Candidate[], score: 'sum' | 'mean', requested: Selecti
     group.indices.push(i)
     groups.set(key, group)
   })
-  const best = (g: VoteGroup): number => Math.max(...g.indices.map((i) => scoreOf(candidates[i] as Candidate, score) ?? Number.NEGATIVE_INFINITY))
+  const best = (g: VoteGroup): number =>
+    Math.max(...g.indices.map((i) => scoreOf(candidates[i] as Candidate, score) ?? Number.NEGATIVE_INFINITY))
   const votes = [...groups.values()]
     .map((g) => ({ ...g, indices: byScore(candidates, g.indices, score) }))
     .sort((a, b) => b.count - a.count || best(b) - best(a) || Math.min(...a.indices) - Math.min(...b.indices))
@@ -115,7 +116,9 @@ function vote(candidates: Candidate[], score: 'sum' | 'mean', requested: Selecti
       requested,
       ranking,
       votes,
-      fallbackReason: scored ? 'No candidate ran successfully, so the most probable one was chosen.' : 'No candidate ran successfully, so the first one was chosen.'
+      fallbackReason: scored
+        ? 'No candidate ran successfully, so the most probable one was chosen.'
+        : 'No candidate ran successfully, so the first one was chosen.'
     }
   }
   return { index: ranking[0] ?? 0, mode: 'vote', requested, ranking, votes }

@@ -63,9 +63,13 @@ export function readAnswer(output: PythonOutput): Result<AskAnswer> {
   let cells: CellRef[] = []
   const value = output.value
   if (value === null) {
-    const printed = output.stdout.split('\n').map((l) => l.trim()).filter((l) => l !== '')
+    const printed = output.stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '')
     const last = printed.at(-1)
-    if (last === undefined) return fail('no-answer', 'The program ran but gave no answer: it neither assigned `answer` nor ended with an expression.')
+    if (last === undefined)
+      return fail('no-answer', 'The program ran but gave no answer: it neither assigned `answer` nor ended with an expression.')
     items = [{ value: last, type: 'string' }]
     notes.push('The program assigned no answer; its last printed line is used.')
   } else if (value.json === undefined) {
@@ -79,12 +83,21 @@ export function readAnswer(output: PythonOutput): Result<AskAnswer> {
     flatten(value.json, flat)
     items = flat.map(item).filter((i): i is AnswerItem => i !== null)
   }
-  if (items.length === 0) return fail('no-answer', `The program's answer is empty (${value === null ? 'nothing printed' : `${value.type} ${value.repr.slice(0, 80)}`}).`)
+  if (items.length === 0)
+    return fail(
+      'no-answer',
+      `The program's answer is empty (${value === null ? 'nothing printed' : `${value.type} ${value.repr.slice(0, 80)}`}).`
+    )
   const shape = value === null ? null : /\[(\d+) rows x (\d+) columns\]\s*$/.exec(value.repr)
   if (items.length > MAX_ANSWER_ITEMS || (shape !== null && Number(shape[1]) * Number(shape[2]) > MAX_ANSWER_ITEMS)) {
-    const size = shape !== null ? `a ${value?.type ?? 'table'} of ${Number(shape[1]).toLocaleString('en-US')} rows × ${shape[2]} columns` : `${items.length.toLocaleString('en-US')}+ values`
+    const size =
+      shape !== null
+        ? `a ${value?.type ?? 'table'} of ${Number(shape[1]).toLocaleString('en-US')} rows × ${shape[2]} columns`
+        : `${items.length.toLocaleString('en-US')}+ values`
     items = items.slice(0, MAX_ANSWER_ITEMS)
-    notes.push(`The answer is ${size}; only the first ${MAX_ANSWER_ITEMS.toLocaleString('en-US')} values are kept. A question usually wants one value or a short list — check the program.`)
+    notes.push(
+      `The answer is ${size}; only the first ${MAX_ANSWER_ITEMS.toLocaleString('en-US')} values are kept. A question usually wants one value or a short list — check the program.`
+    )
   }
   const answer: AskAnswer = { items, text: items.map((i) => String(i.value)).join(', '), cells }
   if (notes.length > 0) answer.note = notes.join(' ')

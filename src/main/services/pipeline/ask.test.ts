@@ -24,8 +24,16 @@ const fenced = (code: string): string => `Here is the program.\n\n\`\`\`python\n
 const hitabCandidates: Choice[] = [
   { text: fenced('answer = lookup(df, "transportation and warehousing", ("black male workers", "total"))'), logprobs: [-1, -1, -1, -1] },
   { text: fenced('answer = df.loc["transport", "black"]'), logprobs: [-1.5, -1.5] },
-  { text: fenced('sector = qa("Which industry sector includes airlines and trucking?")\nanswer = lookup(df, sector, ("black male workers", "total"))'), logprobs: [-2, -2, -2] },
-  { text: fenced('answer = df.loc[("percent", "transportation and warehousing"), ("black male workers", "total")]'), logprobs: [-2.5, -2.5] },
+  {
+    text: fenced(
+      'sector = qa("Which industry sector includes airlines and trucking?")\nanswer = lookup(df, sector, ("black male workers", "total"))'
+    ),
+    logprobs: [-2, -2, -2]
+  },
+  {
+    text: fenced('answer = df.loc[("percent", "transportation and warehousing"), ("black male workers", "total")]'),
+    logprobs: [-2.5, -2.5]
+  },
   { text: 'I cannot answer this from the table.', logprobs: [-4, -4] }
 ]
 
@@ -36,7 +44,17 @@ let spider: { name: string; table: ParsedTable }[]
 let spiderSingers = 0
 
 function endpoint(overrides: Partial<EndpointConfig> = {}): EndpointConfig {
-  return { id: 'e1', name: 'scripted', baseUrl: server.url, model: 'test-model', api: 'chat', timeoutMs: 10_000, maxRetries: 0, promptTokenBudget: 8_000, ...overrides }
+  return {
+    id: 'e1',
+    name: 'scripted',
+    baseUrl: server.url,
+    model: 'test-model',
+    api: 'chat',
+    timeoutMs: 10_000,
+    maxRetries: 0,
+    promptTokenBudget: 8_000,
+    ...overrides
+  }
 }
 
 function client(overrides: Partial<EndpointConfig> = {}): ModelClient {
@@ -49,10 +67,20 @@ function askHitab(extra: Partial<AskRequest> = {}, cfg: Partial<EndpointConfig> 
 
 const rules: Rule[] = [
   { match: QA_PROMPT, reply: { choices: [{ text: 'transportation and warehousing' }] } },
-  { match: /Question: how many singers do we have\?\nReply/, reply: { choices: [{ text: fenced('answer = sqldf("SELECT COUNT(*) FROM singer")'), logprobs: [-1, -1] }] } },
+  {
+    match: /Question: how many singers do we have\?\nReply/,
+    reply: { choices: [{ text: fenced('answer = sqldf("SELECT COUNT(*) FROM singer")'), logprobs: [-1, -1] }] }
+  },
   { match: /Question: silent program\?/, reply: { choices: [{ text: fenced('x = 1'), logprobs: [-1] }] } },
   { match: /Question: no code at all\?/, reply: { choices: [{ text: 'Sorry, I only chat.', logprobs: [-1] }] } },
-  { match: /Question: whole table\?/, reply: { choices: [{ text: fenced('import pandas as pd\nanswer = pd.DataFrame({"a": range(1_000_000), "b": range(1_000_000)})'), logprobs: [-1] }] } },
+  {
+    match: /Question: whole table\?/,
+    reply: {
+      choices: [
+        { text: fenced('import pandas as pd\nanswer = pd.DataFrame({"a": range(1_000_000), "b": range(1_000_000)})'), logprobs: [-1] }
+      ]
+    }
+  },
   { match: /Question: slow\?/, reply: { delayMs: 5_000, choices: [{ text: fenced('answer = 1') }] } },
   { match: /without log-probs/, reply: { choices: hitabCandidates.map((c) => ({ text: c.text })) } },
   { match: (r) => r.prompt.includes(`Question: ${QUESTION}`), reply: { choices: hitabCandidates } }
@@ -60,7 +88,8 @@ const rules: Rule[] = [
 
 beforeAll(async () => {
   const probe = await probePython('python3')
-  if (!probe.ok || probe.pandas === null) throw new Error('The pipeline tests need python3 with pandas (pip install -r python/requirements-test.txt).')
+  if (!probe.ok || probe.pandas === null)
+    throw new Error('The pipeline tests need python3 with pandas (pip install -r python/requirements-test.txt).')
   server = await startScriptedServer({ rules })
   executor = createCPythonExecutor({ python: 'python3', defaultTimeoutMs: 20_000 })
   const file = join(datasetsDir(), 'hitab', 'data', 'tables', 'raw', '1008.json')
@@ -71,7 +100,11 @@ beforeAll(async () => {
   const tables = await importFile('concert_singer.sqlite', new Uint8Array(readFileSync(db)))
   if (!tables.ok) throw new Error('Spider concert_singer did not import')
   spider = tables.value.map((g) => ({ name: g.name, table: structureGrid(g) }))
-  const count = spawnSync('python3', ['-c', `import sqlite3; print(sqlite3.connect(${JSON.stringify(db)}).execute("select count(*) from singer").fetchone()[0])`], { encoding: 'utf8' })
+  const count = spawnSync(
+    'python3',
+    ['-c', `import sqlite3; print(sqlite3.connect(${JSON.stringify(db)}).execute("select count(*) from singer").fetchone()[0])`],
+    { encoding: 'utf8' }
+  )
   spiderSingers = Number(count.stdout.trim())
 })
 
@@ -115,7 +148,9 @@ describe('ask on a HiTab table', () => {
     // One generation request (n honoured) plus one QA request; the QA prompt carries the sub-question.
     const mine = server.requests.slice(before)
     expect(mine.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(2)
-    expect(mine.some((r) => QA_PROMPT.test(r.prompt) && r.prompt.includes('Which industry sector includes airlines and trucking?'))).toBe(true)
+    expect(mine.some((r) => QA_PROMPT.test(r.prompt) && r.prompt.includes('Which industry sector includes airlines and trucking?'))).toBe(
+      true
+    )
     const generation = mine.find((r) => r.prompt.includes(`Question: ${QUESTION}`))
     expect(generation?.body?.['n']).toBe(5)
     expect(generation?.body?.['temperature']).toBe(0.7)
@@ -131,7 +166,10 @@ describe('ask on a HiTab table', () => {
   })
 
   it('falls back to a vote, and says so, when the endpoint gives no log-probabilities', async () => {
-    const result = await ask({ tables: [{ name: 'HiTab 1008', table: hitab }], question: `${QUESTION} (without log-probs)` }, { client: client(), executor })
+    const result = await ask(
+      { tables: [{ name: 'HiTab 1008', table: hitab }], question: `${QUESTION} (without log-probs)` },
+      { client: client(), executor }
+    )
     if (!result.ok) throw new Error(result.error.message)
     expect(result.value.candidates.every((c) => c.logprobSum === null)).toBe(true)
     expect(result.value.selection?.mode).toBe('vote')
@@ -151,13 +189,17 @@ describe('ask on a HiTab table', () => {
 describe('ask in SQL mode on a Spider database', () => {
   it('binds each table to its name and runs the query through sqldf', async () => {
     const before = server.requests.length
-    const result = await ask({ tables: spider, question: 'how many singers do we have?', options: { mode: 'sql', n: 1 } }, { client: client(), executor })
+    const result = await ask(
+      { tables: spider, question: 'how many singers do we have?', options: { mode: 'sql', n: 1 } },
+      { client: client(), executor }
+    )
     if (!result.ok) throw new Error(result.error.message)
     expect(result.value.kind).toBe('multi-table')
     expect(result.value.answer?.items).toEqual([{ value: spiderSingers, type: 'number' }])
     const sent = server.requests.slice(before)[0]?.prompt ?? ''
     expect(sent).toContain('SQLite queries')
-    for (const name of ['stadium', 'singer', 'concert', 'singer_in_concert']) expect(sent).toContain(`Table ${name}: concert_singer.sqlite › ${name}`)
+    for (const name of ['stadium', 'singer', 'concert', 'singer_in_concert'])
+      expect(sent).toContain(`Table ${name}: concert_singer.sqlite › ${name}`)
   })
 })
 
@@ -166,7 +208,10 @@ describe('ask with bad input', () => {
     const empty = await askHitab({ question: '   ' })
     expect(empty.ok || empty.error).toMatchObject({ code: 'bad-input', message: expect.stringMatching(/question is empty/) as unknown })
     const long = await askHitab({ question: 'why '.repeat(2_500) })
-    expect(long.ok || long.error).toMatchObject({ code: 'bad-input', message: expect.stringContaining(`limit is ${MAX_QUESTION_CHARS.toLocaleString('en-US')}`) as unknown })
+    expect(long.ok || long.error).toMatchObject({
+      code: 'bad-input',
+      message: expect.stringContaining(`limit is ${MAX_QUESTION_CHARS.toLocaleString('en-US')}`) as unknown
+    })
   })
 
   it('says when the URL is not an OpenAI-compatible API, and when the model is unknown', async () => {
@@ -180,7 +225,10 @@ describe('ask with bad input', () => {
 
   it('says when no reply holds code', async () => {
     const result = await askHitab({ question: 'no code at all?', options: { n: 2 } })
-    expect(result.ok || result.error).toMatchObject({ code: 'model-no-code', message: expect.stringMatching(/None of the 2 replies held a Python program/) as unknown })
+    expect(result.ok || result.error).toMatchObject({
+      code: 'model-no-code',
+      message: expect.stringMatching(/None of the 2 replies held a Python program/) as unknown
+    })
   })
 
   it('says when a program gives no answer', async () => {

@@ -39,7 +39,8 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
   const notes = [...generated.value.notes]
   const { promptMs, generateMs } = generated.value.timings
   const o = request.options ?? {}
-  const progress = (stage: AskProgress['stage'], done: number, total: number | null, message: string): void => request.onProgress?.({ askId, stage, done, total, message })
+  const progress = (stage: AskProgress['stage'], done: number, total: number | null, message: string): void =>
+    request.onProgress?.({ askId, stage, done, total, message })
   const cancelled = (): Result<AskSummary> => fail('cancelled', 'The question was cancelled.')
   const { client, executor } = deps
   const config = client.config
@@ -94,7 +95,9 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
       candidates.push({
         ...base,
         program: program.value,
-        result: read.ok ? { ok: true, answer: read.value } : { ok: false, error: { code: read.error.code, message: read.error.message, ...(detail === undefined ? {} : { detail }) } },
+        result: read.ok
+          ? { ok: true, answer: read.value }
+          : { ok: false, error: { code: read.error.code, message: read.error.message, ...(detail === undefined ? {} : { detail }) } },
         answerKey: read.ok ? answerKey(read.value) : null,
         qaCalls: calls,
         durationMs: Date.now() - runStart
@@ -118,13 +121,22 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
   let chosen: number | null = null
   if (selected.ok) {
     const s = selected.value
-    selection = { mode: s.mode, requested: s.requested, score, ranking: s.ranking, ...(s.fallbackReason === undefined ? {} : { fallbackReason: s.fallbackReason }), ...(s.votes === undefined ? {} : { votes: s.votes }) }
+    selection = {
+      mode: s.mode,
+      requested: s.requested,
+      score,
+      ranking: s.ranking,
+      ...(s.fallbackReason === undefined ? {} : { fallbackReason: s.fallbackReason }),
+      ...(s.votes === undefined ? {} : { votes: s.votes })
+    }
     chosen = s.index
     // The paper keeps the most probable program even when it fails; an answer from the next one that ran is more useful.
     if (s.mode === 'logprob' && candidates[chosen]?.result.ok !== true) {
       const next = s.ranking.find((k) => candidates[k]?.result.ok === true)
       if (next !== undefined) {
-        notes.push(`The most probable program (candidate ${chosen + 1}) failed; the most probable one that ran (candidate ${next + 1}) was chosen.`)
+        notes.push(
+          `The most probable program (candidate ${chosen + 1}) failed; the most probable one that ran (candidate ${next + 1}) was chosen.`
+        )
         chosen = next
       }
     }

@@ -67,7 +67,10 @@ export async function openModelClient(choice: EndpointChoice, setup: ClientSetup
     const found = registry.find(choice.endpoint)
     if (found === undefined) {
       const names = registry.list().map((e) => e.name)
-      return fail('not-found', `No endpoint named '${choice.endpoint}' in ${setup.dataDir}${names.length > 0 ? ` (there are: ${names.join(', ')})` : ' (none are configured)'}.`)
+      return fail(
+        'not-found',
+        `No endpoint named '${choice.endpoint}' in ${setup.dataDir}${names.length > 0 ? ` (there are: ${names.join(', ')})` : ' (none are configured)'}.`
+      )
     }
     config = { ...found }
     if (envKey !== '') {
@@ -79,16 +82,21 @@ export async function openModelClient(choice: EndpointChoice, setup: ClientSetup
       try {
         stored = await secrets.get(found.apiKeyRef)
       } catch (error) {
-        return fail('unauthorized', `The key of '${found.name}' could not be read from ${join(setup.dataDir, 'secrets.json')} (${error instanceof Error ? error.message : String(error)}). Give it with --api-key-env VAR.`)
+        return fail(
+          'unauthorized',
+          `The key of '${found.name}' could not be read from ${join(setup.dataDir, 'secrets.json')} (${error instanceof Error ? error.message : String(error)}). Give it with --api-key-env VAR.`
+        )
       }
       if (stored === null || stored === '') {
-        if (setup.keyRequired === true) return fail('unauthorized', `No API key is stored for '${found.name}'. Give it with --api-key-env VAR.`)
+        if (setup.keyRequired === true)
+          return fail('unauthorized', `No API key is stored for '${found.name}'. Give it with --api-key-env VAR.`)
       } else {
         key = 'the key file'
       }
     }
   } else {
-    if (choice.baseUrl === undefined || choice.model === undefined) return fail('bad-input', 'Give --endpoint NAME, or --base-url URL and --model NAME.')
+    if (choice.baseUrl === undefined || choice.model === undefined)
+      return fail('bad-input', 'Give --endpoint NAME, or --base-url URL and --model NAME.')
     let host: string
     try {
       host = new URL(choice.baseUrl).host

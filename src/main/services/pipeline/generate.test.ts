@@ -18,8 +18,9 @@ describe('the title a table gets in the prompt', () => {
   })
 
   it('gives the notes under the table on a line of their own', () => {
-    expect(promptTitle('t.xlsx', 'Table 3. Sales', 'Source: survey\n1 Includes taxes.')).toBe('t.xlsx: Table 3. Sales\nNotes: Source: survey / 1 Includes taxes.')
+    expect(promptTitle('t.xlsx', 'Table 3. Sales', 'Source: survey\n1 Includes taxes.')).toBe(
+      't.xlsx: Table 3. Sales\nNotes: Source: survey / 1 Includes taxes.'
+    )
     expect(promptTitle('t.xlsx', undefined, 'x = suppressed')).toBe('t.xlsx\nNotes: x = suppressed')
   })
 })
-

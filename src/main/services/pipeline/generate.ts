@@ -58,11 +58,13 @@ export type Generation = {
 export function validate(request: AskRequest): string | null {
   const q = request.question
   if (typeof q !== 'string' || q.trim() === '') return 'The question is empty. Type a question about the table.'
-  if (q.length > MAX_QUESTION_CHARS) return `The question is ${q.length.toLocaleString('en-US')} characters long; the limit is ${MAX_QUESTION_CHARS.toLocaleString('en-US')}. Ask something shorter.`
+  if (q.length > MAX_QUESTION_CHARS)
+    return `The question is ${q.length.toLocaleString('en-US')} characters long; the limit is ${MAX_QUESTION_CHARS.toLocaleString('en-US')}. Ask something shorter.`
   if (request.tables.length === 0) return 'There is no table to ask about. Open a table first.'
   const o = request.options ?? {}
   if (o.n !== undefined && (!Number.isInteger(o.n) || o.n < 1 || o.n > MAX_N)) return `n must be a whole number from 1 to ${MAX_N}.`
-  if (o.temperature !== undefined && (!Number.isFinite(o.temperature) || o.temperature < 0 || o.temperature > 2)) return 'temperature must be between 0 and 2.'
+  if (o.temperature !== undefined && (!Number.isFinite(o.temperature) || o.temperature < 0 || o.temperature > 2))
+    return 'temperature must be between 0 and 2.'
   return null
 }
 
@@ -87,7 +89,8 @@ export async function generate(request: AskRequest, deps: GenerateDeps): Promise
   const o = request.options ?? {}
   const n = o.n ?? DEFAULTS.n
   const askId = request.askId ?? ''
-  const progress = (stage: AskProgress['stage'], done: number, total: number | null, message: string): void => request.onProgress?.({ askId, stage, done, total, message })
+  const progress = (stage: AskProgress['stage'], done: number, total: number | null, message: string): void =>
+    request.onProgress?.({ askId, stage, done, total, message })
   const { client } = deps
 
   progress('prompt', 0, null, 'building the prompt')
@@ -101,7 +104,11 @@ export async function generate(request: AskRequest, deps: GenerateDeps): Promise
     apis: o.apis ?? 'full',
     form: client.config.api === 'completions' ? 'completion' : 'chat',
     question: request.question.trim(),
-    tables: tables.map((table, i) => ({ name: names[i] ?? 'df', title: promptTitle(request.tables[i]?.name ?? '', request.tables[i]?.table.title, request.tables[i]?.table.notes), table })),
+    tables: tables.map((table, i) => ({
+      name: names[i] ?? 'df',
+      title: promptTitle(request.tables[i]?.name ?? '', request.tables[i]?.table.title, request.tables[i]?.table.notes),
+      table
+    })),
     tokenBudget: client.config.promptTokenBudget
   })
   const promptMs = Date.now() - started
@@ -128,7 +135,11 @@ export async function generate(request: AskRequest, deps: GenerateDeps): Promise
   const programs = samples.map((s) => extractProgram(s.text, prompt.codePrefix === null ? {} : { codePrefix: prompt.codePrefix }))
   if (programs.every((p) => !p.ok)) {
     const first = programs[0]
-    return fail('model-no-code', `None of the ${samples.length} replies held a Python program. Check that the endpoint serves a code model and that its replies are not cut short.`, first !== undefined && !first.ok ? first.error.detail : undefined)
+    return fail(
+      'model-no-code',
+      `None of the ${samples.length} replies held a Python program. Check that the endpoint serves a code model and that its replies are not cut short.`,
+      first !== undefined && !first.ok ? first.error.detail : undefined
+    )
   }
   const counted = samples.map((s) => s.tokens)
   return ok({

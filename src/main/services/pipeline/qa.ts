@@ -21,7 +21,17 @@ export function qaHandler(client: ModelClient, library: PromptLibrary, signal?: 
       ...(signal === undefined ? {} : { signal })
     })
     if (!reply.ok) return reply
-    const line = (reply.value[0]?.text ?? '').replace(/<think>[\s\S]*?<\/think>/gi, '').split('\n').map((l) => l.trim()).find((l) => l !== '') ?? ''
-    return ok(line.replace(/^answer\s*:\s*/i, '').replace(/^["'](.*)["']$/, '$1').replace(/\.$/, ''))
+    const line =
+      (reply.value[0]?.text ?? '')
+        .replace(/<think>[\s\S]*?<\/think>/gi, '')
+        .split('\n')
+        .map((l) => l.trim())
+        .find((l) => l !== '') ?? ''
+    return ok(
+      line
+        .replace(/^answer\s*:\s*/i, '')
+        .replace(/^["'](.*)["']$/, '$1')
+        .replace(/\.$/, '')
+    )
   }
 }

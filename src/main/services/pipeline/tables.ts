@@ -8,7 +8,9 @@ import { flattenTable } from '../tables/structure'
 export type NamedTable = { name: string; table: ParsedTable }
 
 const RESERVED = new Set(
-  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield df rows answer pd np math re datetime qa sqldf lookup select aggregate diff ratio pct_change row column filter_rows count value_of next_value compare top_k to_number'.split(' ')
+  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield df rows answer pd np math re datetime qa sqldf lookup select aggregate diff ratio pct_change row column filter_rows count value_of next_value compare top_k to_number'.split(
+    ' '
+  )
 )
 
 /** A Python variable name for a table: the last part of its display name ("db.sqlite › singer" → singer). */
@@ -16,8 +18,12 @@ export function variableNames(names: readonly string[]): string[] {
   const used = new Set<string>()
   return names.map((full, i) => {
     const last = full.split('›').at(-1)?.trim() ?? ''
-    let base = last.replace(/\.[A-Za-z0-9]{1,5}$/, '').toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '')
-    if (base === '' ) base = `table_${i + 1}`
+    let base = last
+      .replace(/\.[A-Za-z0-9]{1,5}$/, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9_]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+    if (base === '') base = `table_${i + 1}`
     if (/^\d/.test(base)) base = `t_${base}`
     if (RESERVED.has(base)) base = `${base}_table`
     let name = base

@@ -29,7 +29,10 @@ export type ApiEntry = { name: string; text: string }
 
 /** Splits the documentation into its preamble and one entry per function (entries start at column 0). */
 export function parseApiDoc(doc: string): { preamble: string; entries: ApiEntry[] } {
-  const blocks = doc.replace(/\r\n?/g, '\n').trim().split(/\n{2,}(?=[A-Za-z_]\w*\()/)
+  const blocks = doc
+    .replace(/\r\n?/g, '\n')
+    .trim()
+    .split(/\n{2,}(?=[A-Za-z_]\w*\()/)
   const entries: ApiEntry[] = []
   let preamble = ''
   for (const block of blocks) {

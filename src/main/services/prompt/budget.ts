@@ -19,13 +19,18 @@ export function charsFor(tokens: number): number {
 }
 
 const STOPWORDS = new Set(
-  'a an and are as at be by did do does for from had has have how in is it its many much of on or than that the their there these this those to was were what when where which who whom whose why with'.split(' ')
+  'a an and are as at be by did do does for from had has have how in is it its many much of on or than that the their there these this those to was were what when where which who whom whose why with'.split(
+    ' '
+  )
 )
 
 /** Lower-cased words and numbers of a text; numbers lose thousands separators ("30,000" → "30000"). */
 export function terms(text: string): Set<string> {
   const out = new Set<string>()
-  for (const raw of text.toLowerCase().replace(/(\d),(?=\d{3}\b)/g, '$1').match(/[\p{L}\p{N}]+(?:[.'][\p{L}\p{N}]+)*/gu) ?? []) {
+  for (const raw of text
+    .toLowerCase()
+    .replace(/(\d),(?=\d{3}\b)/g, '$1')
+    .match(/[\p{L}\p{N}]+(?:[.'][\p{L}\p{N}]+)*/gu) ?? []) {
     if (raw.length < 2 && !/\d/.test(raw)) continue
     if (STOPWORDS.has(raw)) continue
     out.add(raw)

@@ -96,7 +96,9 @@ function prepare(t: PromptTable, questionTerms: ReadonlySet<string>): PreparedTa
   const perRow = rowChars(widths)
   const d = depths(t.table)
   const costs = rowsAll.map((r) => perRow + (d.row > 0 ? (t.table.index[r] ?? []).reduce((s, x) => s + x.length + 4, 2) : 0))
-  const scores = rowsAll.map((r) => relevance(questionTerms, [...(t.table.index[r] ?? []), ...(t.table.values[r] ?? [])].map(cellText).join(' ')))
+  const scores = rowsAll.map((r) =>
+    relevance(questionTerms, [...(t.table.index[r] ?? []), ...(t.table.values[r] ?? [])].map(cellText).join(' '))
+  )
   const heading = `Table ${t.name}${t.title !== '' && t.title !== t.name ? `: ${t.title}` : ''}`
   const render = (rows: number[]): string => `${heading}\n${renderFrame(t.table, rows)}\n${headerListing(t.name, t.table, rows)}`
   const header = render([])
@@ -129,7 +131,8 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
     const code = shotProgram(shot, mode, apis, library.apiFunctions)
     if (code !== null) shots.push({ shot, code })
   }
-  if (shots.length < entry.count) notes.push(`Only ${shots.length} worked examples fit ${mode} mode with API level '${apis}' (the ${kind} set asks for ${entry.count}).`)
+  if (shots.length < entry.count)
+    notes.push(`Only ${shots.length} worked examples fit ${mode} mode with API level '${apis}' (the ${kind} set asks for ${entry.count}).`)
 
   const qTerms = terms(question)
   const prepared = request.tables.map((t) => prepare(t, qTerms))
@@ -146,7 +149,10 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
   let kept = shotTexts.length
   // Examples go before rows: keep at least one example, and room for the rows (or a fifth of the budget).
   while (kept > 1 && budgetChars - fixedChars(kept) < Math.min(rowsWanted, budgetChars / 5)) kept -= 1
-  if (kept < shotTexts.length) notes.push(`${shotTexts.length - kept} of ${shotTexts.length} worked examples were left out to fit the prompt budget of ${request.tokenBudget} tokens.`)
+  if (kept < shotTexts.length)
+    notes.push(
+      `${shotTexts.length - kept} of ${shotTexts.length} worked examples were left out to fit the prompt budget of ${request.tokenBudget} tokens.`
+    )
   let rowBudget = Math.max(0, budgetChars - fixedChars(kept))
 
   const byCost = prepared.map((p, i) => ({ i, total: p.costs.reduce((a, c) => a + c, 0) })).sort((a, b) => a.total - b.total)
@@ -158,9 +164,16 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
     shown[i] = rows
     rowBudget -= rows.reduce((s, r) => s + (p.costs[r] ?? 0), 0)
   })
-  const tables: TableCut[] = request.tables.map((t, i) => ({ name: t.name, rowsShown: shown[i]?.length ?? 0, rowsTotal: t.table.values.length }))
+  const tables: TableCut[] = request.tables.map((t, i) => ({
+    name: t.name,
+    rowsShown: shown[i]?.length ?? 0,
+    rowsTotal: t.table.values.length
+  }))
   for (const cut of tables) {
-    if (cut.rowsShown < cut.rowsTotal) notes.push(`Table ${cut.name}: ${cut.rowsShown} of ${cut.rowsTotal} rows shown to fit the prompt budget (headers, rows matching the question, first and last rows).`)
+    if (cut.rowsShown < cut.rowsTotal)
+      notes.push(
+        `Table ${cut.name}: ${cut.rowsShown} of ${cut.rowsTotal} rows shown to fit the prompt budget (headers, rows matching the question, first and last rows).`
+      )
   }
   const taskUser = `${prepared.map((p, i) => p.render(shown[i] ?? [])).join('\n\n')}\n\n${questionLine}`
   const keptShots = shotTexts.slice(0, kept)
@@ -169,7 +182,10 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
   let messages: ChatMessage[] | null = null
   let tokens: number
   if (form === 'completion') {
-    const parts = [system, ...keptShots.map((s, k) => `${fillTemplate(library.layout.example, { number: String(k + 1) })}\n${s.user}\n${fence(library, s.code)}`)]
+    const parts = [
+      system,
+      ...keptShots.map((s, k) => `${fillTemplate(library.layout.example, { number: String(k + 1) })}\n${s.user}\n${fence(library, s.code)}`)
+    ]
     parts.push(`${library.layout.task}\n${taskUser}\n${library.layout.codeOpen}\n`)
     text = parts.join('\n\n')
     tokens = estimateTokens(text)
@@ -183,7 +199,10 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
     // A few tokens of framing per message, as chat templates add.
     tokens = messages.reduce((s, m) => s + estimateTokens(m.content) + 4, 0)
   }
-  if (tokens > request.tokenBudget) notes.push(`The prompt is about ${tokens} tokens, over the budget of ${request.tokenBudget}: the headers and instructions alone do not fit.`)
+  if (tokens > request.tokenBudget)
+    notes.push(
+      `The prompt is about ${tokens} tokens, over the budget of ${request.tokenBudget}: the headers and instructions alone do not fit.`
+    )
   return {
     version: library.version,
     form,

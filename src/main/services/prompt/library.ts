@@ -80,7 +80,8 @@ function readLibrary(dir: string): PromptLibrary {
   for (const kind of PROMPT_KINDS) {
     const entry = object(kindsIn[kind], `manifest.json kinds.${kind}`)
     const count = entry['count']
-    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) throw new Error(`manifest.json kinds.${kind}.count must be a positive whole number`)
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1)
+      throw new Error(`manifest.json kinds.${kind}.count must be a positive whole number`)
     const shots = parseShotSet(JSON.parse(text(string(entry['shots'], `kinds.${kind}.shots`))), kind)
     kinds[kind] = { shots, count, intro: text(string(entry['intro'], `kinds.${kind}.intro`)) }
   }
@@ -88,7 +89,8 @@ function readLibrary(dir: string): PromptLibrary {
   const guidelinesIn = object(manifest['apiGuidelines'], 'manifest.json apiGuidelines')
   const layoutIn = object(manifest['layout'], 'manifest.json layout')
   const layout = {} as Layout
-  for (const key of ['example', 'task', 'question', 'codeOpen', 'codeClose', 'chatAnswerNote'] as const) layout[key] = string(layoutIn[key], `layout.${key}`)
+  for (const key of ['example', 'task', 'question', 'codeOpen', 'codeClose', 'chatAnswerNote'] as const)
+    layout[key] = string(layoutIn[key], `layout.${key}`)
   const apiDoc = text(string(manifest['apiDoc'], 'apiDoc'))
   const apiFunctions = parseApiDoc(apiDoc).entries.map((e) => e.name)
   if (!apiFunctions.includes('qa') || !apiFunctions.includes('sqldf')) throw new Error('api-doc.txt must document qa and sqldf')
@@ -118,11 +120,19 @@ function parseShotSet(value: unknown, kind: PromptKind): ShotSet {
 
 function parseShot(value: unknown, where: string): Shot {
   const s = object(value, where)
-  const lines = (key: string): string[] | undefined => (s[key] === undefined ? undefined : array(s[key], `${where}.${key}`).map((l) => string(l, `${where}.${key}`)))
+  const lines = (key: string): string[] | undefined =>
+    s[key] === undefined ? undefined : array(s[key], `${where}.${key}`).map((l) => string(l, `${where}.${key}`))
   const tables = array(s['tables'], `${where}.tables`).map((t, i) => {
     const o = object(t, `${where}.tables[${i}]`)
-    const grid = (key: string): string[][] => array(o[key], `${where}.tables[${i}].${key}`).map((r) => array(r, key).map((c) => string(c, key)))
-    return { name: string(o['name'], 'name'), title: string(o['title'], 'title'), columns: grid('columns'), index: grid('index'), values: grid('values') }
+    const grid = (key: string): string[][] =>
+      array(o[key], `${where}.tables[${i}].${key}`).map((r) => array(r, key).map((c) => string(c, key)))
+    return {
+      name: string(o['name'], 'name'),
+      title: string(o['title'], 'title'),
+      columns: grid('columns'),
+      index: grid('index'),
+      values: grid('values')
+    }
   })
   const answer = array(s['answer'], `${where}.answer`).map((a) => {
     if (typeof a === 'string' || typeof a === 'number' || typeof a === 'boolean') return a
@@ -135,7 +145,8 @@ function parseShot(value: unknown, where: string): Shot {
   const sql = lines('sql')
   if (plain !== undefined) shot.plain = plain
   if (sql !== undefined) shot.sql = sql
-  if (s['qaAnswers'] !== undefined) shot.qaAnswers = Object.fromEntries(Object.entries(object(s['qaAnswers'], `${where}.qaAnswers`)).map(([k, v]) => [k, string(v, k)]))
+  if (s['qaAnswers'] !== undefined)
+    shot.qaAnswers = Object.fromEntries(Object.entries(object(s['qaAnswers'], `${where}.qaAnswers`)).map(([k, v]) => [k, string(v, k)]))
   return shot
 }
 
@@ -156,6 +167,8 @@ function string(value: unknown, where: string): string {
 
 /** `{{name}}` substitution plus `{{#name}}…{{/name}}` sections kept only when the value is non-empty. */
 export function fillTemplate(template: string, values: Record<string, string>): string {
-  const sections = template.replace(/\{\{#(\w+)\}\}\n?([\s\S]*?)\{\{\/\1\}\}\n?/g, (_all, name: string, body: string) => ((values[name] ?? '') === '' ? '' : body))
+  const sections = template.replace(/\{\{#(\w+)\}\}\n?([\s\S]*?)\{\{\/\1\}\}\n?/g, (_all, name: string, body: string) =>
+    (values[name] ?? '') === '' ? '' : body
+  )
   return sections.replace(/\{\{(\w+)\}\}/g, (_all, name: string) => values[name] ?? '')
 }

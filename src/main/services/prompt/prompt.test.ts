@@ -39,20 +39,38 @@ describe('prompt library', () => {
         for (const apis of levels) {
           for (const form of ['completion', 'chat'] as const) {
             const question = `what is the value for ${kind} ${mode} ${apis}?`
-            const built = buildPrompt({ library: lib, kind, mode, apis, form, question, tables: first.tables.map((t) => ({ name: t.name, title: t.title, table: t })), tokenBudget: 12_000 })
+            const built = buildPrompt({
+              library: lib,
+              kind,
+              mode,
+              apis,
+              form,
+              question,
+              tables: first.tables.map((t) => ({ name: t.name, title: t.title, table: t })),
+              tokenBudget: 12_000
+            })
             const where = `${kind}/${mode}/${apis}/${form}`
             expect(built.shots.length, where).toBe(lib.kinds[kind].count)
             const all = form === 'completion' ? (built.text ?? '') : (built.messages ?? []).map((m) => m.content).join('\n')
             expect(all, where).toContain(`Question: ${question}`)
             // Shown programs use only what this level offers.
-            const codes = built.shots.map((id) => shotProgram(lib.kinds[kind].shots.shots.find((s) => s.id === id) ?? first, mode, apis, lib.apiFunctions) ?? '')
+            const codes = built.shots.map(
+              (id) => shotProgram(lib.kinds[kind].shots.shots.find((s) => s.id === id) ?? first, mode, apis, lib.apiFunctions) ?? ''
+            )
             const used = new Set(codes.flatMap((c) => apiCalls(c, lib.apiFunctions)))
             if (mode === 'sql') {
-              expect(codes.every((c) => c.includes('sqldf(')), where).toBe(true)
+              expect(
+                codes.every((c) => c.includes('sqldf(')),
+                where
+              ).toBe(true)
               used.delete('sqldf')
             }
             if (apis === 'none') expect([...used], where).toEqual([])
-            if (apis === 'qa') expect([...used].filter((f) => f !== 'qa'), where).toEqual([])
+            if (apis === 'qa')
+              expect(
+                [...used].filter((f) => f !== 'qa'),
+                where
+              ).toEqual([])
             // Documentation follows the level: lookup only in full, qa in qa and full.
             expect(all.includes('lookup(df, row, col)'), where).toBe(apis === 'full')
             expect(all.includes('qa(question, values=None)'), where).toBe(apis !== 'none')
@@ -65,7 +83,11 @@ describe('prompt library', () => {
               expect(messages[0]?.role).toBe('system')
               expect(messages.length, where).toBe(2 + 2 * built.shots.length)
               expect(messages.at(-1)?.role).toBe('user')
-              expect(messages.filter((m) => m.role === 'assistant').every((m) => m.content.startsWith('```python\n') && m.content.endsWith('\n```'))).toBe(true)
+              expect(
+                messages
+                  .filter((m) => m.role === 'assistant')
+                  .every((m) => m.content.startsWith('```python\n') && m.content.endsWith('\n```'))
+              ).toBe(true)
             }
           }
         }
@@ -76,12 +98,32 @@ describe('prompt library', () => {
   it('mixes examples that call the helper functions with plain pandas ones in the full prompt', () => {
     const lib = library()
     for (const kind of PROMPT_KINDS) {
-      const built = buildPrompt({ library: lib, kind, mode: 'python', apis: 'full', form: 'chat', question: 'q?', tables: [], tokenBudget: 12_000 })
-      const codes = built.shots.map((id) => shotProgram(lib.kinds[kind].shots.shots.find((s) => s.id === id)!, 'python', 'full', lib.apiFunctions) ?? '')
+      const built = buildPrompt({
+        library: lib,
+        kind,
+        mode: 'python',
+        apis: 'full',
+        form: 'chat',
+        question: 'q?',
+        tables: [],
+        tokenBudget: 12_000
+      })
+      const codes = built.shots.map(
+        (id) =>
+          shotProgram(
+            lib.kinds[kind].shots.shots.find((s) => s.id === id)!,
+            'python',
+            'full',
+            lib.apiFunctions
+          ) ?? ''
+      )
       const withApi = codes.filter((c) => apiCalls(c, lib.apiFunctions).length > 0).length
       expect(withApi, kind).toBeGreaterThanOrEqual(2)
       expect(codes.length - withApi, kind).toBeGreaterThanOrEqual(1)
-      expect(codes.some((c) => apiCalls(c, lib.apiFunctions).includes('qa')), kind).toBe(true)
+      expect(
+        codes.some((c) => apiCalls(c, lib.apiFunctions).includes('qa')),
+        kind
+      ).toBe(true)
     }
   })
 
@@ -103,9 +145,21 @@ describe('table view', () => {
   it('prints hierarchical headers sparsified, as pandas does', () => {
     const text = renderFrame(
       {
-        columns: [['2019', 'men'], ['2019', 'women'], ['2020', 'men']],
-        index: [['employed', ''], ['employed', 'farm'], ['unemployed', '']],
-        values: [['1,200', '900', '1,150'], ['30', '12', '28'], ['85', '70', '96']]
+        columns: [
+          ['2019', 'men'],
+          ['2019', 'women'],
+          ['2020', 'men']
+        ],
+        index: [
+          ['employed', ''],
+          ['employed', 'farm'],
+          ['unemployed', '']
+        ],
+        values: [
+          ['1,200', '900', '1,150'],
+          ['30', '12', '28'],
+          ['85', '70', '96']
+        ]
       },
       [0, 1, 2]
     )
@@ -121,8 +175,24 @@ describe('table view', () => {
   })
 
   it('numbers rows of a flat table and marks omitted rows', () => {
-    const table = { columns: [['Name'], ['Score']], index: [], values: [['Ann', '3'], ['Bo', '10'], ['Cy', '7'], ['Di', '1']] }
-    expect(renderFrame(table, [0, 3]).split('\n')).toEqual(['   Name  Score', '0   Ann      3', '... (2 rows omitted) ...', '3    Di      1', '', '[4 rows x 2 columns]'])
+    const table = {
+      columns: [['Name'], ['Score']],
+      index: [],
+      values: [
+        ['Ann', '3'],
+        ['Bo', '10'],
+        ['Cy', '7'],
+        ['Di', '1']
+      ]
+    }
+    expect(renderFrame(table, [0, 3]).split('\n')).toEqual([
+      '   Name  Score',
+      '0   Ann      3',
+      '... (2 rows omitted) ...',
+      '3    Di      1',
+      '',
+      '[4 rows x 2 columns]'
+    ])
   })
 })
 
@@ -137,7 +207,16 @@ describe('token budget', () => {
   it('keeps the headers, the rows the question names, and the first and last rows', () => {
     const lib = library()
     const budget = 6_000
-    const built = buildPrompt({ library: lib, kind: 'relational', mode: 'python', apis: 'full', form: 'completion', question: 'When did Quillmoor Junction open?', tables: [{ name: 'df', title: 'Stations', table: big }], tokenBudget: budget })
+    const built = buildPrompt({
+      library: lib,
+      kind: 'relational',
+      mode: 'python',
+      apis: 'full',
+      form: 'completion',
+      question: 'When did Quillmoor Junction open?',
+      tables: [{ name: 'df', title: 'Stations', table: big }],
+      tokenBudget: budget
+    })
     const text = built.text ?? ''
     expect(built.tokens).toBeLessThanOrEqual(budget)
     expect(estimateTokens(text)).toBe(built.tokens)
@@ -157,7 +236,16 @@ describe('token budget', () => {
 
   it('drops worked examples before it drops every row when the budget is tight', () => {
     const lib = library()
-    const built = buildPrompt({ library: lib, kind: 'relational', mode: 'python', apis: 'full', form: 'chat', question: 'Which line serves Quillmoor Junction?', tables: [{ name: 'df', title: 'Stations', table: big }], tokenBudget: 3_500 })
+    const built = buildPrompt({
+      library: lib,
+      kind: 'relational',
+      mode: 'python',
+      apis: 'full',
+      form: 'chat',
+      question: 'Which line serves Quillmoor Junction?',
+      tables: [{ name: 'df', title: 'Stations', table: big }],
+      tokenBudget: 3_500
+    })
     expect(built.shots.length).toBeGreaterThanOrEqual(1)
     expect(built.shots.length).toBeLessThan(5)
     expect(built.notes.join(' ')).toMatch(/worked examples were left out/)
@@ -166,8 +254,24 @@ describe('token budget', () => {
 
   it('shows a small table whole', () => {
     const lib = library()
-    const small = { columns: [['a'], ['b']], index: [], values: [['1', '2'], ['3', '4']] }
-    const built = buildPrompt({ library: lib, kind: 'relational', mode: 'sql', apis: 'none', form: 'completion', question: 'sum of a?', tables: [{ name: 'df', title: '', table: small }], tokenBudget: 8_000 })
+    const small = {
+      columns: [['a'], ['b']],
+      index: [],
+      values: [
+        ['1', '2'],
+        ['3', '4']
+      ]
+    }
+    const built = buildPrompt({
+      library: lib,
+      kind: 'relational',
+      mode: 'sql',
+      apis: 'none',
+      form: 'completion',
+      question: 'sum of a?',
+      tables: [{ name: 'df', title: '', table: small }],
+      tokenBudget: 8_000
+    })
     expect(built.tables).toEqual([{ name: 'df', rowsShown: 2, rowsTotal: 2 }])
     expect(built.text).not.toContain('omitted')
   })
@@ -189,11 +293,21 @@ describe('API documentation', () => {
 
 describe('worked examples', () => {
   it.skipIf(!pandas)('every solution runs on its table and gives its stated answer (python3 + pandas + tableqa)', () => {
-    const files = ['relational', 'hierarchical', 'airline', 'multi-table'].map((k) => join(appRoot(), 'resources', 'prompts', 'shots', `${k}.json`))
-    const run = spawnSync('python3', [join(appRoot(), 'test', 'e2e-pipeline', 'verify_shots.py'), ...files], { encoding: 'utf8', timeout: 120_000 })
+    const files = ['relational', 'hierarchical', 'airline', 'multi-table'].map((k) =>
+      join(appRoot(), 'resources', 'prompts', 'shots', `${k}.json`)
+    )
+    const run = spawnSync('python3', [join(appRoot(), 'test', 'e2e-pipeline', 'verify_shots.py'), ...files], {
+      encoding: 'utf8',
+      timeout: 120_000
+    })
     expect(run.stderr).toBe('')
-    const results = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { shot: string; variant: string; ok: boolean })
-    const expected = PROMPT_KINDS.flatMap((k: PromptKind) => library().kinds[k].shots.shots.flatMap((s) => (['python', 'plain', 'sql'] as const).filter((v) => s[v] !== undefined)))
+    const results = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { shot: string; variant: string; ok: boolean })
+    const expected = PROMPT_KINDS.flatMap((k: PromptKind) =>
+      library().kinds[k].shots.shots.flatMap((s) => (['python', 'plain', 'sql'] as const).filter((v) => s[v] !== undefined))
+    )
     expect(results.length).toBe(expected.length)
     expect(results.filter((r) => !r.ok)).toEqual([])
   })

@@ -68,7 +68,7 @@ export function renderFrame(table: ViewTable, rows: readonly number[]): string {
   const data = [...widths.data]
   // An upper label wider than its run of columns widens the run's last column.
   for (let l = 0; l < d.col - 1; l += 1) {
-    for (let j = 0; j < table.columns.length; ) {
+    for (let j = 0; j < table.columns.length;) {
       let end = j + 1
       while (end < table.columns.length && samePrefix(table.columns[end], table.columns[j], l)) end += 1
       const label = cellText(level(table.columns[j], l))
@@ -131,7 +131,11 @@ export function omitted(count: number): string {
 /** A Python string literal for a label, the way `repr` writes it. */
 export function pyString(text: string): string {
   const quote = text.includes("'") && !text.includes('"') ? '"' : "'"
-  const body = text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\t/g, '\\t').replace(quote === "'" ? /'/g : /"/g, `\\${quote}`)
+  const body = text
+    .replace(/\\/g, '\\\\')
+    .replace(/\n/g, '\\n')
+    .replace(/\t/g, '\\t')
+    .replace(quote === "'" ? /'/g : /"/g, `\\${quote}`)
   return `${quote}${body}${quote}`
 }
 

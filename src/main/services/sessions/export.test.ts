@@ -16,7 +16,10 @@ function session(): SessionRecord {
       { id: 'src-1', origin: { kind: 'file', fileName: 'scores.csv', stored: 'abc.bin', bytes: 5 }, tables: [{ name: 'scores.csv' }] },
       { id: 'src-2', origin: { kind: 'sample', sample: 'bookshop-sqlite' }, tables: [{ name: 'authors' }, { name: 'books' }] }
     ],
-    questions: [askSummary('Who scored most?', 'Bo'), askSummary('Uses ``` fences?', 'x', { answer: null, problem: { code: 'no-answer', message: `failed with ${KEY}` } })],
+    questions: [
+      askSummary('Who scored most?', 'Bo'),
+      askSummary('Uses ``` fences?', 'x', { answer: null, problem: { code: 'no-answer', message: `failed with ${KEY}` } })
+    ],
     runs: [runRecord('len(rows)', '3')]
   }
 }
@@ -62,12 +65,29 @@ describe('session export', () => {
       ['{', /not JSON/],
       ['{"format":"other"}', /not a TableQA session export/],
       [JSON.stringify({ format: 'tableqa-session', version: 1, session: { ...session(), version: 2 } }), /Unsupported session version 2/],
-      [JSON.stringify({ format: 'tableqa-session', version: 1, session: { ...session(), questions: [{ nope: 1 }] } }), /Question 1 is not a question record/],
       [
-        JSON.stringify({ format: 'tableqa-session', version: 1, session: { ...session(), sources: [{ id: 'x', origin: { kind: 'file', fileName: 'a', stored: '../../etc/passwd', bytes: 1 }, tables: [] }] } }),
+        JSON.stringify({ format: 'tableqa-session', version: 1, session: { ...session(), questions: [{ nope: 1 }] } }),
+        /Question 1 is not a question record/
+      ],
+      [
+        JSON.stringify({
+          format: 'tableqa-session',
+          version: 1,
+          session: {
+            ...session(),
+            sources: [{ id: 'x', origin: { kind: 'file', fileName: 'a', stored: '../../etc/passwd', bytes: 1 }, tables: [] }]
+          }
+        }),
         /stored file name is not valid/
       ],
-      [JSON.stringify({ format: 'tableqa-session', version: 1, session: { ...session(), sources: [{ id: 'x', origin: { kind: 'sample', sample: 'nope' }, tables: [] }] } }), /unknown sample/]
+      [
+        JSON.stringify({
+          format: 'tableqa-session',
+          version: 1,
+          session: { ...session(), sources: [{ id: 'x', origin: { kind: 'sample', sample: 'nope' }, tables: [] }] }
+        }),
+        /unknown sample/
+      ]
     ]
     for (const [text, message] of cases) {
       const result = parseExport(text)

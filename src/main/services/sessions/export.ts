@@ -59,14 +59,18 @@ export function parseExport(text: string): Result<{ session: SessionRecord; file
   for (const source of checked.value.sources) {
     if (source.origin.kind !== 'file') continue
     const data = Object.hasOwn(given, source.origin.stored) ? given[source.origin.stored] : undefined
-    if (typeof data === 'string' && /^[A-Za-z0-9+/=\s]*$/.test(data)) files.set(source.origin.stored, new Uint8Array(Buffer.from(data, 'base64')))
+    if (typeof data === 'string' && /^[A-Za-z0-9+/=\s]*$/.test(data))
+      files.set(source.origin.stored, new Uint8Array(Buffer.from(data, 'base64')))
     else missing.push(source.origin.fileName)
   }
   return ok({ session: redactDeep(checked.value), files, missing })
 }
 
 function fileBase(name: string): string {
-  const cleaned = name.replace(/[^A-Za-z0-9._ -]+/g, '').trim().replace(/\s+/g, '-')
+  const cleaned = name
+    .replace(/[^A-Za-z0-9._ -]+/g, '')
+    .trim()
+    .replace(/\s+/g, '-')
   return cleaned === '' ? 'session' : cleaned.slice(0, 80)
 }
 
@@ -92,7 +96,10 @@ function questionMarkdown(q: AskSummary, n: number): string {
   } else {
     lines.push(`**No answer.** ${q.problem?.message ?? ''}`.trim(), '')
   }
-  lines.push(`Model: ${q.endpoint.name} (${q.endpoint.model}, ${q.endpoint.api}) · ${q.candidates.length} candidates · ${Math.round(q.timings.totalMs)} ms`, '')
+  lines.push(
+    `Model: ${q.endpoint.name} (${q.endpoint.model}, ${q.endpoint.api}) · ${q.candidates.length} candidates · ${Math.round(q.timings.totalMs)} ms`,
+    ''
+  )
   if (q.program !== null) lines.push(`Chosen program (candidate ${(q.chosen ?? 0) + 1}):`, '', fence(q.program, 'python'), '')
   if (q.candidates.length > 0) {
     lines.push('| # | log-prob (sum) | result |', '| --- | --- | --- |')
@@ -106,8 +113,17 @@ function questionMarkdown(q: AskSummary, n: number): string {
 }
 
 function runMarkdown(run: RunRecord): string {
-  const result = run.result.ok ? (run.result.value.value?.repr ?? run.result.value.stdout.trim()) : `${run.result.error.code}: ${run.result.error.message}`
-  return [`- ${run.startedAt} on ${run.tableName ?? 'no table'}`, '', fence(run.code, 'python'), '', `  Result: ${cell(result).slice(0, 500)}`, ''].join('\n')
+  const result = run.result.ok
+    ? (run.result.value.value?.repr ?? run.result.value.stdout.trim())
+    : `${run.result.error.code}: ${run.result.error.message}`
+  return [
+    `- ${run.startedAt} on ${run.tableName ?? 'no table'}`,
+    '',
+    fence(run.code, 'python'),
+    '',
+    `  Result: ${cell(result).slice(0, 500)}`,
+    ''
+  ].join('\n')
 }
 
 export function toMarkdown(session: SessionRecord, at: Date = new Date()): string {
@@ -123,5 +139,8 @@ export function toMarkdown(session: SessionRecord, at: Date = new Date()): strin
   lines.push('## Python runs', '')
   if (session.runs.length === 0) lines.push('No runs.', '')
   for (const run of session.runs) lines.push(runMarkdown(run))
-  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`
+  return `${lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`
 }

@@ -33,7 +33,11 @@ export function adoptOldHistory(sessions: SessionStore, old: KeyValueStore): voi
   const questions = old.get<AskSummary[]>('questions')
   const id = sessions.current().id
   if ((Array.isArray(runs) && runs.length > 0) || (Array.isArray(questions) && questions.length > 0)) {
-    sessions.update(id, (r) => ({ ...r, runs: [...(Array.isArray(runs) ? runs : []), ...r.runs], questions: [...(Array.isArray(questions) ? questions : []), ...r.questions] }))
+    sessions.update(id, (r) => ({
+      ...r,
+      runs: [...(Array.isArray(runs) ? runs : []), ...r.runs],
+      questions: [...(Array.isArray(questions) ? questions : []), ...r.questions]
+    }))
   }
   old.set('movedToSessions', true)
 }

@@ -103,7 +103,10 @@ describe('session store', () => {
     const a = store.create('Budget 2023')
     store.update(a.id, (r) => ({ ...r, questions: [askSummary('Which region grew most?', 'North')] }))
     const b = store.create('Coffee')
-    store.update(b.id, (r) => ({ ...r, sources: [{ id: 's1', origin: { kind: 'sample', sample: 'orders-csv' }, tables: [{ name: 'orders.csv' }] }] }))
+    store.update(b.id, (r) => ({
+      ...r,
+      sources: [{ id: 's1', origin: { kind: 'sample', sample: 'orders-csv' }, tables: [{ name: 'orders.csv' }] }]
+    }))
     expect(store.listing('region').sessions.map((s) => s.id)).toEqual([a.id])
     expect(store.listing('north budget').sessions.map((s) => s.id)).toEqual([a.id])
     expect(store.listing('ORDERS').sessions.map((s) => s.id)).toEqual([b.id])
@@ -125,7 +128,13 @@ describe('session store', () => {
 
   it('never writes an API key that an error message echoed', () => {
     const store = new SessionStore(dir)
-    const leaked = askSummary('q', 'a', { answer: null, problem: { code: 'model-http', message: 'HTTP 401: invalid key sk-test-abcdefghijklmnop1234 (Authorization: Bearer sk-test-abcdefghijklmnop1234)' } })
+    const leaked = askSummary('q', 'a', {
+      answer: null,
+      problem: {
+        code: 'model-http',
+        message: 'HTTP 401: invalid key sk-test-abcdefghijklmnop1234 (Authorization: Bearer sk-test-abcdefghijklmnop1234)'
+      }
+    })
     store.update(store.current().id, (r) => ({ ...r, questions: [leaked] }))
     const text = readFileSync(join(dir, `${store.current().id}.json`), 'utf8')
     expect(text).not.toContain('abcdefghijklmnop1234')
@@ -151,7 +160,11 @@ describe('run history over the current session', () => {
 
   it('moves the old history file into the first session once', () => {
     const values = new Map<string, unknown>([['runs', [runRecord('old()', '1')]]])
-    const old = { path: 'old', get: <T>(k: string) => values.get(k) as T | undefined, set: (k: string, v: unknown) => void values.set(k, v) }
+    const old = {
+      path: 'old',
+      get: <T>(k: string) => values.get(k) as T | undefined,
+      set: (k: string, v: unknown) => void values.set(k, v)
+    }
     const store = new SessionStore(dir)
     adoptOldHistory(store, old)
     adoptOldHistory(store, old)

@@ -69,7 +69,9 @@ export class SessionStore {
   private readIndex(): IndexFile | null {
     try {
       const parsed = JSON.parse(readFileSync(join(this.dir, INDEX), 'utf8')) as Partial<IndexFile>
-      return typeof parsed === 'object' && parsed !== null ? { version: 1, currentId: typeof parsed.currentId === 'string' ? parsed.currentId : null, order: [] } : null
+      return typeof parsed === 'object' && parsed !== null
+        ? { version: 1, currentId: typeof parsed.currentId === 'string' ? parsed.currentId : null, order: [] }
+        : null
     } catch {
       return null
     }
@@ -116,7 +118,16 @@ export class SessionStore {
   /** Start a new empty session and make it current. */
   create(name?: string): SessionRecord {
     const at = this.now().toISOString()
-    const record: SessionRecord = { version: 1, id: randomUUID(), name: name?.trim() || defaultName(this.now()), createdAt: at, updatedAt: at, sources: [], questions: [], runs: [] }
+    const record: SessionRecord = {
+      version: 1,
+      id: randomUUID(),
+      name: name?.trim() || defaultName(this.now()),
+      createdAt: at,
+      updatedAt: at,
+      sources: [],
+      questions: [],
+      runs: []
+    }
     this.write(record)
     this.currentId = record.id
     this.writeIndex()
@@ -176,7 +187,10 @@ export class SessionStore {
   }
 
   listing(query = ''): SessionListing {
-    const words = query.toLowerCase().split(/\s+/).filter((w) => w !== '')
+    const words = query
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((w) => w !== '')
     const sessions = this.ordered()
       .filter((r) => words.length === 0 || words.every((w) => searchText(r).includes(w)))
       .map(summarize)
@@ -199,7 +213,10 @@ export function summarize(record: SessionRecord): SessionSummary {
 }
 
 function searchText(record: SessionRecord): string {
-  const parts = [record.name, ...record.sources.flatMap((s) => [s.origin.kind === 'file' ? s.origin.fileName : s.origin.sample, ...s.tables.map((t) => t.name)])]
+  const parts = [
+    record.name,
+    ...record.sources.flatMap((s) => [s.origin.kind === 'file' ? s.origin.fileName : s.origin.sample, ...s.tables.map((t) => t.name)])
+  ]
   for (const q of record.questions) parts.push(q.question, q.answer?.text ?? '')
   return parts.join('\n').toLowerCase()
 }

@@ -10,8 +10,26 @@ export function askSummary(question: string, answer: string, extra: Partial<AskS
     program: `answer = ${JSON.stringify(answer)}`,
     chosen: 0,
     candidates: [
-      { index: 0, program: `answer = ${JSON.stringify(answer)}`, logprobSum: -1.25, logprobMean: -0.1, result: { ok: true, answer: { items: [{ value: answer, type: 'string' }], text: answer, cells: [] } }, answerKey: answer, qaCalls: 0, durationMs: 12 },
-      { index: 1, program: 'answer = 1/0', logprobSum: -3.5, logprobMean: -0.3, result: { ok: false, error: { code: 'python-error', message: 'ZeroDivisionError: division by zero' } }, answerKey: null, qaCalls: 0, durationMs: 9 }
+      {
+        index: 0,
+        program: `answer = ${JSON.stringify(answer)}`,
+        logprobSum: -1.25,
+        logprobMean: -0.1,
+        result: { ok: true, answer: { items: [{ value: answer, type: 'string' }], text: answer, cells: [] } },
+        answerKey: answer,
+        qaCalls: 0,
+        durationMs: 12
+      },
+      {
+        index: 1,
+        program: 'answer = 1/0',
+        logprobSum: -3.5,
+        logprobMean: -0.3,
+        result: { ok: false, error: { code: 'python-error', message: 'ZeroDivisionError: division by zero' } },
+        answerKey: null,
+        qaCalls: 0,
+        durationMs: 9
+      }
     ],
     selection: { mode: 'logprob', requested: 'logprob', score: 'sum', ranking: [0, 1] },
     qaCalls: 0,
@@ -32,6 +50,9 @@ export function runRecord(code: string, repr: string): RunRecord {
     code,
     tableName: 'scores.csv',
     startedAt: '2024-05-01T10:00:00.000Z',
-    result: { ok: true, value: { stdout: '', stderr: '', value: { repr, type: 'int' }, truncated: false, durationMs: 3, tableKind: 'rows' } }
+    result: {
+      ok: true,
+      value: { stdout: '', stderr: '', value: { repr, type: 'int' }, truncated: false, durationMs: 3, tableKind: 'rows' }
+    }
   }
 }

@@ -24,13 +24,17 @@ function origin(value: unknown, where: string): Check<SessionOrigin> {
   if (!isObject(value)) return fail('bad-input', `${where}: the origin is missing.`)
   if (value['kind'] === 'sample') {
     const sample = value['sample']
-    return SAMPLES.includes(sample as SampleName) ? ok({ kind: 'sample', sample: sample as SampleName }) : fail('bad-input', `${where}: unknown sample ${JSON.stringify(sample)}.`)
+    return SAMPLES.includes(sample as SampleName)
+      ? ok({ kind: 'sample', sample: sample as SampleName })
+      : fail('bad-input', `${where}: unknown sample ${JSON.stringify(sample)}.`)
   }
   if (value['kind'] === 'file') {
     const { fileName, stored, bytes } = value
-    if (typeof fileName !== 'string' || fileName === '' || fileName.length > 500) return fail('bad-input', `${where}: the file name is missing.`)
+    if (typeof fileName !== 'string' || fileName === '' || fileName.length > 500)
+      return fail('bad-input', `${where}: the file name is missing.`)
     if (typeof stored !== 'string' || !STORED.test(stored)) return fail('bad-input', `${where}: the stored file name is not valid.`)
-    if (typeof bytes !== 'number' || !Number.isInteger(bytes) || bytes < 0) return fail('bad-input', `${where}: the file size is not valid.`)
+    if (typeof bytes !== 'number' || !Number.isInteger(bytes) || bytes < 0)
+      return fail('bad-input', `${where}: the file size is not valid.`)
     return ok({ kind: 'file', fileName, stored, bytes })
   }
   return fail('bad-input', `${where}: the origin kind must be "file" or "sample".`)
@@ -40,7 +44,8 @@ function table(value: unknown, where: string): Check<SessionTable> {
   if (!isObject(value) || typeof value['name'] !== 'string') return fail('bad-input', `${where}: a table has no name.`)
   const out: SessionTable = { name: value['name'] }
   const structure = value['structure']
-  if (isObject(structure) && Number.isInteger(structure['headerRows']) && Number.isInteger(structure['headerCols'])) out.structure = structure as SessionTable['structure'] & object
+  if (isObject(structure) && Number.isInteger(structure['headerRows']) && Number.isInteger(structure['headerCols']))
+    out.structure = structure as SessionTable['structure'] & object
   if (value['view'] === 'multiindex' || value['view'] === 'flatten') out.view = value['view']
   return ok(out)
 }
@@ -82,7 +87,8 @@ export function validateSession(value: unknown): Check<SessionRecord> {
     }
   }
   for (const [i, r] of value['runs'].entries()) {
-    if (!isObject(r) || typeof r['code'] !== 'string' || typeof r['id'] !== 'string' || !isObject(r['result'])) return fail('bad-input', `Run ${i + 1} is not a run record.`)
+    if (!isObject(r) || typeof r['code'] !== 'string' || typeof r['id'] !== 'string' || !isObject(r['result']))
+      return fail('bad-input', `Run ${i + 1} is not a run record.`)
   }
   return ok({
     version: 1,

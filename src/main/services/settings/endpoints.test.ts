@@ -80,7 +80,11 @@ describe('endpoint registry', () => {
 
   it('skips stored entries that are not endpoints', () => {
     const { store } = openFileStore(dir, 'settings')
-    store.set('endpoints', [{ id: 'x' }, 'junk', { id: 'ok', name: 'A', baseUrl: 'http://a/v1', model: 'm', api: 'chat', timeoutMs: 1, maxRetries: 0, promptTokenBudget: 1000 }])
+    store.set('endpoints', [
+      { id: 'x' },
+      'junk',
+      { id: 'ok', name: 'A', baseUrl: 'http://a/v1', model: 'm', api: 'chat', timeoutMs: 1, maxRetries: 0, promptTokenBudget: 1000 }
+    ])
     const registry = new EndpointRegistry(store, new MemorySecretStore())
     expect(registry.list().map((e) => e.id)).toEqual(['ok'])
   })

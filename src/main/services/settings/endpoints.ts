@@ -34,15 +34,26 @@ export function validateEndpoint(draft: EndpointDraft): string | null {
   if (!API_KINDS.includes(draft.api)) return `The API must be one of ${API_KINDS.join(', ')}.`
   const positive = (v: unknown): boolean => v === undefined || (typeof v === 'number' && Number.isInteger(v) && v > 0)
   if (!positive(draft.timeoutMs)) return 'The timeout must be a positive whole number of milliseconds.'
-  if (!(draft.maxRetries === undefined || (Number.isInteger(draft.maxRetries) && draft.maxRetries >= 0 && draft.maxRetries <= 10))) return 'Retries must be a whole number from 0 to 10.'
-  if (!positive(draft.promptTokenBudget) || (draft.promptTokenBudget !== undefined && draft.promptTokenBudget < 500)) return 'The prompt token budget must be at least 500.'
+  if (!(draft.maxRetries === undefined || (Number.isInteger(draft.maxRetries) && draft.maxRetries >= 0 && draft.maxRetries <= 10)))
+    return 'Retries must be a whole number from 0 to 10.'
+  if (!positive(draft.promptTokenBudget) || (draft.promptTokenBudget !== undefined && draft.promptTokenBudget < 500))
+    return 'The prompt token budget must be at least 500.'
   return null
 }
 
 function isConfig(value: unknown): value is EndpointConfig {
   if (typeof value !== 'object' || value === null) return false
   const v = value as Record<string, unknown>
-  return typeof v['id'] === 'string' && typeof v['name'] === 'string' && typeof v['baseUrl'] === 'string' && typeof v['model'] === 'string' && API_KINDS.includes(v['api'] as ApiKind) && typeof v['timeoutMs'] === 'number' && typeof v['maxRetries'] === 'number' && typeof v['promptTokenBudget'] === 'number'
+  return (
+    typeof v['id'] === 'string' &&
+    typeof v['name'] === 'string' &&
+    typeof v['baseUrl'] === 'string' &&
+    typeof v['model'] === 'string' &&
+    API_KINDS.includes(v['api'] as ApiKind) &&
+    typeof v['timeoutMs'] === 'number' &&
+    typeof v['maxRetries'] === 'number' &&
+    typeof v['promptTokenBudget'] === 'number'
+  )
 }
 
 export class EndpointRegistry {
@@ -60,7 +71,11 @@ export class EndpointRegistry {
   async views(): Promise<EndpointView[]> {
     const defaultId = this.defaultId()
     return Promise.all(
-      this.list().map(async (e) => ({ ...e, hasKey: e.apiKeyRef !== undefined && ((await this.secrets.get(e.apiKeyRef)) ?? '') !== '', isDefault: e.id === defaultId }))
+      this.list().map(async (e) => ({
+        ...e,
+        hasKey: e.apiKeyRef !== undefined && ((await this.secrets.get(e.apiKeyRef)) ?? '') !== '',
+        isDefault: e.id === defaultId
+      }))
     )
   }
 
@@ -96,7 +111,8 @@ export class EndpointRegistry {
     const all = this.list()
     const id = draft.id ?? randomUUID()
     const previous = all.find((e) => e.id === id)
-    if (all.some((e) => e.id !== id && e.name.toLowerCase() === draft.name.trim().toLowerCase())) return fail('bad-input', `Another endpoint is already named '${draft.name.trim()}'.`)
+    if (all.some((e) => e.id !== id && e.name.toLowerCase() === draft.name.trim().toLowerCase()))
+      return fail('bad-input', `Another endpoint is already named '${draft.name.trim()}'.`)
     const ref = `endpoint:${id}`
     const config: EndpointConfig = {
       id,
@@ -126,7 +142,10 @@ export class EndpointRegistry {
     const found = all.find((e) => e.id === id)
     if (found === undefined) return fail('not-found', 'There is no endpoint with that id.')
     if (found.apiKeyRef !== undefined) await this.secrets.delete(found.apiKeyRef)
-    this.store.set(KEY, all.filter((e) => e.id !== id))
+    this.store.set(
+      KEY,
+      all.filter((e) => e.id !== id)
+    )
     if (this.store.get<unknown>(DEFAULT_KEY) === id) this.store.set(DEFAULT_KEY, null)
     return ok(null)
   }

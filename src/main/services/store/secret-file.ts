@@ -46,7 +46,8 @@ export class FileSecretStore implements SecretStore {
   private read(): SecretFile {
     if (!existsSync(this.path)) return { version: 1, cipher: this.cipher.name, secrets: {} }
     const file = JSON.parse(readFileSync(this.path, 'utf8')) as SecretFile
-    if (file.cipher !== this.cipher.name) throw new Error(`The key file was written with ${file.cipher}, not ${this.cipher.name}; re-enter the API keys.`)
+    if (file.cipher !== this.cipher.name)
+      throw new Error(`The key file was written with ${file.cipher}, not ${this.cipher.name}; re-enter the API keys.`)
     return file
   }
 

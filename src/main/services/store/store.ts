@@ -40,7 +40,8 @@ export function openFileStore(dir: string, name: string): StoreOpening {
  */
 export function removeStaleTempFiles(dir: string, name: string): void {
   for (const entry of readdirSync(dir)) {
-    if (entry.startsWith(`${name}.json.tmp-`) || (entry.startsWith(`${name}.json.`) && entry.endsWith('.tmp'))) rmSync(join(dir, entry), { force: true })
+    if (entry.startsWith(`${name}.json.tmp-`) || (entry.startsWith(`${name}.json.`) && entry.endsWith('.tmp')))
+      rmSync(join(dir, entry), { force: true })
   }
 }
 

@@ -114,7 +114,8 @@ export function joinPrepared(head: PreparedHead): { add(part: PreparedPart): voi
   const none: string[] = []
   return {
     add(part) {
-      if (rows + part.values.length > head.rowCount || branches + part.branches.length > head.branchCount) throw new Error('Table arrived with more parts than announced.')
+      if (rows + part.values.length > head.rowCount || branches + part.branches.length > head.branchCount)
+        throw new Error('Table arrived with more parts than announced.')
       for (let i = 0; i < part.values.length; i++, rows++) {
         const tuple = part.index[i] ?? none
         values[rows] = part.values[i] ?? []

@@ -55,7 +55,14 @@ describe('a prepared table cut into parts', () => {
 
   it('keeps the title of a sheet with a title block, and names the index from the header under it', async () => {
     // An empty corner over the row labels: the index is unnamed, not named after a title line above it.
-    const titled = ['Table 3. Sales by region,,', '[Dollars in thousands],,', ',,', ',2019,2020', 'North,"1,200","1,300"', 'South,800,900'].join('\n')
+    const titled = [
+      'Table 3. Sales by region,,',
+      '[Dollars in thousands],,',
+      ',,',
+      ',2019,2020',
+      'North,"1,200","1,300"',
+      'South,800,900'
+    ].join('\n')
     const read = await importFile('titled.csv', new TextEncoder().encode(titled))
     if (!read.ok || !read.value[0]) throw new Error('import failed')
     const whole = prepareTable(read.value[0])
@@ -70,7 +77,15 @@ describe('a prepared table cut into parts', () => {
   })
 
   it('leaves the index of a time series unnamed when the corner names its metadata rows', async () => {
-    const series = [',Index ; Sydney,Index ; Perth', 'Unit,Index Numbers,Index Numbers', 'Series Type,Original,Original', 'Series ID,A2325806K,A2325816R', 'Sep-1948,3.7,3.8', 'Dec-1948,3.7,3.8', 'Mar-1949,3.9,3.9'].join('\n')
+    const series = [
+      ',Index ; Sydney,Index ; Perth',
+      'Unit,Index Numbers,Index Numbers',
+      'Series Type,Original,Original',
+      'Series ID,A2325806K,A2325816R',
+      'Sep-1948,3.7,3.8',
+      'Dec-1948,3.7,3.8',
+      'Mar-1949,3.9,3.9'
+    ].join('\n')
     const read = await importFile('series.csv', new TextEncoder().encode(series))
     if (!read.ok || !read.value[0]) throw new Error('import failed')
     const whole = prepareTable(read.value[0])
@@ -167,4 +182,3 @@ describe.runIf(!existsSync(script))('the threaded reader without a build', () =>
     expect(existsSync(script)).toBe(false)
   })
 })
-

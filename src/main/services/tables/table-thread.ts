@@ -29,7 +29,10 @@ const TABLE_CELLS_LOST = 'The cells of this table are no longer kept (the file r
 /** Reads and structures on the calling thread. */
 export function localReader(): TableReader {
   const grids = new Map<string, RawGrid>()
-  const prepare = (key: string, grid: RawGrid, options?: StructureOptions, view?: IndexView): ReadTable => ({ key, ...prepareTable(grid, options, view) })
+  const prepare = (key: string, grid: RawGrid, options?: StructureOptions, view?: IndexView): ReadTable => ({
+    key,
+    ...prepareTable(grid, options, view)
+  })
   return {
     async open(name, bytes) {
       const read = await importFile(name, bytes)
@@ -129,7 +132,10 @@ export function threadedReader(script = join(appRoot(), 'out', 'main', 'table-wo
       }
       return ok(tables)
     } catch (error) {
-      return fail('internal', `The file reader stopped (${error instanceof Error ? error.message : String(error)}). Try again; if it happens again the file is probably too large.`)
+      return fail(
+        'internal',
+        `The file reader stopped (${error instanceof Error ? error.message : String(error)}). Try again; if it happens again the file is probably too large.`
+      )
     } finally {
       inboxes.delete(job)
     }

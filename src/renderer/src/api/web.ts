@@ -55,10 +55,7 @@ export function createWebApi(location: Location): TableQaApi {
   }
 
   const methods = Object.fromEntries(
-    (Object.keys(apiMethods) as (keyof ApiMethods)[]).map((method) => [
-      method,
-      (request?: unknown) => call(method, request as never)
-    ])
+    (Object.keys(apiMethods) as (keyof ApiMethods)[]).map((method) => [method, (request?: unknown) => call(method, request as never)])
   ) as Omit<TableQaApi, 'on'>
 
   return {

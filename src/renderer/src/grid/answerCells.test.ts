@@ -18,7 +18,13 @@ const block = {
 describe('answer cells on the grid', () => {
   it('maps source cells to the grid cells showing them', () => {
     const rows = toGridRows(block)
-    const answer = answerCells([{ row: 3, col: 2 }, { row: 4, col: 1 }], block.colSource)
+    const answer = answerCells(
+      [
+        { row: 3, col: 2 },
+        { row: 4, col: 1 }
+      ],
+      block.colSource
+    )
     const read = rows.flatMap((row) => [0, 1].filter((j) => readByAnswer(answer, row.source, j)).map((j) => row.cells[j]))
     expect(read).toEqual(['21', '30'])
     expect(answerColumns(answer)).toEqual([0, 1])

@@ -67,7 +67,8 @@ function dataColumn(index: number, label: string, path: readonly string[], numer
     colId: String(index),
     headerName: label,
     headerTooltip: path.join(' › '),
-    headerClass: (p: HeaderClassParams<GridRow>) => (ctx(p).highlight().columns.has(index) ? [...headerClasses, 'header-highlight'] : headerClasses),
+    headerClass: (p: HeaderClassParams<GridRow>) =>
+      ctx(p).highlight().columns.has(index) ? [...headerClasses, 'header-highlight'] : headerClasses,
     cellClassRules: {
       'cell-highlight': (p) => ctx(p).highlight().columns.has(index) || rowHighlighted(p),
       'cell-answer': (p) => readByAnswer(ctx(p).answer(), p.data?.source, index)
@@ -105,7 +106,12 @@ function fromTree(nodes: readonly ColumnNode[], numeric: ReadonlySet<number>): (
 }
 
 /** Row number, one pinned column per index level, then the data columns nested by the top tree. */
-export function columnDefs(table: TableSummary, tree: readonly ColumnNode[], depth: number, numeric: ReadonlySet<number>): (ColDef<GridRow> | ColGroupDef<GridRow>)[] {
+export function columnDefs(
+  table: TableSummary,
+  tree: readonly ColumnNode[],
+  depth: number,
+  numeric: ReadonlySet<number>
+): (ColDef<GridRow> | ColGroupDef<GridRow>)[] {
   // Wide enough for the largest row number, so it never clips.
   const width = 28 + 8 * String(table.rowCount).length
   const index = Array.from({ length: depth }, (_, level) => indexColumn(level, table.indexColumns[level] ?? ''))

@@ -33,7 +33,12 @@ function nest(items: { index: number; path: string[] }[], level: number): Column
     if (!item) break
     if (item.path.length <= level + 1) {
       const label = item.path[level] ?? ''
-      out.push({ kind: 'leaf', index: item.index, label: label === '' ? `Column ${item.index + 1}` : label, path: item.path.length === 0 ? [''] : item.path })
+      out.push({
+        kind: 'leaf',
+        index: item.index,
+        label: label === '' ? `Column ${item.index + 1}` : label,
+        path: item.path.length === 0 ? [''] : item.path
+      })
       i++
       continue
     }
@@ -45,7 +50,13 @@ function nest(items: { index: number; path: string[] }[], level: number): Column
       j++
     }
     const members = items.slice(i, j)
-    out.push({ kind: 'group', id: `g:${level}:${item.index}`, label: text, path: item.path.slice(0, level + 1), children: nest(members, level + 1) })
+    out.push({
+      kind: 'group',
+      id: `g:${level}:${item.index}`,
+      label: text,
+      path: item.path.slice(0, level + 1),
+      children: nest(members, level + 1)
+    })
     i = j
   }
   return out

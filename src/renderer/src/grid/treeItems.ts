@@ -25,14 +25,33 @@ export const CHILDREN_SHOWN = 200
 /** The nodes a tree widget shows, in preorder: children of expanded nodes only, at most `limit` of them. */
 export function visibleItems(root: HeaderNode, expanded: ReadonlySet<string>, limit = 3000, childrenShown = CHILDREN_SHOWN): TreeItem[] {
   const out: TreeItem[] = []
-  type Frame = { node: HeaderNode; path: string[]; id: string; level: number; pos: number; size: number; parentId: string | null; more: number }
+  type Frame = {
+    node: HeaderNode
+    path: string[]
+    id: string
+    level: number
+    pos: number
+    size: number
+    parentId: string | null
+    more: number
+  }
   const stack: Frame[] = []
   const pushChildren = (node: HeaderNode, path: string[], id: string | null, level: number): void => {
     const shown = Math.min(node.children.length, childrenShown)
     for (let i = shown - 1; i >= 0; i--) {
       const child = node.children[i]
       const more = i === shown - 1 ? node.children.length - shown : 0
-      if (child) stack.push({ node: child, path: [...path, child.text], id: id === null ? String(i) : `${id}.${i}`, level, pos: i + 1, size: node.children.length, parentId: id, more })
+      if (child)
+        stack.push({
+          node: child,
+          path: [...path, child.text],
+          id: id === null ? String(i) : `${id}.${i}`,
+          level,
+          pos: i + 1,
+          size: node.children.length,
+          parentId: id,
+          more
+        })
     }
   }
   pushChildren(root, [], null, 1)
@@ -41,7 +60,19 @@ export function visibleItems(root: HeaderNode, expanded: ReadonlySet<string>, li
     if (!f) break
     const key = pathKey(f.path)
     const open = f.node.children.length > 0 && expanded.has(key)
-    out.push({ id: f.id, path: f.path, key, text: f.node.text, level: f.level, hasChildren: f.node.children.length > 0, expanded: open, posInSet: f.pos, setSize: f.size, parentId: f.parentId, more: f.more })
+    out.push({
+      id: f.id,
+      path: f.path,
+      key,
+      text: f.node.text,
+      level: f.level,
+      hasChildren: f.node.children.length > 0,
+      expanded: open,
+      posInSet: f.pos,
+      setSize: f.size,
+      parentId: f.parentId,
+      more: f.more
+    })
     if (open) pushChildren(f.node, f.path, f.id, f.level + 1)
   }
   return out

@@ -42,7 +42,9 @@ export function useHistory(): HistoryState {
   }, [api])
 
   const clear = useCallback(async (): Promise<AppError | null> => {
-    const result = await api.clearHistory().catch((cause: unknown) => ({ ok: false as const, error: errorFromCause('Clearing history', cause) }))
+    const result = await api
+      .clearHistory()
+      .catch((cause: unknown) => ({ ok: false as const, error: errorFromCause('Clearing history', cause) }))
     refresh()
     return result.ok ? null : result.error
   }, [api, refresh])

@@ -136,7 +136,8 @@ export function useOpenTable(): OpenTableState {
       const at = tables.findIndex((t) => t.id === tableId)
       const rest = tables.filter((t) => t.id !== tableId)
       setTables(rest)
-      if (activeId === tableId || !rest.some((t) => t.id === activeId)) activate(rest[Math.min(Math.max(at, 0), rest.length - 1)]?.id ?? null)
+      if (activeId === tableId || !rest.some((t) => t.id === activeId))
+        activate(rest[Math.min(Math.max(at, 0), rest.length - 1)]?.id ?? null)
       void api.closeTable({ tableId }).catch(() => undefined)
     },
     [api, tables, activeId, activate]

@@ -26,7 +26,11 @@ export function AnswerView({ summary, tableId, tableName }: Props): React.JSX.El
           {answer.note && <p className="muted small">{answer.note}</p>}
           {answer.cells.length > 0 && (
             <p className="answer-cells small" data-testid="answer-cells">
-              Read from {answer.cells.length === 1 ? 'cell' : 'cells'} {answer.cells.slice(0, 12).map((c) => a1Name(c.row, c.col)).join(', ')}
+              Read from {answer.cells.length === 1 ? 'cell' : 'cells'}{' '}
+              {answer.cells
+                .slice(0, 12)
+                .map((c) => a1Name(c.row, c.col))
+                .join(', ')}
               {answer.cells.length > 12 ? ` and ${answer.cells.length - 12} more` : ''} of the source sheet.
             </p>
           )}
@@ -38,11 +42,20 @@ export function AnswerView({ summary, tableId, tableName }: Props): React.JSX.El
       )}
       <p className="answer-meta muted small">
         {summary.endpoint.name} · {summary.endpoint.model} · {summary.candidates.length} candidates
-        {summary.selection ? ` · chosen by ${summary.selection.mode}${summary.selection.fallbackReason ? ` (${summary.selection.fallbackReason})` : ''}` : ''}
+        {summary.selection
+          ? ` · chosen by ${summary.selection.mode}${summary.selection.fallbackReason ? ` (${summary.selection.fallbackReason})` : ''}`
+          : ''}
         {summary.qaCalls > 0 ? ` · ${summary.qaCalls} QA calls` : ''} · {formatDuration(summary.timings.totalMs)}
       </p>
-      {summary.program !== null && <ProgramView key={`${summary.askId}:${summary.program}`} program={summary.program} tableId={tableId} tableName={tableName} />}
-      <Candidates candidates={summary.candidates} chosen={summary.chosen} ranking={summary.selection?.ranking ?? []} executor={summary.executor} />
+      {summary.program !== null && (
+        <ProgramView key={`${summary.askId}:${summary.program}`} program={summary.program} tableId={tableId} tableName={tableName} />
+      )}
+      <Candidates
+        candidates={summary.candidates}
+        chosen={summary.chosen}
+        ranking={summary.selection?.ranking ?? []}
+        executor={summary.executor}
+      />
       {summary.notes.length > 0 && (
         <ul className="answer-notes muted small">
           {summary.notes.map((n) => (

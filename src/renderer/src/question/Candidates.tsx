@@ -16,18 +16,24 @@ function reasonOf(c: CandidateSummary, executor: AskSummary['executor']): Blocke
  * program the sandbox stopped is open with its code and says what was blocked, so an injected attempt is
  * seen rather than buried under the answer.
  */
-export function Candidates({ candidates, chosen, ranking, executor }: { candidates: CandidateSummary[]; chosen: number | null; ranking: number[]; executor: AskSummary['executor'] }): React.JSX.Element {
+export function Candidates({
+  candidates,
+  chosen,
+  ranking,
+  executor
+}: {
+  candidates: CandidateSummary[]
+  chosen: number | null
+  ranking: number[]
+  executor: AskSummary['executor']
+}): React.JSX.Element {
   const reasons = candidates.map((c) => reasonOf(c, executor))
   const blocked = reasons.filter((r) => r !== null).length
   return (
     <details className="candidates" open={blocked > 0}>
       <summary>
         Candidates ({candidates.length}) <span className="muted small">· log-probability and result of each program</span>
-        {blocked > 0 && (
-          <span className="badge badge-error candidates-blocked">
-            {blocked} blocked by the sandbox
-          </span>
-        )}
+        {blocked > 0 && <span className="badge badge-error candidates-blocked">{blocked} blocked by the sandbox</span>}
       </summary>
       <ol className="candidate-list" aria-label="Candidates">
         {candidates.map((c, i) => {
@@ -60,7 +66,11 @@ export function Candidates({ candidates, chosen, ranking, executor }: { candidat
                     </span>
                   )}
                 </summary>
-                {c.program === null ? <p className="muted">The reply held no program.</p> : <Code code={c.program} label={`Program of candidate ${c.index + 1}`} />}
+                {c.program === null ? (
+                  <p className="muted">The reply held no program.</p>
+                ) : (
+                  <Code code={c.program} label={`Program of candidate ${c.index + 1}`} />
+                )}
                 {!c.result.ok && c.result.error.detail && <pre className="stream stream-err">{c.result.error.detail}</pre>}
               </details>
             </li>

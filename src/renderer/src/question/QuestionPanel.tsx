@@ -73,7 +73,8 @@ export function QuestionPanel({ tables, activeTable }: Props): React.JSX.Element
     setNotice(null)
     const tableIds = scope === 'all' ? tables.map((t) => t.id) : [activeTable.id]
     // Defaults are read when asking, so a change in the settings applies to the next question.
-    const send = (options: AskOptions | undefined): void => asking.ask({ question: text, tableIds, ...(options ? { options } : {}), ...(endpointId !== '' ? { endpointId } : {}) })
+    const send = (options: AskOptions | undefined): void =>
+      asking.ask({ question: text, tableIds, ...(options ? { options } : {}), ...(endpointId !== '' ? { endpointId } : {}) })
     api.getSettings().then(
       (r) => send(r.ok ? askOptions(r.value.settings) : undefined),
       () => send(undefined)
@@ -90,7 +91,11 @@ export function QuestionPanel({ tables, activeTable }: Props): React.JSX.Element
           id={QUESTION_INPUT_ID}
           className="question-input"
           aria-label="Question"
-          placeholder={activeTable ? `Ask about ${activeTable.name}…  (Enter asks, Shift+Enter for a new line, / to come back here)` : 'Open a table, then ask a question about it…'}
+          placeholder={
+            activeTable
+              ? `Ask about ${activeTable.name}…  (Enter asks, Shift+Enter for a new line, / to come back here)`
+              : 'Open a table, then ask a question about it…'
+          }
           rows={Math.min(4, Math.max(1, question.split('\n').length))}
           value={question}
           onChange={(e) => setQuestion(e.currentTarget.value)}
@@ -117,7 +122,11 @@ export function QuestionPanel({ tables, activeTable }: Props): React.JSX.Element
           )}
         </select>
         {tables.length > 1 && (
-          <select aria-label="Tables to ask about" value={scope} onChange={(e) => setScope(e.currentTarget.value === 'all' ? 'all' : 'active')}>
+          <select
+            aria-label="Tables to ask about"
+            value={scope}
+            onChange={(e) => setScope(e.currentTarget.value === 'all' ? 'all' : 'active')}
+          >
             <option value="active">This table</option>
             <option value="all">All {tables.length} open tables</option>
           </select>
@@ -154,14 +163,18 @@ export function QuestionPanel({ tables, activeTable }: Props): React.JSX.Element
           {state.phase === 'failed' && (
             <div className="ask-error" role="alert">
               <p>
-                <strong>{state.error.code === 'cancelled' ? 'Cancelled.' : 'The question could not be answered.'}</strong> {state.error.code === 'cancelled' ? '' : state.error.message}
+                <strong>{state.error.code === 'cancelled' ? 'Cancelled.' : 'The question could not be answered.'}</strong>{' '}
+                {state.error.code === 'cancelled' ? '' : state.error.message}
               </p>
               {state.error.detail && <pre className="banner-detail">{state.error.detail}</pre>}
               <div className="ask-error-actions">
                 <button type="button" className="primary" onClick={() => asking.ask(state.request)}>
                   Retry
                 </button>
-                {(state.error.code === 'model-unreachable' || state.error.code === 'unauthorized' || state.error.code === 'model-not-found' || state.error.code === 'model-http') && (
+                {(state.error.code === 'model-unreachable' ||
+                  state.error.code === 'unauthorized' ||
+                  state.error.code === 'model-not-found' ||
+                  state.error.code === 'model-http') && (
                   <button type="button" onClick={() => settings.show(false)}>
                     Check the endpoint…
                   </button>

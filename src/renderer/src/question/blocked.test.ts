@@ -16,19 +16,28 @@ const READ_KEY = pythonError("FileNotFoundError: [Errno 44] No such file or dire
 const LIST_DIR = pythonError("FileNotFoundError: [Errno 44] No such file or directory: '/tmp/x'")
 const URLOPEN = pythonError(
   'URLError: <urlopen error [Errno 23] Host is unreachable>',
-  traceback('urllib.request.urlopen("http://127.0.0.1:9/collect").read()', 'urllib.error.URLError: <urlopen error [Errno 23] Host is unreachable>')
+  traceback(
+    'urllib.request.urlopen("http://127.0.0.1:9/collect").read()',
+    'urllib.error.URLError: <urlopen error [Errno 23] Host is unreachable>'
+  )
 )
 const SOCKET = pythonError('OSError: [Errno 23] Host is unreachable')
 const JS_FETCH = pythonError(
   "TypeError: 'NoneType' object is not callable",
   traceback('run_sync(js.fetch("http://127.0.0.1:9/collect", {"method": "POST"}))', "TypeError: 'NoneType' object is not callable")
 )
-const FETCH_IMPORTED = pythonError("TypeError: 'NoneType' object is not callable", traceback('fetch("http://127.0.0.1:9/")', "TypeError: 'NoneType' object is not callable"))
+const FETCH_IMPORTED = pythonError(
+  "TypeError: 'NoneType' object is not callable",
+  traceback('fetch("http://127.0.0.1:9/")', "TypeError: 'NoneType' object is not callable")
+)
 const WEBSOCKET = pythonError(
   "AttributeError: 'NoneType' object has no attribute 'new'",
   traceback('ws = js.WebSocket.new("ws://127.0.0.1:9/")', "AttributeError: 'NoneType' object has no attribute 'new'")
 )
-const WORKER = pythonError("AttributeError: 'NoneType' object has no attribute 'new'", traceback('w = js.Worker.new("x.js")', "AttributeError: 'NoneType' object has no attribute 'new'"))
+const WORKER = pythonError(
+  "AttributeError: 'NoneType' object has no attribute 'new'",
+  traceback('w = js.Worker.new("x.js")', "AttributeError: 'NoneType' object has no attribute 'new'")
+)
 const SUBPROCESS = pythonError('OSError: [Errno 138] emscripten does not support processes.')
 const JS_EVAL = pythonError(
   "JsException: EvalError: Evaluating a string as JavaScript violates the following Content Security Policy directive because 'unsafe-eval' is not an allowed source of script"
@@ -36,7 +45,10 @@ const JS_EVAL = pythonError(
 
 describe('blockedReason: what the sandbox stopped, read from the real error', () => {
   it('says a read or listing of a host path was blocked, naming the path', () => {
-    expect(blockedReason(READ_KEY, 'pyodide')).toEqual({ kind: 'files', text: 'Blocked: no access to files outside the sandbox (/tmp/x/id_rsa)' })
+    expect(blockedReason(READ_KEY, 'pyodide')).toEqual({
+      kind: 'files',
+      text: 'Blocked: no access to files outside the sandbox (/tmp/x/id_rsa)'
+    })
     expect(blockedReason(LIST_DIR, 'pyodide')?.text).toBe('Blocked: no access to files outside the sandbox (/tmp/x)')
     expect(blockedReason(pythonError("PermissionError: [Errno 2] Permission denied: '/proc/1/mem'"), 'pyodide')?.kind).toBe('files')
   })
@@ -49,9 +61,16 @@ describe('blockedReason: what the sandbox stopped, read from the real error', ()
 
   it('names the removed browser API when the failing line of the program called it', () => {
     expect(blockedReason(JS_FETCH, 'pyodide')?.text).toBe('Blocked: network access is not available in the sandbox (js.fetch is removed)')
-    expect(blockedReason(FETCH_IMPORTED, 'pyodide')?.text).toBe('Blocked: network access is not available in the sandbox (js.fetch is removed)')
-    expect(blockedReason(WEBSOCKET, 'pyodide')?.text).toBe('Blocked: network access is not available in the sandbox (js.WebSocket is removed)')
-    expect(blockedReason(WORKER, 'pyodide')).toEqual({ kind: 'processes', text: 'Blocked: the sandbox cannot start processes or workers (js.Worker is removed)' })
+    expect(blockedReason(FETCH_IMPORTED, 'pyodide')?.text).toBe(
+      'Blocked: network access is not available in the sandbox (js.fetch is removed)'
+    )
+    expect(blockedReason(WEBSOCKET, 'pyodide')?.text).toBe(
+      'Blocked: network access is not available in the sandbox (js.WebSocket is removed)'
+    )
+    expect(blockedReason(WORKER, 'pyodide')).toEqual({
+      kind: 'processes',
+      text: 'Blocked: the sandbox cannot start processes or workers (js.Worker is removed)'
+    })
   })
 
   it('says processes cannot start and JavaScript text is not evaluated', () => {
@@ -63,9 +82,19 @@ describe('blockedReason: what the sandbox stopped, read from the real error', ()
   it('leaves ordinary failures alone', () => {
     expect(blockedReason(pythonError('ZeroDivisionError: division by zero'), 'pyodide')).toBeNull()
     expect(blockedReason(pythonError("KeyError: 'Amount'"), 'pyodide')).toBeNull()
-    expect(blockedReason(pythonError('RuntimeError: Cannot stack switch because the Python entrypoint was a synchronous function.'), 'pyodide')).toBeNull()
+    expect(
+      blockedReason(pythonError('RuntimeError: Cannot stack switch because the Python entrypoint was a synchronous function.'), 'pyodide')
+    ).toBeNull()
     // A None called on a line that has nothing to do with the removed APIs.
-    expect(blockedReason(pythonError("TypeError: 'NoneType' object is not callable", traceback('total = helper(rows)', "TypeError: 'NoneType' object is not callable")), 'pyodide')).toBeNull()
+    expect(
+      blockedReason(
+        pythonError(
+          "TypeError: 'NoneType' object is not callable",
+          traceback('total = helper(rows)', "TypeError: 'NoneType' object is not callable")
+        ),
+        'pyodide'
+      )
+    ).toBeNull()
     // The same message with no traceback to show which line failed.
     expect(blockedReason(pythonError("TypeError: 'NoneType' object is not callable"), 'pyodide')).toBeNull()
   })

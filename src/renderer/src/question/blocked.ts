@@ -61,7 +61,11 @@ export function blockedReason(error: Pick<AppError, 'code' | 'message' | 'detail
     return { kind: 'files', text: path === null ? FILES_TEXT : `${FILES_TEXT} (${path})` }
   }
   if (type === 'JsException' && /EvalError|'unsafe-eval'/.test(message)) return { kind: 'script', text: SCRIPT_TEXT }
-  if ((type !== null && NETWORK_ERRORS.has(type)) || (type === 'OSError' && NETWORK_OS_TEXT.test(message)) || (type === 'JsException' && NETWORK_JS_TEXT.test(message))) {
+  if (
+    (type !== null && NETWORK_ERRORS.has(type)) ||
+    (type === 'OSError' && NETWORK_OS_TEXT.test(message)) ||
+    (type === 'JsException' && NETWORK_JS_TEXT.test(message))
+  ) {
     return { kind: 'network', text: NETWORK_TEXT }
   }
   if (/does not support processes/.test(message)) return { kind: 'processes', text: PROCESSES_TEXT }

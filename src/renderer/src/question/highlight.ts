@@ -4,10 +4,14 @@ export type TokenKind = 'keyword' | 'builtin' | 'string' | 'number' | 'comment' 
 export type Token = { kind: TokenKind; text: string }
 
 const KEYWORDS = new Set(
-  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield match case'.split(' ')
+  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield match case'.split(
+    ' '
+  )
 )
 const BUILTINS = new Set(
-  'abs all any bool dict enumerate filter float int isinstance len list map max min print range reversed round set sorted str sum tuple zip df rows columns qa sqldf answer'.split(' ')
+  'abs all any bool dict enumerate filter float int isinstance len list map max min print range reversed round set sorted str sum tuple zip df rows columns qa sqldf answer'.split(
+    ' '
+  )
 )
 
 // Order matters: strings (with prefixes, triple quotes first) before names, numbers before operators.

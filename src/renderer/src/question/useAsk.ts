@@ -9,7 +9,14 @@ export type AskRequest = { question: string; tableIds: string[]; endpointId?: st
 
 export type AskState =
   | { phase: 'idle' }
-  | { phase: 'asking'; askId: string; request: AskRequest; progress: Partial<Record<AskProgress['stage'], AskProgress>>; last: AskProgress | null; cancelling: boolean }
+  | {
+      phase: 'asking'
+      askId: string
+      request: AskRequest
+      progress: Partial<Record<AskProgress['stage'], AskProgress>>
+      last: AskProgress | null
+      cancelling: boolean
+    }
   | { phase: 'done'; summary: AskSummary; tableIds: string[] }
   | { phase: 'failed'; error: AppError; request: AskRequest }
 
@@ -36,7 +43,9 @@ export function useAsk(): AskController {
     () =>
       api.on('question:progress', (event) => {
         if (event.askId !== current.current) return
-        setState((s) => (s.phase === 'asking' && s.askId === event.askId ? { ...s, progress: { ...s.progress, [event.stage]: event }, last: event } : s))
+        setState((s) =>
+          s.phase === 'asking' && s.askId === event.askId ? { ...s, progress: { ...s.progress, [event.stage]: event }, last: event } : s
+        )
       }),
     [api]
   )
@@ -47,12 +56,22 @@ export function useAsk(): AskController {
       current.current = askId
       setState({ phase: 'asking', askId, request, progress: {}, last: null, cancelling: false })
       api
-        .askQuestion({ askId, question: request.question, tableIds: request.tableIds, ...(request.endpointId ? { endpointId: request.endpointId } : {}), ...(request.options ? { options: request.options } : {}) })
+        .askQuestion({
+          askId,
+          question: request.question,
+          tableIds: request.tableIds,
+          ...(request.endpointId ? { endpointId: request.endpointId } : {}),
+          ...(request.options ? { options: request.options } : {})
+        })
         .then(
           (result) => {
             if (current.current !== askId) return
             current.current = null
-            setState(result.ok ? { phase: 'done', summary: result.value, tableIds: request.tableIds } : { phase: 'failed', error: result.error, request })
+            setState(
+              result.ok
+                ? { phase: 'done', summary: result.value, tableIds: request.tableIds }
+                : { phase: 'failed', error: result.error, request }
+            )
           },
           (cause: unknown) => {
             if (current.current !== askId) return

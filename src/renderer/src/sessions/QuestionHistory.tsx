@@ -12,9 +12,16 @@ export function QuestionHistory({ questions }: { questions: AskSummary[] }): Rea
       <ul className="question-history-list" aria-label="Questions">
         {questions.map((q) => (
           <li key={q.askId}>
-            <button type="button" className="history-item" aria-current={q.askId === shown ? 'true' : undefined} onClick={() => asking.show(q, [])}>
+            <button
+              type="button"
+              className="history-item"
+              aria-current={q.askId === shown ? 'true' : undefined}
+              onClick={() => asking.show(q, [])}
+            >
               <span className="question-history-q">{q.question}</span>
-              <span className={q.answer ? 'question-history-a' : 'question-history-a failed'}>{q.answer ? `→ ${q.answer.text}` : `no answer: ${q.problem?.message ?? ''}`}</span>
+              <span className={q.answer ? 'question-history-a' : 'question-history-a failed'}>
+                {q.answer ? `→ ${q.answer.text}` : `no answer: ${q.problem?.message ?? ''}`}
+              </span>
               <span className="small muted">
                 {q.endpoint.model} · {q.candidates.length} candidates
               </span>

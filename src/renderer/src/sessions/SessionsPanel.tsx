@@ -13,7 +13,15 @@ function reloadWorkspace(): void {
   window.location.reload()
 }
 
-function SessionItem({ session, current, sessions }: { session: SessionSummary; current: boolean; sessions: SessionsState }): React.JSX.Element {
+function SessionItem({
+  session,
+  current,
+  sessions
+}: {
+  session: SessionSummary
+  current: boolean
+  sessions: SessionsState
+}): React.JSX.Element {
   const [renaming, setRenaming] = useState(false)
   const [name, setName] = useState(session.name)
   const [confirming, setConfirming] = useState(false)
@@ -40,7 +48,13 @@ function SessionItem({ session, current, sessions }: { session: SessionSummary; 
             saveName()
           }}
         >
-          <input aria-label="Session name" value={name} autoFocus onChange={(e) => setName(e.currentTarget.value)} onKeyDown={(e) => e.key === 'Escape' && setRenaming(false)} />
+          <input
+            aria-label="Session name"
+            value={name}
+            autoFocus
+            onChange={(e) => setName(e.currentTarget.value)}
+            onKeyDown={(e) => e.key === 'Escape' && setRenaming(false)}
+          />
           <button type="submit">Save</button>
         </form>
       ) : (
@@ -51,13 +65,19 @@ function SessionItem({ session, current, sessions }: { session: SessionSummary; 
       )}
       {renameError && <p className="inline-error">{renameError}</p>}
       <div className="session-meta small muted">
-        <time dateTime={session.updatedAt}>{formatRunTime(session.updatedAt)}</time> · {session.tableNames.length} {session.tableNames.length === 1 ? 'table' : 'tables'} · {session.questionCount}{' '}
+        <time dateTime={session.updatedAt}>{formatRunTime(session.updatedAt)}</time> · {session.tableNames.length}{' '}
+        {session.tableNames.length === 1 ? 'table' : 'tables'} · {session.questionCount}{' '}
         {session.questionCount === 1 ? 'question' : 'questions'} · {session.runCount} {session.runCount === 1 ? 'run' : 'runs'}
       </div>
       {session.tableNames.length > 0 && <div className="session-tables small">{session.tableNames.join(', ')}</div>}
       {session.lastQuestion && <div className="session-last small muted">“{session.lastQuestion}”</div>}
       <div className="session-actions">
-        <button type="button" disabled={busy} onClick={() => void sessions.open(session.id).then((opened) => opened && reloadWorkspace())} title={current ? 'Open its tables again' : 'Make this the current session'}>
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => void sessions.open(session.id).then((opened) => opened && reloadWorkspace())}
+          title={current ? 'Open its tables again' : 'Make this the current session'}
+        >
           {current ? 'Reopen' : 'Open'}
         </button>
         <button type="button" disabled={busy} onClick={() => setRenaming((r) => !r)}>
@@ -71,7 +91,11 @@ function SessionItem({ session, current, sessions }: { session: SessionSummary; 
         </button>
         {confirming ? (
           <>
-            <button type="button" className="danger" onClick={() => void sessions.remove(session.id).then(() => (current ? reloadWorkspace() : setConfirming(false)))}>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => void sessions.remove(session.id).then(() => (current ? reloadWorkspace() : setConfirming(false)))}
+            >
               Delete
             </button>
             <button type="button" onClick={() => setConfirming(false)}>
@@ -120,9 +144,19 @@ export function SessionsPanel({ sessions }: { sessions: SessionsState }): React.
               const file = e.currentTarget.files?.[0]
               e.currentTarget.value = ''
               if (!file) return
-              void file.text().then((text) =>
-                sessions.importText(text).then((result) => setImported(result ? `Imported “${result.session.name}”.${result.warnings.length > 0 ? ` ${result.warnings.join(' ')}` : ''}` : null))
-              )
+              void file
+                .text()
+                .then((text) =>
+                  sessions
+                    .importText(text)
+                    .then((result) =>
+                      setImported(
+                        result
+                          ? `Imported “${result.session.name}”.${result.warnings.length > 0 ? ` ${result.warnings.join(' ')}` : ''}`
+                          : null
+                      )
+                    )
+                )
             }}
           />
         </div>
@@ -139,8 +173,11 @@ export function SessionsPanel({ sessions }: { sessions: SessionsState }): React.
       />
       {listing && listing.problems.length > 0 && (
         <p className="session-problem small" role="alert">
-          {listing.problems.length === 1 ? 'A session file could not be read' : `${listing.problems.length} session files could not be read`} and{' '}
-          {listing.problems.length === 1 ? 'was' : 'were'} moved aside: {listing.problems.map((p) => `${p.movedTo} (${p.reason})`).join('; ')}
+          {listing.problems.length === 1
+            ? 'A session file could not be read'
+            : `${listing.problems.length} session files could not be read`}{' '}
+          and {listing.problems.length === 1 ? 'was' : 'were'} moved aside:{' '}
+          {listing.problems.map((p) => `${p.movedTo} (${p.reason})`).join('; ')}
         </p>
       )}
       {sessions.error && (
@@ -155,7 +192,9 @@ export function SessionsPanel({ sessions }: { sessions: SessionsState }): React.
       )}
       {sessions.busy && <p className="small muted">{sessions.busy}…</p>}
       <ul className="session-list" aria-label="Sessions">
-        {listing?.sessions.map((s) => <SessionItem key={s.id} session={s} current={s.id === listing.currentId} sessions={sessions} />)}
+        {listing?.sessions.map((s) => (
+          <SessionItem key={s.id} session={s} current={s.id === listing.currentId} sessions={sessions} />
+        ))}
         {listing && listing.sessions.length === 0 && <li className="muted small">No session matches “{sessions.query}”.</li>}
       </ul>
     </section>

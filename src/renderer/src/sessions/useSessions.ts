@@ -84,7 +84,9 @@ export function useSessions(): SessionsState {
     open: useCallback((id: string) => act('Opening the session', () => api.openSession({ id })), [act, api]),
     rename: useCallback(
       async (id: string, name: string) => {
-        const result = await api.renameSession({ id, name }).catch((cause: unknown) => ({ ok: false as const, error: errorFromCause('Renaming', cause) }))
+        const result = await api
+          .renameSession({ id, name })
+          .catch((cause: unknown) => ({ ok: false as const, error: errorFromCause('Renaming', cause) }))
         refresh()
         return result.ok ? null : result.error
       },

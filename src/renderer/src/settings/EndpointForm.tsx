@@ -4,7 +4,10 @@ import type { ApiKind } from '../../../shared/model'
 import type { EndpointsState } from './useEndpoints'
 
 /** What the form starts from: an endpoint to edit, or a preset for a new one. */
-export type FormStart = { editing: EndpointView | null; preset: { name: string; baseUrl: string; model: string; api: ApiKind; needsKey: boolean } }
+export type FormStart = {
+  editing: EndpointView | null
+  preset: { name: string; baseUrl: string; model: string; api: ApiKind; needsKey: boolean }
+}
 
 type Props = { start: FormStart; endpoints: EndpointsState; onSaved: (saved: EndpointView) => void; onCancel: () => void }
 
@@ -39,13 +42,25 @@ export function EndpointForm({ start, endpoints, onSaved, onCancel }: Props): Re
     setSaving(true)
     setError(null)
     const apiKey = removeKey ? null : key.trim() === '' ? undefined : key.trim()
-    const draft = { ...(e ? { id: e.id } : {}), ...(e?.supportsN === undefined ? {} : { supportsN: e.supportsN }), name: name.trim(), baseUrl: baseUrl.trim(), model: model.trim(), api, promptTokenBudget: tokens, timeoutMs: Math.round(seconds * 1000) }
-    endpoints.save(draft, apiKey, makeDefault).then((result) => {
-      setSaving(false)
-      if (!result.ok) return setError(result.error.message)
-      setKey('')
-      onSaved(result.value)
-    }, () => setSaving(false))
+    const draft = {
+      ...(e ? { id: e.id } : {}),
+      ...(e?.supportsN === undefined ? {} : { supportsN: e.supportsN }),
+      name: name.trim(),
+      baseUrl: baseUrl.trim(),
+      model: model.trim(),
+      api,
+      promptTokenBudget: tokens,
+      timeoutMs: Math.round(seconds * 1000)
+    }
+    endpoints.save(draft, apiKey, makeDefault).then(
+      (result) => {
+        setSaving(false)
+        if (!result.ok) return setError(result.error.message)
+        setKey('')
+        onSaved(result.value)
+      },
+      () => setSaving(false)
+    )
   }
 
   return (
@@ -80,7 +95,9 @@ export function EndpointForm({ start, endpoints, onSaved, onCancel }: Props): Re
           value={key}
           disabled={removeKey}
           onChange={(ev) => setKey(ev.currentTarget.value)}
-          placeholder={e?.hasKey ? 'key saved: type to replace it' : start.preset.needsKey ? 'required' : 'none needed for most local servers'}
+          placeholder={
+            e?.hasKey ? 'key saved: type to replace it' : start.preset.needsKey ? 'required' : 'none needed for most local servers'
+          }
         />
       </label>
       {e?.hasKey && (
@@ -99,7 +116,8 @@ export function EndpointForm({ start, endpoints, onSaved, onCancel }: Props): Re
         </label>
       </div>
       <label className="check">
-        <input type="checkbox" checked={makeDefault} onChange={(ev) => setMakeDefault(ev.currentTarget.checked)} /> Use as the default endpoint
+        <input type="checkbox" checked={makeDefault} onChange={(ev) => setMakeDefault(ev.currentTarget.checked)} /> Use as the default
+        endpoint
       </label>
       {error && (
         <p className="inline-error" role="alert">

@@ -27,7 +27,13 @@ export function EndpointHealthStatus(): React.JSX.Element {
       break
   }
   return (
-    <button type="button" className={`endpoint-health health-${health.state}`} data-testid="endpoint-health" title={title} onClick={() => settings.show(health.state === 'not-set-up')}>
+    <button
+      type="button"
+      className={`endpoint-health health-${health.state}`}
+      data-testid="endpoint-health"
+      title={title}
+      onClick={() => settings.show(health.state === 'not-set-up')}
+    >
       <span className="dot" aria-hidden="true" />
       {text}
     </button>

@@ -36,12 +36,19 @@ function SettingsDialog(): React.JSX.Element {
 
   const runTest = (e: EndpointView): void => {
     setCheck({ id: e.id, busy: true, text: 'Testing…', ok: null })
-    void test(e.id).then((r) => setCheck({ id: e.id, busy: false, ok: r.ok && r.value.modelListed, text: r.ok ? r.value.message : r.error.message }))
+    void test(e.id).then((r) =>
+      setCheck({ id: e.id, busy: false, ok: r.ok && r.value.modelListed, text: r.ok ? r.value.message : r.error.message })
+    )
   }
   const listModels = (e: EndpointView): void => {
     setCheck({ id: e.id, busy: true, text: 'Asking for models…', ok: null })
     void models(e.id).then((r) =>
-      setCheck({ id: e.id, busy: false, ok: r.ok, text: r.ok ? (r.value.length === 0 ? 'The server lists no models.' : `Models: ${r.value.join(', ')}`) : r.error.message })
+      setCheck({
+        id: e.id,
+        busy: false,
+        ok: r.ok,
+        text: r.ok ? (r.value.length === 0 ? 'The server lists no models.' : `Models: ${r.value.join(', ')}`) : r.error.message
+      })
     )
   }
   const saved = (e: EndpointView): void => {
@@ -60,8 +67,8 @@ function SettingsDialog(): React.JSX.Element {
           </button>
         </div>
         <p className="muted small">
-          Any OpenAI-compatible server: a hosted API with a key, or a local server (vLLM, llama.cpp, Ollama, TGI). Keys are stored encrypted and never shown
-          again.
+          Any OpenAI-compatible server: a hosted API with a key, or a local server (vLLM, llama.cpp, Ollama, TGI). Keys are stored encrypted
+          and never shown again.
         </p>
         {endpoints.error && (
           <p className="inline-error" role="alert">
@@ -91,13 +98,33 @@ function SettingsDialog(): React.JSX.Element {
                     Edit
                   </button>
                   {!e.isDefault && (
-                    <button type="button" onClick={() => void endpoints.save({ id: e.id, name: e.name, baseUrl: e.baseUrl, model: e.model, api: e.api, ...(e.supportsN === undefined ? {} : { supportsN: e.supportsN }) }, undefined, true)}>
+                    <button
+                      type="button"
+                      onClick={() =>
+                        void endpoints.save(
+                          {
+                            id: e.id,
+                            name: e.name,
+                            baseUrl: e.baseUrl,
+                            model: e.model,
+                            api: e.api,
+                            ...(e.supportsN === undefined ? {} : { supportsN: e.supportsN })
+                          },
+                          undefined,
+                          true
+                        )
+                      }
+                    >
                       Make default
                     </button>
                   )}
                   {confirmDelete === e.id ? (
                     <>
-                      <button type="button" className="danger" onClick={() => void endpoints.remove(e.id).then(() => setConfirmDelete(null))}>
+                      <button
+                        type="button"
+                        className="danger"
+                        onClick={() => void endpoints.remove(e.id).then(() => setConfirmDelete(null))}
+                      >
                         Delete {e.name}
                       </button>
                       <button type="button" onClick={() => setConfirmDelete(null)}>
@@ -121,7 +148,13 @@ function SettingsDialog(): React.JSX.Element {
           </ul>
         )}
         {form ? (
-          <EndpointForm key={form.editing?.id ?? form.preset.name} start={form} endpoints={endpoints} onSaved={saved} onCancel={() => setForm(null)} />
+          <EndpointForm
+            key={form.editing?.id ?? form.preset.name}
+            start={form}
+            endpoints={endpoints}
+            onSaved={saved}
+            onCancel={() => setForm(null)}
+          />
         ) : showChoice ? (
           <GuidedChoice onChoose={(preset) => setForm({ editing: null, preset })} />
         ) : (

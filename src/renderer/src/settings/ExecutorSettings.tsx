@@ -11,7 +11,13 @@ export function ExecutorSettings(): React.JSX.Element {
   // The form starts again from what is stored whenever that arrives or changes.
   return (
     <>
-      <ExecutorForm key={JSON.stringify(stored)} stored={stored ?? DEFAULT_APP_SETTINGS.executor} state={state} saved={saved} setSaved={setSaved} />
+      <ExecutorForm
+        key={JSON.stringify(stored)}
+        stored={stored ?? DEFAULT_APP_SETTINGS.executor}
+        state={state}
+        saved={saved}
+        setSaved={setSaved}
+      />
       <RunSettings state={state} />
     </>
   )
@@ -27,7 +33,9 @@ function ExecutorForm({ stored, state, saved, setSaved }: FormProps): React.JSX.
   const apply = (): void => {
     setSaved(null)
     const executor: ExecutorChoice = kind === 'cpython' ? { kind, python } : { kind }
-    void save({ executor }).then((done) => done && setSaved(kind === 'cpython' ? 'Programs now run in your local Python.' : 'Programs now run in the sandbox.'))
+    void save({ executor }).then(
+      (done) => done && setSaved(kind === 'cpython' ? 'Programs now run in your local Python.' : 'Programs now run in the sandbox.')
+    )
   }
 
   return (
@@ -48,7 +56,14 @@ function ExecutorForm({ stored, state, saved, setSaved }: FormProps): React.JSX.
       {kind === 'cpython' && (
         <label className="executor-path">
           Interpreter (needs pandas)
-          <input type="text" value={python} onChange={(e) => setPython(e.target.value)} placeholder="/usr/bin/python3" spellCheck={false} data-testid="python-path" />
+          <input
+            type="text"
+            value={python}
+            onChange={(e) => setPython(e.target.value)}
+            placeholder="/usr/bin/python3"
+            spellCheck={false}
+            data-testid="python-path"
+          />
         </label>
       )}
       <div className="executor-actions">
@@ -57,7 +72,10 @@ function ExecutorForm({ stored, state, saved, setSaved }: FormProps): React.JSX.
         </button>
         {view && (
           <span className="muted small" data-testid="executor-active">
-            In use: {view.active === 'cpython' ? `local Python${view.python ? ` ${view.python.version}, pandas ${view.python.pandas}` : ''}` : 'Pyodide sandbox'}
+            In use:{' '}
+            {view.active === 'cpython'
+              ? `local Python${view.python ? ` ${view.python.version}, pandas ${view.python.pandas}` : ''}`
+              : 'Pyodide sandbox'}
           </span>
         )}
       </div>

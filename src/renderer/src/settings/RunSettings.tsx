@@ -1,6 +1,12 @@
 import { useState } from 'react'
 import type { SelectionMode } from '../../../shared/model'
-import { checkSettingValues, type AppSettings, type SamplingSettings, type SettingsUpdate, type TimeoutSettings } from '../../../shared/settings'
+import {
+  checkSettingValues,
+  type AppSettings,
+  type SamplingSettings,
+  type SettingsUpdate,
+  type TimeoutSettings
+} from '../../../shared/settings'
 import type { AppSettingsState } from './useAppSettings'
 
 type Props = { state: AppSettingsState }
@@ -29,7 +35,11 @@ type FormProps = { settings: AppSettings; state: AppSettingsState; save: Save }
  * Saves one part; the server checks again and its message, if any, is shown. The forms skip the
  * browser's own validation, which would block the submit silently (a bubble, not a message on the page).
  */
-function useSave(state: AppSettingsState): { problem: string | null; saved: boolean; submit: (update: SettingsUpdate, local: string | null) => void } {
+function useSave(state: AppSettingsState): {
+  problem: string | null
+  saved: boolean
+  submit: (update: SettingsUpdate, local: string | null) => void
+} {
   const [local, setLocal] = useState<string | null>(null)
   const [outcome, setOutcome] = useState<'none' | 'saved' | 'refused'>('none')
   const submit = (update: SettingsUpdate, check: string | null): void => {
@@ -38,7 +48,11 @@ function useSave(state: AppSettingsState): { problem: string | null; saved: bool
     if (check) return
     void state.save(update).then((done) => setOutcome(done ? 'saved' : 'refused'))
   }
-  return { problem: local ?? (outcome === 'refused' ? (state.error?.message ?? 'The settings could not be saved.') : null), saved: outcome === 'saved', submit }
+  return {
+    problem: local ?? (outcome === 'refused' ? (state.error?.message ?? 'The settings could not be saved.') : null),
+    saved: outcome === 'saved',
+    submit
+  }
 }
 
 function SamplingForm({ settings, state, save }: FormProps): React.JSX.Element {
@@ -69,7 +83,12 @@ function SamplingForm({ settings, state, save }: FormProps): React.JSX.Element {
         </label>
         <label>
           Selection
-          <select value={selection} onChange={(e) => setSelection(e.currentTarget.value === 'vote' ? 'vote' : e.currentTarget.value === 'greedy' ? 'greedy' : 'logprob')}>
+          <select
+            value={selection}
+            onChange={(e) =>
+              setSelection(e.currentTarget.value === 'vote' ? 'vote' : e.currentTarget.value === 'greedy' ? 'greedy' : 'logprob')
+            }
+          >
             <option value="logprob">Highest log-probability</option>
             <option value="vote">Majority vote</option>
             <option value="greedy">Greedy (first sample)</option>
@@ -117,7 +136,17 @@ function TimeLimitsForm({ settings, state, save }: FormProps): React.JSX.Element
   )
 }
 
-function Actions({ saving, problem, saved, label }: { saving: boolean; problem: string | null; saved: string | null; label: string }): React.JSX.Element {
+function Actions({
+  saving,
+  problem,
+  saved,
+  label
+}: {
+  saving: boolean
+  problem: string | null
+  saved: string | null
+  label: string
+}): React.JSX.Element {
   return (
     <>
       <div className="executor-actions">

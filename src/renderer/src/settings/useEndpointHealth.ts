@@ -18,7 +18,9 @@ export function useEndpointHealth(defaultEndpoint: EndpointView | null, loaded: 
   const [checked, setChecked] = useState<Checked | null>(null)
   const id = defaultEndpoint?.id ?? null
   // A saved change (new URL, new model, new key) deserves a new check.
-  const version = defaultEndpoint ? `${defaultEndpoint.id}|${defaultEndpoint.baseUrl}|${defaultEndpoint.model}|${defaultEndpoint.api}|${defaultEndpoint.hasKey}` : ''
+  const version = defaultEndpoint
+    ? `${defaultEndpoint.id}|${defaultEndpoint.baseUrl}|${defaultEndpoint.model}|${defaultEndpoint.api}|${defaultEndpoint.hasKey}`
+    : ''
 
   useEffect(() => {
     if (!loaded || id === null) return
@@ -26,7 +28,8 @@ export function useEndpointHealth(defaultEndpoint: EndpointView | null, loaded: 
     const check = (): void => {
       test(id).then(
         (result) => {
-          if (live) setChecked({ version, ok: result.ok, message: result.ok ? result.value.message : result.error.message, checkedAt: Date.now() })
+          if (live)
+            setChecked({ version, ok: result.ok, message: result.ok ? result.value.message : result.error.message, checkedAt: Date.now() })
         },
         () => undefined
       )
@@ -42,5 +45,7 @@ export function useEndpointHealth(defaultEndpoint: EndpointView | null, loaded: 
   if (!defaultEndpoint) return { state: 'not-set-up' }
   const name = defaultEndpoint.name
   if (checked === null || checked.version !== version) return { state: 'checking', name }
-  return checked.ok ? { state: 'reachable', name, checkedAt: checked.checkedAt } : { state: 'unreachable', name, message: checked.message, checkedAt: checked.checkedAt }
+  return checked.ok
+    ? { state: 'reachable', name, checkedAt: checked.checkedAt }
+    : { state: 'unreachable', name, message: checked.message, checkedAt: checked.checkedAt }
 }

@@ -6,7 +6,12 @@ import { importFile } from '../../tables/import'
 import { structureGrid } from '../../tables/structure'
 
 /** Import one file through the app's importers and structure its first grid as the app would. */
-export async function importTable(path: string, bytes?: Uint8Array, name?: string, options?: StructureOptions): Promise<Result<ParsedTable>> {
+export async function importTable(
+  path: string,
+  bytes?: Uint8Array,
+  name?: string,
+  options?: StructureOptions
+): Promise<Result<ParsedTable>> {
   let data: Uint8Array
   try {
     data = bytes ?? readFileSync(path)

@@ -32,14 +32,22 @@ describe.runIf(existsSync(root))('dataset loaders (real files)', () => {
     expect(dev.questions).toHaveLength(1337)
     expect(loadDataset('hitab', 'test', root, files).questions).toHaveLength(1267)
     const q = dev.questions.find((x) => x.id === 'b544053c9bb495123167756b751229a9')
-    expect(q).toMatchObject({ tableKey: '651', types: { aggregation: 'div', source: 'statcan' }, gold: { answer: [0.351438], formulas: ['=B5/B6'], referenceCells: { B5: '(2, 1)' } } })
+    expect(q).toMatchObject({
+      tableKey: '651',
+      types: { aggregation: 'div', source: 'statcan' },
+      gold: { answer: [0.351438], formulas: ['=B5/B6'], referenceCells: { B5: '(2, 1)' } }
+    })
     expect(loadDataset('aitqa', 'test', root, files).questions).toHaveLength(412)
   })
   it('marks the Spider questions of the missing wta_1 database as unscorable', () => {
     const spider = loadDataset('spider', 'dev', root, files)
     expect(spider.questions).toHaveLength(827)
     expect(spider.questions.filter((q) => q.unscorable !== undefined)).toHaveLength(62)
-    expect(spider.questions[0]).toMatchObject({ tableKey: 'concert_singer', gold: { sql: 'SELECT count(*) FROM singer' }, types: { hardness: 'easy' } })
+    expect(spider.questions[0]).toMatchObject({
+      tableKey: 'concert_singer',
+      gold: { sql: 'SELECT count(*) FROM singer' },
+      types: { hardness: 'easy' }
+    })
     expect(() => loadDataset('spider', 'test', root, files)).toThrow(/only a dev split/)
   })
   it('loads a Spider database as named DataFrames whose numbers follow SQLite storage classes', async () => {
@@ -73,8 +81,12 @@ describe('Spider hardness', () => {
   it('grades by clause counts, aggregates and nesting', () => {
     expect(spiderHardness(sql())).toBe('easy')
     expect(spiderHardness(sql({ where: [[false, 2, unit(), 1, null]], select: [false, [unit(), unit()]] }))).toBe('medium')
-    expect(spiderHardness(sql({ where: [[false, 2, unit(), 1, null]], groupBy: [[0, 1, false]], orderBy: ['desc', [unit()]] }))).toBe('hard')
-    expect(spiderHardness(sql({ where: [[false, 2, unit(), 1, null]], groupBy: [[0, 1, false]], orderBy: ['desc', [unit()]], limit: 1 }))).toBe('extra')
+    expect(spiderHardness(sql({ where: [[false, 2, unit(), 1, null]], groupBy: [[0, 1, false]], orderBy: ['desc', [unit()]] }))).toBe(
+      'hard'
+    )
+    expect(
+      spiderHardness(sql({ where: [[false, 2, unit(), 1, null]], groupBy: [[0, 1, false]], orderBy: ['desc', [unit()]], limit: 1 }))
+    ).toBe('extra')
     expect(spiderHardness(sql({ where: [[false, 8, unit(), sql(), null]], groupBy: [[0, 1, false]] }))).toBe('extra')
   })
 })

@@ -19,7 +19,9 @@ export function loadSpider(root: string, split: Split, files: SqliteFiles): Eval
   if (split !== 'dev') throw new Error('Spider has only a dev split here (the test set is not public in this copy).')
   const dir = join(root, 'spider')
   const records = JSON.parse(readFileSync(join(dir, 'dev.json'), 'utf8')) as unknown[]
-  const gold = readFileSync(join(dir, 'dev_gold.sql'), 'utf8').split('\n').filter((l) => l.trim().length > 0)
+  const gold = readFileSync(join(dir, 'dev_gold.sql'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim().length > 0)
   if (gold.length !== records.length) throw new Error(`dev_gold.sql has ${gold.length} lines for ${records.length} questions in dev.json.`)
   const dbPath = (db: string): string => join(dir, 'database', db, `${db}.sqlite`)
   const questions: EvalQuestion[] = records.map((rec, i) => {

@@ -11,10 +11,12 @@ const TAGGED: Record<Split, string | null> = { dev: null, test: 'tagged/data/pri
 function readTsv(path: string): Record<string, string>[] {
   const [head, ...lines] = readFileSync(path, 'utf8').split('\n')
   const names = (head ?? '').split('\t')
-  return lines.filter((l) => l.length > 0).map((l) => {
-    const parts = l.split('\t')
-    return Object.fromEntries(names.map((n, i) => [n, parts[i] ?? '']))
-  })
+  return lines
+    .filter((l) => l.length > 0)
+    .map((l) => {
+      const parts = l.split('\t')
+      return Object.fromEntries(names.map((n, i) => [n, parts[i] ?? '']))
+    })
 }
 
 /**

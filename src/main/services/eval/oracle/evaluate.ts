@@ -29,7 +29,8 @@ function evaluate(f: Formula, texts: string[][], refs: Record<string, string>): 
     const n = parseNumber(raw)
     return n === null ? raw : n
   }
-  const flat = (args: Formula[]): Value[] => args.flatMap((a) => (a.kind === 'range' ? expandRange(a.from, a.to).map(cell) : [evaluate(a, texts, refs)].flat()))
+  const flat = (args: Formula[]): Value[] =>
+    args.flatMap((a) => (a.kind === 'range' ? expandRange(a.from, a.to).map(cell) : [evaluate(a, texts, refs)].flat()))
   switch (f.kind) {
     case 'number':
     case 'string':
@@ -91,7 +92,7 @@ function evaluate(f: Formula, texts: string[][], refs: Record<string, string>): 
         case 'IF': {
           const c = evaluate(f.args[0] as Formula, texts, refs)
           const branch = c ? f.args[1] : f.args[2]
-          return branch === undefined ? false : (evaluate(branch, texts, refs))
+          return branch === undefined ? false : evaluate(branch, texts, refs)
         }
         default:
           return null

@@ -11,7 +11,14 @@ describe('HiTab answer formulas', () => {
   it('parses arithmetic, ranges, functions, text concatenation and comparisons', () => {
     expect(parseAnswerFormula('=B5/B6')).toEqual({
       ok: true,
-      value: [{ kind: 'binary', op: '/', left: { kind: 'cell', cell: { a1: 'B5', col: 1, row: 4 } }, right: { kind: 'cell', cell: { a1: 'B6', col: 1, row: 5 } } }]
+      value: [
+        {
+          kind: 'binary',
+          op: '/',
+          left: { kind: 'cell', cell: { a1: 'B5', col: 1, row: 4 } },
+          right: { kind: 'cell', cell: { a1: 'B6', col: 1, row: 5 } }
+        }
+      ]
     })
     expect(kinds('=SUM(C5:C8)-SUM(B5:B8)')).toEqual(['binary'])
     expect(kinds('=D9&"%"')).toEqual(['binary'])

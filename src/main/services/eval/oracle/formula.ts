@@ -18,7 +18,8 @@ export type Formula =
 
 type Token = { kind: 'num' | 'str' | 'cell' | 'name' | 'op'; text: string }
 
-const TOKEN = /\s*(?:(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|("(?:[^"]|"")*")|(\$?[A-Z]{1,3}\$?\d+)(?![A-Za-z0-9_(])|([A-Z][A-Z0-9.]*)(?=\s*\()|(<=|>=|<>|[-+*/&=<>(),:]))/y
+const TOKEN =
+  /\s*(?:(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|("(?:[^"]|"")*")|(\$?[A-Z]{1,3}\$?\d+)(?![A-Za-z0-9_(])|([A-Z][A-Z0-9.]*)(?=\s*\()|(<=|>=|<>|[-+*/&=<>(),:]))/y
 
 function tokenize(text: string): Token[] | null {
   const out: Token[] = []

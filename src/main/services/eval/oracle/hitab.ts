@@ -141,4 +141,3 @@ export function hitabProgram(table: ParsedTable, formulas: unknown[], refs: Reco
   lines.push(parts.length === 1 ? `answer = ${parts[0] ?? 'None'}` : `answer = [\n    ${parts.join(',\n    ')},\n]`)
   return ok({ program: `${lines.join('\n')}\n` })
 }
-

@@ -74,7 +74,15 @@ export function makeLocator(table: ParsedTable): Locator {
         if (keyCol < 0) return null
         return { kind: 'keyed', keyColKey: table.columns[keyCol] ?? [], key: table.values[i]?.[keyCol] ?? '', colKey }
       }
-      return { kind: 'data', rowKey, colKey, rowDup: rows.dup[i] ?? 0, colDup: cols.dup[j] ?? 0, rowUnique: rows.unique[i] ?? false, colUnique: cols.unique[j] ?? false }
+      return {
+        kind: 'data',
+        rowKey,
+        colKey,
+        rowDup: rows.dup[i] ?? 0,
+        colDup: cols.dup[j] ?? 0,
+        rowUnique: rows.unique[i] ?? false,
+        colUnique: cols.unique[j] ?? false
+      }
     }
     const left = findNode(table.leftTree, row, col)
     if (left !== null) {
@@ -93,7 +101,8 @@ export function makeLocator(table: ParsedTable): Locator {
         const src = table.colSource[k] ?? -1
         if (src >= col && t[top.depth] === top.node.text && (best < 0 || src < (table.colSource[best] ?? 0))) best = k
       })
-      if (best >= 0) return { kind: 'column-header', colKey: table.columns[best] ?? [], level: top.depth, unique: cols.unique[best] ?? false }
+      if (best >= 0)
+        return { kind: 'column-header', colKey: table.columns[best] ?? [], level: top.depth, unique: cols.unique[best] ?? false }
     }
     return null
   }

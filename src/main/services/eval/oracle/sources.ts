@@ -46,7 +46,8 @@ function hitabOracle(dataset: EvalDataset): OracleSource {
   return {
     name: 'oracle',
     candidates(q, tables) {
-      if (q.gold.kind !== 'hitab' || tables.main === null) return Promise.resolve({ candidates: [], error: { category: 'parse', message: 'no table' } })
+      if (q.gold.kind !== 'hitab' || tables.main === null)
+        return Promise.resolve({ candidates: [], error: { category: 'parse', message: 'no table' } })
       const built = hitabProgram(tables.main, q.gold.formulas, q.gold.referenceCells)
       if (!built.ok) return Promise.resolve({ candidates: [], error: { category: 'parse', message: built.error.message } })
       return Promise.resolve({ candidates: [{ program: built.value.program, lang: 'python' }] })
@@ -62,7 +63,10 @@ function hitabOracle(dataset: EvalDataset): OracleSource {
         })
       }
       if (direct !== null && looselyEqual(hmtForm(answer), direct)) {
-        return Promise.resolve({ category: 'formatting', evidence: `the program gave ${ours}, the raw-grid formula ${JSON.stringify(direct)}: equal up to type or rounding` })
+        return Promise.resolve({
+          category: 'formatting',
+          evidence: `the program gave ${ours}, the raw-grid formula ${JSON.stringify(direct)}: equal up to type or rounding`
+        })
       }
       return Promise.resolve({
         category: 'api',
@@ -89,7 +93,10 @@ function spiderOracle(gold: GoldQuery): OracleSource {
     async explainMiss(q, answer) {
       if (q.gold.kind !== 'spider' || q.gold.dbPath === null) return { category: 'scorer', evidence: 'no database' }
       if (postprocessPrediction(q.gold.sql) !== q.gold.sql && !q.gold.sql.includes('> =')) {
-        return { category: 'scorer', evidence: `the evaluator's value→1 replacement changes the query to ${postprocessPrediction(q.gold.sql)}` }
+        return {
+          category: 'scorer',
+          evidence: `the evaluator's value→1 replacement changes the query to ${postprocessPrediction(q.gold.sql)}`
+        }
       }
       const direct = await gold(q.gold.dbPath, q.gold.sql)
       const ours = resultRows(answer)
@@ -97,22 +104,38 @@ function spiderOracle(gold: GoldQuery): OracleSource {
       if (!direct.ok) return { category: 'gold-error', evidence: `the gold query fails on the database: ${direct.error.message}` }
       if (resultsEquivalent(direct.value, ours, false)) {
         return topLevelOrderBy(q.gold.sql)
-          ? { category: 'gold-error', evidence: `same rows in another order: the gold ORDER BY leaves ties whose order depends on the query plan; database ${shown(direct.value)}, DataFrames ${shown(ours)}` }
-          : { category: 'scorer', evidence: `same rows in another order: ORDER BY appears only inside a subquery, yet the order-by rule makes row order count; database ${shown(direct.value)}, DataFrames ${shown(ours)}` }
+          ? {
+              category: 'gold-error',
+              evidence: `same rows in another order: the gold ORDER BY leaves ties whose order depends on the query plan; database ${shown(direct.value)}, DataFrames ${shown(ours)}`
+            }
+          : {
+              category: 'scorer',
+              evidence: `same rows in another order: ORDER BY appears only inside a subquery, yet the order-by rule makes row order count; database ${shown(direct.value)}, DataFrames ${shown(ours)}`
+            }
       }
       const limit = /\blimit\s+\d+\s*;?\s*$/i
       if (limit.test(q.gold.sql)) {
         const unlimited = await gold(q.gold.dbPath, q.gold.sql.replace(limit, ''))
         const keys = new Set(unlimited.ok ? unlimited.value.map((r) => JSON.stringify(r)) : [])
         if (ours.length > 0 && ours.every((r) => keys.has(JSON.stringify(r)))) {
-          return { category: 'gold-error', evidence: `ambiguous gold: ORDER BY … LIMIT over tied values; the database's plan returns ${shown(direct.value)}, the DataFrame copy ${shown(ours)}, which is also in the result without LIMIT` }
+          return {
+            category: 'gold-error',
+            evidence: `ambiguous gold: ORDER BY … LIMIT over tied values; the database's plan returns ${shown(direct.value)}, the DataFrame copy ${shown(ours)}, which is also in the result without LIMIT`
+          }
         }
       }
-      const loose = (rows: SqlRows): SqlRows => rows.map((r) => r.map((v) => (v === null ? '' : typeof v === 'number' ? String(Number(v.toPrecision(12))) : String(v))))
+      const loose = (rows: SqlRows): SqlRows =>
+        rows.map((r) => r.map((v) => (v === null ? '' : typeof v === 'number' ? String(Number(v.toPrecision(12))) : String(v))))
       if (resultsEquivalent(loose(direct.value), loose(ours), false)) {
-        return { category: 'formatting', evidence: `same values up to type (text vs number, NULL read as empty text on import): database ${shown(direct.value)}, DataFrames ${shown(ours)}` }
+        return {
+          category: 'formatting',
+          evidence: `same values up to type (text vs number, NULL read as empty text on import): database ${shown(direct.value)}, DataFrames ${shown(ours)}`
+        }
       }
-      return { category: 'execution', evidence: `on the database: ${shown(direct.value)} (${direct.value.length} rows); through sqldf on the DataFrames: ${shown(ours)} (${ours.length} rows)` }
+      return {
+        category: 'execution',
+        evidence: `on the database: ${shown(direct.value)} (${direct.value.length} rows); through sqldf on the DataFrames: ${shown(ours)} (${ours.length} rows)`
+      }
     }
   }
 }

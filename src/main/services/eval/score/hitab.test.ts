@@ -15,9 +15,26 @@ describe('HiTab answer processing', () => {
   it('reduces one-element lists and one-cell, one-row or one-column matrices', () => {
     expect(processAnswer([3])).toEqual({ kind: 'float', value: 3 })
     expect(processAnswer([[3]])).toEqual({ kind: 'float', value: 3 })
-    expect(processAnswer([[1, 2]])).toEqual({ kind: 'list', items: [{ kind: 'float', value: 1 }, { kind: 'float', value: 2 }] })
-    expect(processAnswer([[1], [2]])).toEqual({ kind: 'list', items: [{ kind: 'float', value: 1 }, { kind: 'float', value: 2 }] })
-    expect(processAnswer([[1, 2], [3, 4]]).kind).toBe('list')
+    expect(processAnswer([[1, 2]])).toEqual({
+      kind: 'list',
+      items: [
+        { kind: 'float', value: 1 },
+        { kind: 'float', value: 2 }
+      ]
+    })
+    expect(processAnswer([[1], [2]])).toEqual({
+      kind: 'list',
+      items: [
+        { kind: 'float', value: 1 },
+        { kind: 'float', value: 2 }
+      ]
+    })
+    expect(
+      processAnswer([
+        [1, 2],
+        [3, 4]
+      ]).kind
+    ).toBe('list')
   })
 })
 

@@ -54,7 +54,8 @@ export function processAnswer(answer: unknown): HmtValue {
 export function hmtEqual(a: HmtValue, b: HmtValue): boolean {
   if (a.kind === 'float' && b.kind === 'float') return Math.abs(a.value - b.value) < 1e-5
   if (a.kind === 'string' && b.kind === 'string') return a.value === b.value
-  if (a.kind === 'list' && b.kind === 'list') return a.items.length === b.items.length && a.items.every((x, i) => hmtEqual(x, b.items[i] as HmtValue))
+  if (a.kind === 'list' && b.kind === 'list')
+    return a.items.length === b.items.length && a.items.every((x, i) => hmtEqual(x, b.items[i] as HmtValue))
   return false
 }
 

@@ -33,7 +33,19 @@ describe('Spider result equivalence', () => {
     expect(resultsEquivalent([[1, 2]], [[1]], false)).toBe(false)
   })
   it('accepts any permutation of the prediction columns', () => {
-    expect(resultsEquivalent([[1, 'a'], [2, 'b']], [['a', 1], ['b', 2]], false)).toBe(true)
+    expect(
+      resultsEquivalent(
+        [
+          [1, 'a'],
+          [2, 'b']
+        ],
+        [
+          ['a', 1],
+          ['b', 2]
+        ],
+        false
+      )
+    ).toBe(true)
     expect(resultsEquivalent([[1, 1, 2]], [[2, 1, 1]], true)).toBe(true)
   })
   it('compares rows as a multiset unless order matters', () => {
@@ -47,6 +59,18 @@ describe('Spider result equivalence', () => {
     expect(resultsEquivalent([[null]], [[null]], false)).toBe(true)
   })
   it('does not let one permutation per row stand in for a single column permutation', () => {
-    expect(resultsEquivalent([[1, 2], [3, 4]], [[1, 2], [4, 3]], false)).toBe(false)
+    expect(
+      resultsEquivalent(
+        [
+          [1, 2],
+          [3, 4]
+        ],
+        [
+          [1, 2],
+          [4, 3]
+        ],
+        false
+      )
+    ).toBe(false)
   })
 })

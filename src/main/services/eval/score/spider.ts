@@ -106,9 +106,7 @@ export function resultsEquivalent(gold: SqlRows, pred: SqlRows, ordered: boolean
   const goldColumns = Array.from({ length: width }, (_, c) => new Set(gold.map((r) => cellKey(r[c] ?? null))))
   const predColumns = Array.from({ length: width }, (_, c) => new Set(pred.map((r) => cellKey(r[c] ?? null))))
   // A prediction column can stand at gold position c only if it holds exactly the values of gold column c.
-  const allowed = goldColumns.map((g) =>
-    predColumns.flatMap((p, j) => (p.size === g.size && [...p].every((k) => g.has(k)) ? [j] : []))
-  )
+  const allowed = goldColumns.map((g) => predColumns.flatMap((p, j) => (p.size === g.size && [...p].every((k) => g.has(k)) ? [j] : [])))
   const goldKeys = ordered ? gold.map(rowKey) : null
   const perm: number[] = []
   const used = new Set<number>()

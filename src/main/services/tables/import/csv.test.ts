@@ -16,8 +16,8 @@ function utf16(s: string, littleEndian: boolean, bom: boolean): Uint8Array {
   const out = new Uint8Array((s.length + (bom ? 1 : 0)) * 2)
   const view = new DataView(out.buffer)
   let k = 0
-  if (bom) view.setUint16((k++) * 2, 0xfeff, littleEndian)
-  for (let i = 0; i < s.length; i++) view.setUint16((k++) * 2, s.charCodeAt(i), littleEndian)
+  if (bom) view.setUint16(k++ * 2, 0xfeff, littleEndian)
+  for (let i = 0; i < s.length; i++) view.setUint16(k++ * 2, s.charCodeAt(i), littleEndian)
   return out
 }
 

@@ -52,7 +52,10 @@ describe.skipIf(!has('wikitq/csv'))('WikiTQ tables', () => {
       expect(g.warnings, path).toEqual([])
       expectRectangular(g)
       const tsv = readTsv(path.replace(/\.csv$/, '.tsv'))
-      expect(g.cells.map((r) => r.map(squash)), path).toEqual(tsv.map((r) => r.map(squash)))
+      expect(
+        g.cells.map((r) => r.map(squash)),
+        path
+      ).toEqual(tsv.map((r) => r.map(squash)))
     }
   })
 
@@ -66,7 +69,8 @@ describe.skipIf(!has('wikitq/csv'))('WikiTQ tables', () => {
       expectRectangular(g)
       const filled = g.cells.map((r) => [...r])
       for (const m of g.merges) {
-        for (let r = m.top; r <= m.bottom; r++) for (let c = m.left; c <= m.right; c++) (filled[r] as string[])[c] = g.cells[m.top]?.[m.left] ?? ''
+        for (let r = m.top; r <= m.bottom; r++)
+          for (let c = m.left; c <= m.right; c++) (filled[r] as string[])[c] = g.cells[m.top]?.[m.left] ?? ''
       }
       const rows = new Set(filled.map((r) => r.map(squash).join('\u0001')))
       if (csv.cells.slice(1).every((r) => rows.has(r.map(squash).join('\u0001')))) matching++
@@ -83,7 +87,11 @@ describe.skipIf(!has('hitab/data/tables/raw'))('HiTab tables', () => {
     const files = readdirSync(root).filter((f) => f.endsWith('.json'))
     expect(files.length).toBeGreaterThan(800)
     for (const f of files) {
-      const source = JSON.parse(readFileSync(join(root, f), 'utf8')) as { texts: string[][]; merged_regions: unknown[]; top_header_rows_num: number }
+      const source = JSON.parse(readFileSync(join(root, f), 'utf8')) as {
+        texts: string[][]
+        merged_regions: unknown[]
+        top_header_rows_num: number
+      }
       const [g] = await load(join(root, f))
       if (g === undefined) throw new Error(f)
       expectRectangular(g)
@@ -99,7 +107,9 @@ describe.skipIf(!has('hitab/data/tables/raw'))('HiTab tables', () => {
 describe.skipIf(!has('aitqa/raw_data/aitqa_tables.jsonl'))('AIT-QA tables', () => {
   it('imports all tables of the JSON Lines file with header levels laid out', async () => {
     const path = join(DATA, 'aitqa/raw_data/aitqa_tables.jsonl')
-    const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '')
+    const lines = readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
     const grids = await load(path)
     expect(grids.length).toBe(lines.length)
     const ragged: string[] = []
@@ -123,7 +133,13 @@ describe.skipIf(!has('aitqa/raw_data/aitqa_tables.jsonl'))('AIT-QA tables', () =
 
 describe.skipIf(!has('spider/database'))('Spider databases', () => {
   it('imports every database with the tables, columns and keys of tables.json', async () => {
-    type Schema = { db_id: string; table_names_original: string[]; column_names_original: [number, string][]; primary_keys: (number | number[])[]; foreign_keys: [number, number][] }
+    type Schema = {
+      db_id: string
+      table_names_original: string[]
+      column_names_original: [number, string][]
+      primary_keys: (number | number[])[]
+      foreign_keys: [number, number][]
+    }
     const schemas = JSON.parse(readFileSync(join(DATA, 'spider/tables.json'), 'utf8')) as Schema[]
     const root = join(DATA, 'spider/database')
     const dbs = readdirSync(root).filter((d) => existsSync(join(root, d, `${d}.sqlite`)))
@@ -138,13 +154,20 @@ describe.skipIf(!has('spider/database'))('Spider databases', () => {
       for (const g of grids) {
         const ti = schema.table_names_original.findIndex((t) => t.toLowerCase() === g.relational?.table.toLowerCase())
         const cols = schema.column_names_original.filter(([t]) => t === ti).map(([, c]) => c.toLowerCase())
-        expect(g.cells[0]?.map((c) => c.toLowerCase()), `${db}.${g.relational?.table}`).toEqual(cols)
+        expect(
+          g.cells[0]?.map((c) => c.toLowerCase()),
+          `${db}.${g.relational?.table}`
+        ).toEqual(cols)
         expectRectangular(g)
       }
       const pkNames = schema.primary_keys.flat().map((i) => schema.column_names_original[i]?.[1].toLowerCase())
       const imported = grids.flatMap((g) => g.relational?.primaryKey.map((c) => c.toLowerCase()) ?? [])
       for (const pk of pkNames) expect(imported, `${db} primary key ${pk}`).toContain(pk)
-      if (schema.foreign_keys.length > 0) expect(grids.some((g) => (g.relational?.foreignKeys.length ?? 0) > 0), db).toBe(true)
+      if (schema.foreign_keys.length > 0)
+        expect(
+          grids.some((g) => (g.relational?.foreignKeys.length ?? 0) > 0),
+          db
+        ).toBe(true)
     }
   })
 })
@@ -154,7 +177,13 @@ describe.skipIf(!has('spreadsheets'))('published spreadsheets', () => {
   const readme = readFileSync(join(DATA, 'spreadsheets/README.md'), 'utf8')
   const rows: Row[] = [...readme.matchAll(/^\| `([^`]+)` \| (\w+) \|([^\n]*)$/gm)].map((m) => {
     const cols = (m[3] ?? '').split(' | ')
-    return { path: m[1] ?? '', fmt: m[2] ?? '', sheets: Number(cols[4]), merged: Number(cols[5]), indented: (cols[6] ?? '').startsWith('y') }
+    return {
+      path: m[1] ?? '',
+      fmt: m[2] ?? '',
+      sheets: Number(cols[4]),
+      merged: Number(cols[5]),
+      indented: (cols[6] ?? '').startsWith('y')
+    }
   })
 
   it('opens every XLSX/XLS/ODS with all its sheets, merges and indentation', async () => {

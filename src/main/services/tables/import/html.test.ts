@@ -35,7 +35,8 @@ describe('importHtml', () => {
   })
 
   it('imports nested tables separately, in document order, and keeps their text in the outer cell', async () => {
-    const html = '<table><tr><td>outer</td><td><table><tr><td>in1</td><td>in2</td></tr></table></td></tr><tr><td>a</td><td>b</td></tr></table>'
+    const html =
+      '<table><tr><td>outer</td><td><table><tr><td>in1</td><td>in2</td></tr></table></td></tr><tr><td>a</td><td>b</td></tr></table>'
     const r = await importFile('n.htm', enc(html))
     expect(r.ok).toBe(true)
     if (!r.ok) return

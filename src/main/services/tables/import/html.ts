@@ -10,7 +10,14 @@ const SKIPPED = new Set(['script', 'style', 'template', 'noscript'])
 const BLOCKS = new Set(['p', 'div', 'li', 'ul', 'ol', 'dl', 'dt', 'dd', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'tr', 'td', 'th'])
 
 type HtmlCell = { parts: string[]; colSpan: number; rowSpan: number; header: boolean }
-type OpenTable = { order: number; rows: HtmlCell[][]; row: HtmlCell[] | null; cell: HtmlCell | null; caption: string[] | null; captionText: string }
+type OpenTable = {
+  order: number
+  rows: HtmlCell[][]
+  row: HtmlCell[] | null
+  cell: HtmlCell | null
+  caption: string[] | null
+  captionText: string
+}
 type DoneTable = { order: number; rows: HtmlCell[][]; caption: string }
 
 /** Text a reader does not see as part of the cell: scripts, hidden sort keys, citation marks. */
@@ -126,7 +133,12 @@ export function importHtml(name: string, bytes: Uint8Array): Result<RawGrid[]> {
             top.row = []
             top.rows.push(top.row)
           }
-          top.cell = { parts: [], colSpan: span(attrs.colspan, MAX_COLSPAN), rowSpan: span(attrs.rowspan, MAX_ROWSPAN), header: tag === 'th' }
+          top.cell = {
+            parts: [],
+            colSpan: span(attrs.colspan, MAX_COLSPAN),
+            rowSpan: span(attrs.rowspan, MAX_ROWSPAN),
+            header: tag === 'th'
+          }
           top.row.push(top.cell)
         } else if (tag === 'caption') top.caption = []
       },
@@ -152,7 +164,8 @@ export function importHtml(name: string, bytes: Uint8Array): Result<RawGrid[]> {
           top.caption = null
         } else if (tag === 'table') {
           stack.pop()
-          if (top.rows.some((r) => r.length > 0)) done.push({ order: top.order, rows: top.rows.filter((r) => r.length > 0), caption: top.captionText })
+          if (top.rows.some((r) => r.length > 0))
+            done.push({ order: top.order, rows: top.rows.filter((r) => r.length > 0), caption: top.captionText })
         }
       }
     },

@@ -62,7 +62,10 @@ export function detectFormat(name: string, bytes: Uint8Array): ImportFormat | nu
   if (startsWith(bytes, OLE_MAGIC)) return 'xls'
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return zipKind(bytes) ?? (ext === 'xlsx' || ext === 'ods' ? ext : null)
   if (ext !== undefined) return ext
-  const head = new TextDecoder('utf-8').decode(bytes.subarray(0, 1024)).replace(/^\ufeff/, '').trimStart()
+  const head = new TextDecoder('utf-8')
+    .decode(bytes.subarray(0, 1024))
+    .replace(/^\ufeff/, '')
+    .trimStart()
   if (head.startsWith('<')) return 'html'
   if (head.startsWith('{') || head.startsWith('[')) return 'json'
   return 'csv'
@@ -82,7 +85,10 @@ export function importFileSync(name: string, bytes: Uint8Array): Result<RawGrid[
   if (bytes.length === 0) return fail('bad-input', `${name} is empty.`)
   const format = detectFormat(name, bytes)
   if (format === null) {
-    return fail('unsupported-format', `${name} is not a format that can be imported: expected CSV, TSV, XLSX, XLS, ODS, HTML, JSON or SQLite.`)
+    return fail(
+      'unsupported-format',
+      `${name} is not a format that can be imported: expected CSV, TSV, XLSX, XLS, ODS, HTML, JSON or SQLite.`
+    )
   }
   switch (format) {
     case 'csv':

@@ -80,7 +80,13 @@ describe('importJson', () => {
   })
 
   it('reads plain rows and records', async () => {
-    const rows = await importFile('rows.json', enc([['a', 'b'], [1, null]]))
+    const rows = await importFile(
+      'rows.json',
+      enc([
+        ['a', 'b'],
+        [1, null]
+      ])
+    )
     expect(rows.ok && rows.value[0]?.cells).toEqual([
       ['a', 'b'],
       ['1', '']
@@ -96,7 +102,9 @@ describe('importJson', () => {
   it('names the expected layouts when the schema is wrong, and reports invalid JSON', async () => {
     const wrong = await importFile('w.json', enc({ rows: [1, 2] }))
     expect(!wrong.ok && wrong.error.code).toBe('bad-input')
-    expect(!wrong.ok && wrong.error.message).toMatch(/expected a HiTab table .* an AIT-QA table \(column_header, row_header, data\).*found an object with keys rows/)
+    expect(!wrong.ok && wrong.error.message).toMatch(
+      /expected a HiTab table .* an AIT-QA table \(column_header, row_header, data\).*found an object with keys rows/
+    )
     const invalid = await importFile('i.json', enc('{"texts": ['))
     expect(!invalid.ok && invalid.error.message).toBe('i.json is not valid JSON.')
   })

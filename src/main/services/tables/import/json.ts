@@ -33,7 +33,10 @@ function isAitqa(o: JsonObject): boolean {
 
 function hitabGrid(o: JsonObject, name: string): RawGrid {
   const warnings: string[] = []
-  const cells = padRows((o.texts as Json[][]).map((r) => r.map(text)), warnings)
+  const cells = padRows(
+    (o.texts as Json[][]).map((r) => r.map(text)),
+    warnings
+  )
   const merges: MergedRegion[] = []
   let clipped = 0
   for (const m of o.merged_regions as Json[]) {
@@ -61,7 +64,10 @@ function hitabGrid(o: JsonObject, name: string): RawGrid {
  * a short path's last label stretches to the innermost level, and runs of lines sharing the same
  * outer labels are merged (never leaves: equal leaf paths are distinct columns).
  */
-function headerAxis(paths: string[][], depth: number): { at: (string | undefined)[][]; spans: { level: number; from: number; to: number; levelTo: number }[] } {
+function headerAxis(
+  paths: string[][],
+  depth: number
+): { at: (string | undefined)[][]; spans: { level: number; from: number; to: number; levelTo: number }[] } {
   const at = paths.map((p) => Array.from({ length: depth }, (_v, k) => p[k]))
   const spans: { level: number; from: number; to: number; levelTo: number }[] = []
   paths.forEach((p, i) => {
@@ -99,7 +105,8 @@ function aitqaGrid(o: JsonObject, name: string): RawGrid {
   const dataCols = Math.max(colPaths.length, ...data.map((r) => r.length))
   const dataRows = Math.max(data.length, rowPaths.length)
   const shortRows = data.filter((r) => r.length < dataCols).length
-  if (shortRows > 0) warnings.push(`${shortRows} data rows had fewer cells than the ${dataCols} columns; they were padded with empty cells.`)
+  if (shortRows > 0)
+    warnings.push(`${shortRows} data rows had fewer cells than the ${dataCols} columns; they were padded with empty cells.`)
   if (rowPaths.length > 0 && rowPaths.length !== data.length) {
     warnings.push(`The table has ${rowPaths.length} row headers for ${data.length} data rows; missing ones were left empty.`)
   }
@@ -117,7 +124,15 @@ function aitqaGrid(o: JsonObject, name: string): RawGrid {
 
 function rowsGrid(rows: Json[][], name: string): RawGrid {
   const warnings: string[] = []
-  return { name, cells: padRows(rows.map((r) => r.map(text)), warnings), merges: [], warnings }
+  return {
+    name,
+    cells: padRows(
+      rows.map((r) => r.map(text)),
+      warnings
+    ),
+    merges: [],
+    warnings
+  }
 }
 
 function recordsGrid(records: JsonObject[], name: string): RawGrid {
@@ -135,8 +150,8 @@ function recordsGrid(records: JsonObject[], name: string): RawGrid {
 
 function parseDocument(source: string, name: string): Result<Json[]> {
   try {
-      const v = JSON.parse(source) as Json
-      return ok(Array.isArray(v) && v.length > 0 && v.every((x) => isObject(x) && (isHitab(x) || isAitqa(x))) ? v : [v])
+    const v = JSON.parse(source) as Json
+    return ok(Array.isArray(v) && v.length > 0 && v.every((x) => isObject(x) && (isHitab(x) || isAitqa(x))) ? v : [v])
   } catch (e) {
     const lines = source.split(/\r?\n/).filter((l) => l.trim() !== '')
     if (lines.length > 1) {
@@ -160,22 +175,29 @@ export function importJson(name: string, bytes: Uint8Array): Result<RawGrid[]> {
   const items = docs.value
   const grids: RawGrid[] = []
   try {
-  for (const [k, v] of items.entries()) {
-    if (grids.length >= LIMITS.maxGrids) {
-      grids[0]?.warnings.push(`Only the first ${LIMITS.maxGrids} of ${items.length} tables were imported.`)
-      break
+    for (const [k, v] of items.entries()) {
+      if (grids.length >= LIMITS.maxGrids) {
+        grids[0]?.warnings.push(`Only the first ${LIMITS.maxGrids} of ${items.length} tables were imported.`)
+        break
+      }
+      const id = isObject(v) && typeof v.id === 'string' ? v.id : `Table ${k + 1}`
+      const gridName = items.length === 1 ? name : `${name} › ${id}`
+      if (isObject(v) && isHitab(v)) grids.push(hitabGrid(v, gridName))
+      else if (isObject(v) && isAitqa(v)) grids.push(aitqaGrid(v, gridName))
+      else if (Array.isArray(v) && v.length > 0 && v.every((r) => Array.isArray(r))) grids.push(rowsGrid(v, gridName))
+      else if (Array.isArray(v) && v.length > 0 && v.every((r) => isObject(r))) grids.push(recordsGrid(v, gridName))
+      else {
+        const found = isObject(v)
+          ? `an object with keys ${Object.keys(v).slice(0, 8).join(', ') || '(none)'}`
+          : Array.isArray(v)
+            ? 'a list'
+            : `a ${typeof v}`
+        return fail(
+          'bad-input',
+          `${name}${items.length > 1 ? ` (table ${k + 1})` : ''} is not a table: expected ${EXPECTED}; found ${found}.`
+        )
+      }
     }
-    const id = isObject(v) && typeof v.id === 'string' ? v.id : `Table ${k + 1}`
-    const gridName = items.length === 1 ? name : `${name} › ${id}`
-    if (isObject(v) && isHitab(v)) grids.push(hitabGrid(v, gridName))
-    else if (isObject(v) && isAitqa(v)) grids.push(aitqaGrid(v, gridName))
-    else if (Array.isArray(v) && v.length > 0 && v.every((r) => Array.isArray(r))) grids.push(rowsGrid(v, gridName))
-    else if (Array.isArray(v) && v.length > 0 && v.every((r) => isObject(r))) grids.push(recordsGrid(v, gridName))
-    else {
-      const found = isObject(v) ? `an object with keys ${Object.keys(v).slice(0, 8).join(', ') || '(none)'}` : Array.isArray(v) ? 'a list' : `a ${typeof v}`
-      return fail('bad-input', `${name}${items.length > 1 ? ` (table ${k + 1})` : ''} is not a table: expected ${EXPECTED}; found ${found}.`)
-    }
-  }
   } catch (e) {
     // A value nested tens of thousands deep overflows the stack when a cell's text is made from it.
     if (e instanceof RangeError) return fail('bad-input', `${name} is nested too deeply to be read as a table.`, e.message)

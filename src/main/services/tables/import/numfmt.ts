@@ -104,7 +104,10 @@ function tokenize(section: string): Token[] {
 }
 
 function isDateFormat(tokens: Token[]): boolean {
-  return tokens.some((t) => !t.literal && /[yYdDhHsS]|^\[/.test(t.text)) || (tokens.some((t) => !t.literal && /[mM]/.test(t.text)) && !tokens.some((t) => !t.literal && /[0#?]/.test(t.text)))
+  return (
+    tokens.some((t) => !t.literal && /[yYdDhHsS]|^\[/.test(t.text)) ||
+    (tokens.some((t) => !t.literal && /[mM]/.test(t.text)) && !tokens.some((t) => !t.literal && /[0#?]/.test(t.text)))
+  )
 }
 
 function group(digits: string): string {
@@ -112,7 +115,10 @@ function group(digits: string): string {
 }
 
 function formatPlain(v: number, tokens: Token[]): string | null {
-  const pattern = tokens.filter((t) => !t.literal).map((t) => t.text).join('')
+  const pattern = tokens
+    .filter((t) => !t.literal)
+    .map((t) => t.text)
+    .join('')
   if (/[^0#?.,%Ee+\-@]/.test(pattern)) return null
   const first = tokens.findIndex((t) => !t.literal && /[0#?.]/.test(t.text))
   let last = -1
@@ -123,10 +129,20 @@ function formatPlain(v: number, tokens: Token[]): string | null {
       break
     }
   }
-  const prefix = tokens.slice(0, Math.max(first, 0)).map((t) => (t.text === '%' ? '%' : t.text)).join('')
-  const suffix = tokens.slice(last + 1).map((t) => t.text).join('')
+  const prefix = tokens
+    .slice(0, Math.max(first, 0))
+    .map((t) => (t.text === '%' ? '%' : t.text))
+    .join('')
+  const suffix = tokens
+    .slice(last + 1)
+    .map((t) => t.text)
+    .join('')
   if (first < 0) return prefix + suffix
-  const body = tokens.slice(first, last + 1).filter((t) => !t.literal).map((t) => t.text).join('')
+  const body = tokens
+    .slice(first, last + 1)
+    .filter((t) => !t.literal)
+    .map((t) => t.text)
+    .join('')
   const percent = pattern.includes('%')
   let value = percent ? v * 100 : v
   const trailingCommas = /,+$/.exec(body)?.[0].length ?? 0
@@ -162,7 +178,17 @@ function serialToDate(serial: number, date1904: boolean): Date {
 
 function formatDate(v: number, tokens: Token[], date1904: boolean): string {
   const d = serialToDate(v, date1904)
-  const hasAmPm = tokens.some((t, k) => !t.literal && /[aA]/.test(t.text) && /^[aA]/.test(tokens.slice(k, k + 5).map((x) => x.text).join('')))
+  const hasAmPm = tokens.some(
+    (t, k) =>
+      !t.literal &&
+      /[aA]/.test(t.text) &&
+      /^[aA]/.test(
+        tokens
+          .slice(k, k + 5)
+          .map((x) => x.text)
+          .join('')
+      )
+  )
   const parts: string[] = []
   let k = 0
   let lastWasHour = false
@@ -176,7 +202,11 @@ function formatDate(v: number, tokens: Token[], date1904: boolean): string {
     const ch = t.text.toLowerCase()
     let run = 1
     while (k + run < tokens.length && !(tokens[k + run] as Token).literal && (tokens[k + run] as Token).text.toLowerCase() === ch) run++
-    const rest = tokens.slice(k + run).filter((x) => !x.literal).map((x) => x.text.toLowerCase()).join('')
+    const rest = tokens
+      .slice(k + run)
+      .filter((x) => !x.literal)
+      .map((x) => x.text.toLowerCase())
+      .join('')
     if (ch.startsWith('[')) {
       const hours = Math.floor(v * 24)
       parts.push(ch.startsWith('[h') ? String(hours) : ch.startsWith('[m') ? String(Math.floor(v * 1440)) : String(Math.round(v * 86400)))
@@ -184,7 +214,17 @@ function formatDate(v: number, tokens: Token[], date1904: boolean): string {
     else if (ch === 'm' && (lastWasHour || rest.startsWith('s'))) parts.push(String(d.getUTCMinutes()).padStart(run >= 2 ? 2 : 1, '0'))
     else if (ch === 'm') {
       const m = d.getUTCMonth()
-      parts.push(run === 1 ? String(m + 1) : run === 2 ? String(m + 1).padStart(2, '0') : run === 3 ? MONTHS[m]!.slice(0, 3) : run === 5 ? MONTHS[m]!.slice(0, 1) : MONTHS[m]!)
+      parts.push(
+        run === 1
+          ? String(m + 1)
+          : run === 2
+            ? String(m + 1).padStart(2, '0')
+            : run === 3
+              ? MONTHS[m]!.slice(0, 3)
+              : run === 5
+                ? MONTHS[m]!.slice(0, 1)
+                : MONTHS[m]!
+      )
     } else if (ch === 'd') {
       const dd = d.getUTCDate()
       const wd = DAYS[d.getUTCDay()]!
@@ -195,7 +235,10 @@ function formatDate(v: number, tokens: Token[], date1904: boolean): string {
       parts.push(String(h).padStart(run >= 2 ? 2 : 1, '0'))
     } else if (ch === 's') parts.push(String(d.getUTCSeconds()).padStart(run >= 2 ? 2 : 1, '0'))
     else if (ch === 'a' && hasAmPm) {
-      const joined = tokens.slice(k, k + 5).map((x) => x.text).join('')
+      const joined = tokens
+        .slice(k, k + 5)
+        .map((x) => x.text)
+        .join('')
       const pm = d.getUTCHours() >= 12
       if (/^am\/pm/i.test(joined)) {
         parts.push(pm ? 'PM' : 'AM')

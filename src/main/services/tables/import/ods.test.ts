@@ -44,7 +44,8 @@ describe('importOds', () => {
   })
 
   it('caps non-empty repeated rows with a warning', async () => {
-    const table = '<table:table table:name="T"><table:table-row table:number-rows-repeated="5000"><table:table-cell><text:p>same</text:p></table:table-cell></table:table-row></table:table>'
+    const table =
+      '<table:table table:name="T"><table:table-row table:number-rows-repeated="5000"><table:table-cell><text:p>same</text:p></table:table-cell></table:table-row></table:table>'
     const r = await importFile('rep.ods', makeOds(table))
     expect(r.ok && r.value[0]?.cells.length).toBe(1000)
     expect(r.ok && r.value[0]?.warnings.join(' ')).toMatch(/beyond 1000 copies/)

@@ -191,7 +191,8 @@ export function importOds(name: string, bytes: Uint8Array, limits?: ZipLimits): 
       if (grid.cells.length === 0) grid.warnings.push(`Sheet "${t.name}" is empty.`)
       return grid
     })
-    if (tables.length > LIMITS.maxGrids) grids[0]?.warnings.push(`Only the first ${LIMITS.maxGrids} of ${tables.length} sheets were imported.`)
+    if (tables.length > LIMITS.maxGrids)
+      grids[0]?.warnings.push(`Only the first ${LIMITS.maxGrids} of ${tables.length} sheets were imported.`)
     return ok(grids)
   } catch (e) {
     return fail('bad-input', `${name} is damaged: its content.xml cannot be read.`, e instanceof Error ? e.message : String(e))

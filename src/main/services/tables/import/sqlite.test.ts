@@ -36,7 +36,11 @@ describe('importSqlite', () => {
     expect(concert?.relational?.primaryKey).toEqual(['year', 'concert_id'])
     expect(link?.cells).toEqual([['concert_id', 'year', 'singer_id']])
     expect(link?.relational?.foreignKeys).toContainEqual({ columns: ['singer_id'], refTable: 'singer', refColumns: ['singer_id'] })
-    expect(link?.relational?.foreignKeys).toContainEqual({ columns: ['year', 'concert_id'], refTable: 'concert', refColumns: ['year', 'concert_id'] })
+    expect(link?.relational?.foreignKeys).toContainEqual({
+      columns: ['year', 'concert_id'],
+      refTable: 'concert',
+      refColumns: ['year', 'concert_id']
+    })
   })
 
   it('finds a database by its header whatever the extension', async () => {

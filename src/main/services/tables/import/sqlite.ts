@@ -86,11 +86,14 @@ export async function importSqlite(name: string, bytes: Uint8Array): Promise<Res
     return fail('bad-input', `${name} cannot be opened as a SQLite database.`, e instanceof Error ? e.message : String(e))
   }
   try {
-    const listed = db.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid")[0]
+    const listed = db.exec(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid"
+    )[0]
     const tables = (listed?.values ?? []).map((r) => String(r[0]))
     if (tables.length === 0) return fail('bad-input', `${name} has no tables.`)
     const grids = tables.slice(0, LIMITS.maxGrids).map((t) => readTable(db, t, name))
-    if (tables.length > LIMITS.maxGrids) grids[0]?.warnings.push(`Only the first ${LIMITS.maxGrids} of ${tables.length} tables were imported.`)
+    if (tables.length > LIMITS.maxGrids)
+      grids[0]?.warnings.push(`Only the first ${LIMITS.maxGrids} of ${tables.length} tables were imported.`)
     return ok(grids)
   } catch (e) {
     return fail('bad-input', `${name} is damaged or not a readable SQLite database.`, e instanceof Error ? e.message : String(e))

@@ -71,7 +71,9 @@ export class RecordReader {
     const length = this.view.getUint16(this.pos + 2, true)
     const start = this.pos + 4
     if (start + length > this.bytes.length) {
-      throw new CorruptFile(`the workbook stream is truncated: a record (type 0x${type.toString(16).padStart(4, '0')}) at byte ${this.pos} runs past its end.`)
+      throw new CorruptFile(
+        `the workbook stream is truncated: a record (type 0x${type.toString(16).padStart(4, '0')}) at byte ${this.pos} runs past its end.`
+      )
     }
     this.pos = start + length
     return { type, start, length }

@@ -24,7 +24,9 @@ export type CompoundFile = {
 }
 
 function u32(bytes: Uint8Array, at: number): number {
-  return ((bytes[at] as number) | ((bytes[at + 1] as number) << 8) | ((bytes[at + 2] as number) << 16)) + (bytes[at + 3] as number) * 0x1000000
+  return (
+    ((bytes[at] as number) | ((bytes[at + 1] as number) << 8) | ((bytes[at + 2] as number) << 16)) + (bytes[at + 3] as number) * 0x1000000
+  )
 }
 
 function u16(bytes: Uint8Array, at: number): number {
@@ -50,7 +52,8 @@ export function openCompoundFile(bytes: Uint8Array): CompoundFile {
   // Sectors that start inside the file; the last one may be cut short, which reads as truncation later.
   const sectorCount = Math.max(0, Math.ceil((bytes.length - sectorSize) / sectorSize))
   const sectorAt = (id: number, what: string): number => {
-    if (id >= sectorCount) throw new CorruptFile(`the ${what} points to sector ${id}, outside the file (${sectorCount} sectors): it is truncated or corrupt.`)
+    if (id >= sectorCount)
+      throw new CorruptFile(`the ${what} points to sector ${id}, outside the file (${sectorCount} sectors): it is truncated or corrupt.`)
     return (id + 1) * sectorSize
   }
 
@@ -61,7 +64,8 @@ export function openCompoundFile(bytes: Uint8Array): CompoundFile {
   let difat = u32(bytes, 68)
   const seenDifat = new Set<number>()
   while (fatIds.length < fatSectorCount) {
-    if (difat === END_OF_CHAIN || difat === FREE_SECT) throw new CorruptFile(`the DIFAT chain ends after ${fatIds.length} of ${fatSectorCount} FAT sectors.`)
+    if (difat === END_OF_CHAIN || difat === FREE_SECT)
+      throw new CorruptFile(`the DIFAT chain ends after ${fatIds.length} of ${fatSectorCount} FAT sectors.`)
     if (seenDifat.has(difat)) throw new CorruptFile('the DIFAT chain loops back on itself.')
     seenDifat.add(difat)
     const at = sectorAt(difat, 'DIFAT chain')
@@ -79,8 +83,9 @@ export function openCompoundFile(bytes: Uint8Array): CompoundFile {
   /** Sector ids of a chain; a chain longer than the file has sectors must loop. */
   const chain = (start: number, table: Uint32Array, limit: number, what: string): number[] => {
     const ids: number[] = []
-    for (let id = start; id !== END_OF_CHAIN; ) {
-      if (id >= table.length || id >= limit) throw new CorruptFile(`the ${what} chain points to sector ${id}, outside the file: it is truncated or corrupt.`)
+    for (let id = start; id !== END_OF_CHAIN;) {
+      if (id >= table.length || id >= limit)
+        throw new CorruptFile(`the ${what} chain points to sector ${id}, outside the file: it is truncated or corrupt.`)
       if (ids.length >= limit) throw new CorruptFile(`the ${what} chain loops back on itself.`)
       ids.push(id)
       id = table[id] as number
@@ -121,7 +126,15 @@ export function openCompoundFile(bytes: Uint8Array): CompoundFile {
       }
       // Version 3 files may leave garbage in the high half of the size.
       const size = sectorShift === 9 ? u32(bytes, e + 120) : u32(bytes, e + 120) + u32(bytes, e + 124) * 0x100000000
-      entries.push({ name, type: bytes[e + 66] as number, left: u32(bytes, e + 68), right: u32(bytes, e + 72), child: u32(bytes, e + 76), start: u32(bytes, e + 116), size })
+      entries.push({
+        name,
+        type: bytes[e + 66] as number,
+        left: u32(bytes, e + 68),
+        right: u32(bytes, e + 72),
+        child: u32(bytes, e + 76),
+        start: u32(bytes, e + 116),
+        size
+      })
     }
   }
   const root = entries[0]

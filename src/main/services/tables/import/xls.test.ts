@@ -40,8 +40,11 @@ type Sheet = { name: string; kind?: number; hidden?: number; records: Uint8Array
 
 /** A workbook stream: globals (fonts, formats, XFs, sheets, the given shared-string records) then sheets. */
 function workbook(sheets: Sheet[], sst: Uint8Array[], extraGlobals: Uint8Array[] = []): Uint8Array {
-  const fonts = [400, 400, 400, 400, 700].map((weight) => record(0x0031, u16(200), u16(0), u16(0x7fff), u16(weight), u16(0), [0, 0, 0, 0], [5, 0], chars('Arial', false)))
-  const xf = (font: number, format: number, indent = 0): Uint8Array => record(0x00e0, u16(font), u16(format), u16(0), [0, 0, indent, 0], new Uint8Array(10))
+  const fonts = [400, 400, 400, 400, 700].map((weight) =>
+    record(0x0031, u16(200), u16(0), u16(0x7fff), u16(weight), u16(0), [0, 0, 0, 0], [5, 0], chars('Arial', false))
+  )
+  const xf = (font: number, format: number, indent = 0): Uint8Array =>
+    record(0x00e0, u16(font), u16(format), u16(0), [0, 0, indent, 0], new Uint8Array(10))
   const xfs = [xf(0, 0), xf(5, 0), xf(0, 0, 2), xf(0, 164), xf(0, 14), xf(0, 4)]
   const head = cat(bof(0x0005), ...extraGlobals, record(0x0042, u16(1252)), ...fonts, record(0x041e, u16(164), str16('0.0%')), ...xfs)
   const bodies = sheets.map((s) => cat(bof(s.kind === 2 ? 0x0020 : 0x0010), ...s.records, EOF))
@@ -143,7 +146,14 @@ function setFat(file: Uint8Array, sector: number, value: number): void {
 
 /** SST: "Title" (plain), "Region" (rich, 1 run), "Ab" + continued "ΩΣ…" (the CONTINUE switches to 16-bit), "x" (with phonetic data). */
 const SST = [
-  record(0x00fc, u32(5), u32(4), str16('Title'), [...u16(6), 0x08, ...u16(1), ...chars('Region', false), ...u16(0), ...u16(5)], [...u16(6), 0x00, ...chars('Ab', false)]),
+  record(
+    0x00fc,
+    u32(5),
+    u32(4),
+    str16('Title'),
+    [...u16(6), 0x08, ...u16(1), ...chars('Region', false), ...u16(0), ...u16(5)],
+    [...u16(6), 0x00, ...chars('Ab', false)]
+  ),
   record(0x003c, [0x01, ...chars('ΩΣcd', true)], [...u16(1), 0x04, ...u32(3), ...chars('x', false), 1, 2, 3])
 ]
 
@@ -220,7 +230,10 @@ describe('importXls', () => {
     const difat = await open(huge)
     const lost = huge.slice()
     lost.set(u32(END), 68)
-    expect(importXls('lost.xls', lost)).toMatchObject({ ok: false, error: { code: 'bad-input', message: expect.stringMatching(/DIFAT chain ends after 109 of 11\d FAT sectors/) as unknown } })
+    expect(importXls('lost.xls', lost)).toMatchObject({
+      ok: false,
+      error: { code: 'bad-input', message: expect.stringMatching(/DIFAT chain ends after 109 of 11\d FAT sectors/) as unknown }
+    })
     expect(regular.map((g) => g.cells)).toEqual(small.map((g) => g.cells))
     expect(difat.map((g) => g.cells)).toEqual(small.map((g) => g.cells))
   })
@@ -238,7 +251,11 @@ describe('importXls', () => {
     for (const cut of [300, 2048, file.length - 1024]) {
       const r = importXls('cut.xls', file.subarray(0, cut))
       expect(r.ok, `cut at ${cut}`).toBe(false)
-      if (!r.ok) expect(r.error).toMatchObject({ code: 'bad-input', message: expect.stringMatching(/^cut\.xls is damaged or truncated: /) as unknown })
+      if (!r.ok)
+        expect(r.error).toMatchObject({
+          code: 'bad-input',
+          message: expect.stringMatching(/^cut\.xls is damaged or truncated: /) as unknown
+        })
     }
     const looping = file.slice()
     setFat(looping, 3, 1)
@@ -275,21 +292,37 @@ describe('importXls', () => {
     const stream = sample()
     const r = importXls('short.xls', compoundFile([{ name: 'Workbook', data: stream.subarray(0, stream.length - 30) }]))
     expect(r.ok).toBe(false)
-    if (!r.ok) expect(r.error).toMatchObject({ code: 'bad-input', message: expect.stringMatching(/damaged or truncated: .*(truncated|EOF)/) as unknown })
+    if (!r.ok)
+      expect(r.error).toMatchObject({
+        code: 'bad-input',
+        message: expect.stringMatching(/damaged or truncated: .*(truncated|EOF)/) as unknown
+      })
   })
 
   it('refuses encrypted, BIFF5 and non-Excel compound files with a specific message', () => {
-    const encrypted = importXls('secret.xls', compoundFile([{ name: 'Workbook', data: sample([record(0x002f, u16(1), new Uint8Array(52))]) }]))
-    expect(!encrypted.ok && encrypted.error).toMatchObject({ code: 'unsupported-format', message: expect.stringMatching(/password-protected/) as unknown })
+    const encrypted = importXls(
+      'secret.xls',
+      compoundFile([{ name: 'Workbook', data: sample([record(0x002f, u16(1), new Uint8Array(52))]) }])
+    )
+    expect(!encrypted.ok && encrypted.error).toMatchObject({
+      code: 'unsupported-format',
+      message: expect.stringMatching(/password-protected/) as unknown
+    })
     const biff5Stream = cat(bof(0x0005, 0x0500), EOF)
     for (const name of ['Book', 'Workbook']) {
       const old = importXls('old.xls', compoundFile([{ name, data: biff5Stream }]))
-      expect(!old.ok && old.error).toMatchObject({ code: 'unsupported-format', message: expect.stringMatching(/Excel 5\.0\/95 or older.*save it as \.xlsx/) as unknown })
+      expect(!old.ok && old.error).toMatchObject({
+        code: 'unsupported-format',
+        message: expect.stringMatching(/Excel 5\.0\/95 or older.*save it as \.xlsx/) as unknown
+      })
     }
     const biff4 = importXls('older.xls', compoundFile([{ name: 'Workbook', data: cat(record(0x0409, u16(0), u16(0x10)), EOF) }]))
     expect(!biff4.ok && biff4.error.code).toBe('unsupported-format')
     const doc = importXls('letter.xls', compoundFile([{ name: 'WordDocument', data: new Uint8Array(5000) }]))
-    expect(!doc.ok && doc.error).toMatchObject({ code: 'unsupported-format', message: expect.stringMatching(/not an Excel workbook/) as unknown })
+    expect(!doc.ok && doc.error).toMatchObject({
+      code: 'unsupported-format',
+      message: expect.stringMatching(/not an Excel workbook/) as unknown
+    })
     const ooxml = importXls('locked.xlsx', compoundFile([{ name: 'EncryptedPackage', data: new Uint8Array(5000) }]))
     expect(!ooxml.ok && ooxml.error.message).toMatch(/password-protected/)
   })
@@ -299,7 +332,12 @@ describe('importXls', () => {
     const [g] = await open(compoundFile([{ name: 'Workbook', data: workbook([sheet], [record(0x00fc, u32(1), u32(1), str16('ok'))]) }]))
     expect(g?.cells).toEqual([['', 'ok']])
     expect(g?.warnings).toEqual(['1 cells refer to shared strings the workbook does not hold; they were left empty.'])
-    const cut = importXls('s.xls', compoundFile([{ name: 'Workbook', data: workbook([sheet], [record(0x00fc, u32(1), u32(1), [...u16(10), 0, ...chars('abc', false)])]) }]))
+    const cut = importXls(
+      's.xls',
+      compoundFile([
+        { name: 'Workbook', data: workbook([sheet], [record(0x00fc, u32(1), u32(1), [...u16(10), 0, ...chars('abc', false)])]) }
+      ])
+    )
     expect(!cut.ok && cut.error.message).toMatch(/string of 10 characters ends after 3/)
   })
 })
@@ -310,21 +348,41 @@ const DATA = process.env.TABLEQA_DATA ?? resolve(import.meta.dirname, '../../../
 const SHEETS = join(DATA, 'spreadsheets')
 
 /** Expected values read with xlrd 2.0.2 (`formatting_info=True`); numbers as their number format shows them. */
-const REAL: { path: string; sheets: number; names: string[]; sheet: string; cells: [number, number, string][]; merges: [number, number, number, number][] }[] = [
+const REAL: {
+  path: string
+  sheets: number
+  names: string[]
+  sheet: string
+  cells: [number, number, string][]
+  merges: [number, number, number, number][]
+}[] = [
   {
     path: 'census-govfinances/10slsstab1a.xls',
     sheets: 1,
     names: ['2010_US_MS'],
     sheet: '2010_US_MS',
-    cells: [[8, 1, 'United States Total'], [13, 1, '3,180,023,050'], [13, 2, '0.08'], [20, 0, '     From local governments1'], [20, 1, '0']],
-    merges: [[8, 116, 8, 120], [8, 121, 8, 125]]
+    cells: [
+      [8, 1, 'United States Total'],
+      [13, 1, '3,180,023,050'],
+      [13, 2, '0.08'],
+      [20, 0, '     From local governments1'],
+      [20, 1, '0']
+    ],
+    merges: [
+      [8, 116, 8, 120],
+      [8, 121, 8, 125]
+    ]
   },
   {
     path: 'ons-databaker/2018internationaltradeinservicesdatatables.xls',
     sheets: 11,
     names: ['Notes', 'Index', '1. NUTS1, industry'],
     sheet: '9. Tidy format',
-    cells: [[0, 0, 'Total value of trade in services in tidy format, 2018'], [1, 0, 'figures in £ millions'], [7709, 0, 'www.ons.gov.uk/methodology/classificationsandstandards/ukstandardindustrialclassificationofeconomicactivities/uksic2007']],
+    cells: [
+      [0, 0, 'Total value of trade in services in tidy format, 2018'],
+      [1, 0, 'figures in £ millions'],
+      [7709, 0, 'www.ons.gov.uk/methodology/classificationsandstandards/ukstandardindustrialclassificationofeconomicactivities/uksic2007']
+    ],
     merges: []
   },
   {
@@ -332,15 +390,25 @@ const REAL: { path: string; sheets: number; names: string[]; sheet: string; cell
     sheets: 10,
     names: ['CV notes', 'All', 'Male'],
     sheet: 'Male',
-    cells: [[3, 2, 'of jobsb'], [2, 4, 'Annual']],
-    merges: [[223, 0, 223, 16], [224, 0, 224, 16]]
+    cells: [
+      [3, 2, 'of jobsb'],
+      [2, 4, 'Annual']
+    ],
+    merges: [
+      [223, 0, 223, 16],
+      [224, 0, 224, 16]
+    ]
   },
   {
     path: 'ons-databaker/balanceofpayments2020q1.xls',
     sheets: 16,
     names: ['Index', 'Records', 'Table A'],
     sheet: 'Table A',
-    cells: [[0, 1, ' Summary of balance of payments'], [2, 12, ' £ million'], [3, 3, '2018']],
+    cells: [
+      [0, 1, ' Summary of balance of payments'],
+      [2, 12, ' £ million'],
+      [3, 3, '2018']
+    ],
     merges: []
   },
   {
@@ -348,16 +416,33 @@ const REAL: { path: string; sheets: number; names: string[]; sheet: string; cell
     sheets: 20,
     names: ['Cover Sheet', 'Contents', 'Table 1a'],
     sheet: 'Table 1a',
-    cells: [[5, 2, 'New Housing'], [10, 0, '1997'], [10, 2, '35.7'], [10, 3, '46.9']],
-    merges: [[1, 0, 3, 1], [1, 2, 3, 12], [5, 2, 5, 3]]
+    cells: [
+      [5, 2, 'New Housing'],
+      [10, 0, '1997'],
+      [10, 2, '35.7'],
+      [10, 3, '46.9']
+    ],
+    merges: [
+      [1, 0, 3, 1],
+      [1, 2, 3, 12],
+      [5, 2, 5, 3]
+    ]
   },
   {
     path: 'ons-databaker/ott.xls',
     sheets: 6,
     names: ['Index', 'Table 1', 'Table 2'],
     sheet: 'Table 2',
-    cells: [[0, 1, "Purpose of overseas resident's visits to the UK by month"], [6, 1, 'Jan'], [6, 2, '2,246'], [7, 2, '1,736']],
-    merges: [[2, 2, 2, 4], [2, 6, 2, 12]]
+    cells: [
+      [0, 1, "Purpose of overseas resident's visits to the UK by month"],
+      [6, 1, 'Jan'],
+      [6, 2, '2,246'],
+      [7, 2, '1,736']
+    ],
+    merges: [
+      [2, 2, 2, 4],
+      [2, 6, 2, 12]
+    ]
   }
 ]
 

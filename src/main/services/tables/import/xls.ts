@@ -60,7 +60,10 @@ function readGlobals(stream: Uint8Array, name: string): Globals {
     const at = rec.start
     switch (rec.type) {
       case REC.FILEPASS:
-        throw new Refusal('unsupported-format', `${name} is password-protected (encrypted) and cannot be read. Remove the password in Excel and save it again.`)
+        throw new Refusal(
+          'unsupported-format',
+          `${name} is password-protected (encrypted) and cannot be read. Remove the password in Excel and save it again.`
+        )
       case REC.DATEMODE:
         if (rec.length >= 2) g.date1904 = v.getUint16(at, true) === 1
         break
@@ -80,13 +83,15 @@ function readGlobals(stream: Uint8Array, name: string): Globals {
         break
       }
       case REC.FORMAT:
-        if (rec.length >= 5) formats.set(v.getUint16(at, true), new PieceCursor([stream.subarray(at + 2, at + rec.length)]).string(2, false))
+        if (rec.length >= 5)
+          formats.set(v.getUint16(at, true), new PieceCursor([stream.subarray(at + 2, at + rec.length)]).string(2, false))
         break
       case REC.FONT:
         if (rec.length >= 8) bold.push(v.getUint16(at + 6, true) >= 600)
         break
       case REC.XF:
-        if (rec.length >= 9) rawXfs.push({ font: v.getUint16(at, true), format: v.getUint16(at + 2, true), indent: (stream[at + 8] as number) & 0x0f })
+        if (rec.length >= 9)
+          rawXfs.push({ font: v.getUint16(at, true), format: v.getUint16(at + 2, true), indent: (stream[at + 8] as number) & 0x0f })
         break
     }
   }
@@ -101,7 +106,8 @@ function readGlobals(stream: Uint8Array, name: string): Globals {
 }
 
 function readSheet(stream: Uint8Array, ref: SheetRef, g: Globals, name: string): SheetBuilder | null {
-  if (ref.offset >= stream.length) throw new CorruptFile(`sheet "${ref.name}" starts at byte ${ref.offset}, past the end of the workbook stream.`)
+  if (ref.offset >= stream.length)
+    throw new CorruptFile(`sheet "${ref.name}" starts at byte ${ref.offset}, past the end of the workbook stream.`)
   const reader = new RecordReader(stream, ref.offset)
   if (checkBof(reader, name, `sheet "${ref.name}"`) !== SUBSTREAM_WORKSHEET) return null
   const sheet = new SheetBuilder()
@@ -134,7 +140,8 @@ function readSheet(stream: Uint8Array, ref: SheetRef, g: Globals, name: string):
       }
       case REC.LABEL:
       case REC.RSTRING:
-        if (len >= 9) put(row, col, new PieceCursor(reader.withContinues(rec).map((p, k) => (k === 0 ? p.subarray(6) : p))).string(2, false), xf)
+        if (len >= 9)
+          put(row, col, new PieceCursor(reader.withContinues(rec).map((p, k) => (k === 0 ? p.subarray(6) : p))).string(2, false), xf)
         break
       case REC.NUMBER:
         if (len >= 14) putNumber(row, col, v.getFloat64(at + 6, true), xf)
@@ -196,9 +203,15 @@ export function importXls(name: string, bytes: Uint8Array): Result<RawGrid[]> {
     if (stream === null) {
       if (cfb.read('Book') !== null) throw refuseOldBiff(name)
       if (cfb.rootNames.some((n) => n === 'EncryptedPackage')) {
-        throw new Refusal('unsupported-format', `${name} is a password-protected (encrypted) workbook and cannot be read. Remove the password in Excel and save it again.`)
+        throw new Refusal(
+          'unsupported-format',
+          `${name} is a password-protected (encrypted) workbook and cannot be read. Remove the password in Excel and save it again.`
+        )
       }
-      throw new Refusal('unsupported-format', `${name} is an OLE compound file but not an Excel workbook: it has no Workbook stream (is it a Word or PowerPoint file?).`)
+      throw new Refusal(
+        'unsupported-format',
+        `${name} is an OLE compound file but not an Excel workbook: it has no Workbook stream (is it a Word or PowerPoint file?).`
+      )
     }
     const g = readGlobals(stream, name)
     const grids: RawGrid[] = []

@@ -43,7 +43,10 @@ describe('importXlsx', () => {
   })
 
   it('opens a workbook passed under a .csv name by its zip signature', async () => {
-    const r = await importFile('renamed.csv', makeXlsx([{ name: 'S', xml: '<sheetData><row r="1"><c r="A1"><v>7</v></c></row></sheetData>' }]))
+    const r = await importFile(
+      'renamed.csv',
+      makeXlsx([{ name: 'S', xml: '<sheetData><row r="1"><c r="A1"><v>7</v></c></row></sheetData>' }])
+    )
     expect(r.ok && r.value[0]?.cells).toEqual([['7']])
   })
 

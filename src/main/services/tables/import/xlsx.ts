@@ -86,7 +86,9 @@ function readStyles(xml: string | undefined): Styles {
     if (current === null) return
     const bold = fontsBold[current.fontId] === true
     const style: CellStyle | undefined =
-      bold || current.indent > 0 ? { ...(bold ? { bold: true } : {}), ...(current.indent > 0 ? { indent: current.indent } : {}) } : undefined
+      bold || current.indent > 0
+        ? { ...(bold ? { bold: true } : {}), ...(current.indent > 0 ? { indent: current.indent } : {}) }
+        : undefined
     xfs.push({ format: formats.get(current.numFmtId) ?? BUILTIN_FORMATS[current.numFmtId] ?? 'General', style })
     current = null
   }

@@ -28,7 +28,15 @@ const COUNT = 100
  * the block. A period is not the sum of the periods after it: rows of a time series (`periods`, the shape of
  * each row's label when it names one, see periodShape) are never parts of each other.
  */
-export function aggregateBlocks(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], numbers: RowNumbers, periods: readonly (string | null)[], known?: Int32Array): Int32Array {
+export function aggregateBlocks(
+  g: Grid,
+  headerRows: number,
+  headerCols: number,
+  roles: RowRole[],
+  numbers: RowNumbers,
+  periods: readonly (string | null)[],
+  known?: Int32Array
+): Int32Array {
   const n = roles.length
   const ends = new Int32Array(n).fill(-1)
   // Blocks known from elsewhere (the wording of labels) are taken as they are, and count as one member.
@@ -149,7 +157,16 @@ function runEnds(roles: RowRole[], next: number): boolean {
  * the provinces that make up "canada". Their values are unknown, so they cannot be told apart by the sum, and
  * a total is not printed above its parts only to leave the last of them out.
  */
-function suppressedTail(values: Float64Array, units: Float64Array, sums: Float64Array, width: number, roles: RowRole[], row: number, end: number, members: number): number {
+function suppressedTail(
+  values: Float64Array,
+  units: Float64Array,
+  sums: Float64Array,
+  width: number,
+  roles: RowRole[],
+  row: number,
+  end: number,
+  members: number
+): number {
   const fits: number[] = []
   for (let j = 0; j < width; j++) {
     const v = values[row * width + j] ?? NaN
@@ -205,7 +222,15 @@ function closed(g: Grid, headerRows: number, headerCols: number, roles: RowRole[
 }
 
 /** No column can add up any more: each is not a number, or has passed the parent with no negative part. */
-function beyondReach(values: Float64Array, units: Float64Array, sums: Float64Array, negative: Uint8Array, row: number, width: number, members: number): boolean {
+function beyondReach(
+  values: Float64Array,
+  units: Float64Array,
+  sums: Float64Array,
+  negative: Uint8Array,
+  row: number,
+  width: number,
+  members: number
+): boolean {
   for (let j = 0; j < width; j++) {
     const v = values[row * width + j] ?? NaN
     const s = sums[j] ?? NaN
@@ -222,7 +247,16 @@ function beyondReach(values: Float64Array, units: Float64Array, sums: Float64Arr
  * every other column lies among its parts ("job vacancies | vacancy rate | unemployment rate"), 'none'
  * otherwise. A lone column of counts that adds up to the unit is 'exact'.
  */
-function addsUp(values: Float64Array, units: Float64Array, sums: Float64Array, lows: Float64Array, highs: Float64Array, row: number, width: number, members: number): 'exact' | 'near' | 'single' | 'none' {
+function addsUp(
+  values: Float64Array,
+  units: Float64Array,
+  sums: Float64Array,
+  lows: Float64Array,
+  highs: Float64Array,
+  row: number,
+  width: number,
+  members: number
+): 'exact' | 'near' | 'single' | 'none' {
   let match = 0
   let mismatch = 0
   let among = 0
@@ -248,8 +282,7 @@ function addsUp(values: Float64Array, units: Float64Array, sums: Float64Array, l
         continue
       }
       mismatch++
-    }
-    else if (Math.abs(v) >= SIGNIFICANT * unit) {
+    } else if (Math.abs(v) >= SIGNIFICANT * unit) {
       // Small values (0.2 = 0.1 + 0.1, 12 = 5 + 7) add up by chance too often to count.
       match++
       if (Math.abs(v) < COUNT * unit) small++

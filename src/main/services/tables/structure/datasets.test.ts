@@ -78,7 +78,10 @@ describe.skipIf(!existsSync(join(datasetsDir(), 'wikitq', 'csv')))('WikiTQ table
     for (const file of ['203-csv/477.csv', '203-csv/477.html']) {
       const [t] = open(file)
       expect(t?.values.length, file).toBe(34)
-      expect(t?.values.some((v) => v[0] === 'Distribution'), file).toBe(false)
+      expect(
+        t?.values.some((v) => v[0] === 'Distribution'),
+        file
+      ).toBe(false)
     }
   })
 

@@ -229,20 +229,17 @@ describe('header rows inside merges', () => {
 
 describe('placeholder rows', () => {
   it('drops a body row written only with placeholders, as an empty row', () => {
-    const g = grid(
-      [
-        ['state', 'total', 'rate'],
-        ['none', 'none', 'none'],
-        ['alabama', '99,800', '2,640'],
-        ['alaska', '12,900', '2,320']
-      ]
-    )
+    const g = grid([
+      ['state', 'total', 'rate'],
+      ['none', 'none', 'none'],
+      ['alabama', '99,800', '2,640'],
+      ['alaska', '12,900', '2,320']
+    ])
     const p = structureGrid(g, { headerRows: 1, headerCols: 1, leftHierarchy: 'auto' })
     expect(p.index).toEqual([['alabama'], ['alaska']])
     expect(p.rowSource).toEqual([2, 3])
   })
 })
-
 
 describe('a second label column of text', () => {
   it('reads a text column beside an outer label written once per group as the inner labels', () => {
@@ -310,7 +307,11 @@ describe('label columns merged in groups', () => {
       [m(1, 0, 6, 0), m(1, 1, 3, 1), m(4, 1, 6, 1), m(7, 0, 9, 0), m(7, 1, 9, 1)]
     )
     expect(detectStructure(g)).toMatchObject({ headerRows: 1, headerCols: 3 })
-    expect(structureGrid(g).index.slice(0, 3).map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+    expect(
+      structureGrid(g)
+        .index.slice(0, 3)
+        .map((t) => t.filter((x) => x.length > 0).join(' > '))
+    ).toEqual([
       'ALABAMA > Metropolitan area',
       'ALABAMA > Metropolitan area > Area actually reporting',
       'ALABAMA > Metropolitan area > Estimated total'

@@ -95,7 +95,18 @@ export function normalizeGrid(raw: RawGrid): Grid {
     marksHeaders = true
     break
   }
-  return { rows, cols, cells, merges, owner: merges.length > 0 ? owner : null, indent, marksHeaders, headerCell, warnings: [...raw.warnings, ...warnings], records: raw.hints?.records === true || raw.relational !== undefined }
+  return {
+    rows,
+    cols,
+    cells,
+    merges,
+    owner: merges.length > 0 ? owner : null,
+    indent,
+    marksHeaders,
+    headerCell,
+    warnings: [...raw.warnings, ...warnings],
+    records: raw.hints?.records === true || raw.relational !== undefined
+  }
 }
 
 /** The merged region covering a cell, if any. */
@@ -166,7 +177,12 @@ export function cropGrid(raw: RawGrid, area: { top?: number; left?: number; righ
  * Columns from `from` on with nothing in any row (blank or whitespace only) and no merge across them, marked
  * 1; null when there are none. Stops reading rows once every column has shown content.
  */
-export function blankColumns(cells: readonly (readonly string[])[], merges: readonly MergedRegion[], cols: number, from = 0): Uint8Array | null {
+export function blankColumns(
+  cells: readonly (readonly string[])[],
+  merges: readonly MergedRegion[],
+  cols: number,
+  from = 0
+): Uint8Array | null {
   if (cols <= from) return null
   const blank = new Uint8Array(cols)
   blank.fill(1, from)
@@ -186,6 +202,7 @@ export function blankColumns(cells: readonly (readonly string[])[], merges: read
 /** Of the columns marked 1 in `blank`, those that no merge crosses (a copy), or null when none is left. */
 export function uncrossed(blank: Uint8Array, merges: readonly MergedRegion[], from = 0): Uint8Array | null {
   const out = blank.slice()
-  for (const m of merges) for (let c = Math.max(from, Math.min(m.left, m.right)); c <= Math.min(out.length - 1, Math.max(m.left, m.right)); c++) out[c] = 0
+  for (const m of merges)
+    for (let c = Math.max(from, Math.min(m.left, m.right)); c <= Math.min(out.length - 1, Math.max(m.left, m.right)); c++) out[c] = 0
   return out.includes(1) ? out : null
 }

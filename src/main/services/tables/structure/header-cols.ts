@@ -80,8 +80,6 @@ function textualColumn(g: Grid, col: number, headerRows: number): boolean {
   return k.texts > 0 && k.texts > 3 * (k.numbers + k.years + k.missing)
 }
 
-
-
 /**
  * Columns merged down the body in step with the first label column ("industry | share of assets" over two
  * rows each), or in groups inside its groups, describe groups of rows, so they belong to the labels; the rows

@@ -112,7 +112,8 @@ function treeCols(table: HitabTable): number {
   const walk = (n: HitabNode): void => {
     for (const c of n.children) {
       const region = table.merged_regions.find(
-        (m) => m.first_row <= c.row_index && c.row_index <= m.last_row && m.first_column <= c.column_index && c.column_index <= m.last_column
+        (m) =>
+          m.first_row <= c.row_index && c.row_index <= m.last_row && m.first_column <= c.column_index && c.column_index <= m.last_column
       )
       const right = region?.last_column ?? c.column_index
       const row = table.texts[c.row_index] ?? []

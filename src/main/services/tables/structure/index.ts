@@ -55,9 +55,12 @@ export function structureGrid(grid: RawGrid, options?: StructureOptions): Parsed
   const headerRows = clampCount(chosen.headerRows, g.rows)
   const headerCols = clampCount(chosen.headerCols, g.cols)
   const warnings = [...g.warnings]
-  if (titleRows !== (chosen.titleRows ?? 0)) warnings.push(`A title block of ${chosen.titleRows ?? 0} rows does not fit a ${whole.rows}-row table; using ${titleRows}.`)
+  if (titleRows !== (chosen.titleRows ?? 0))
+    warnings.push(`A title block of ${chosen.titleRows ?? 0} rows does not fit a ${whole.rows}-row table; using ${titleRows}.`)
   if (headerRows !== chosen.headerRows || headerCols !== chosen.headerCols)
-    warnings.push(`Header size ${chosen.headerRows}×${chosen.headerCols} does not fit a ${g.rows}×${g.cols} table; using ${headerRows}×${headerCols}.`)
+    warnings.push(
+      `Header size ${chosen.headerRows}×${chosen.headerCols} does not fit a ${g.rows}×${g.cols} table; using ${headerRows}×${headerCols}.`
+    )
   const usedOptions: StructureOptions = { ...chosen, headerRows, headerCols }
   if (titleRows > 0) usedOptions.titleRows = titleRows
   else delete usedOptions.titleRows
@@ -109,14 +112,29 @@ function shiftCells(parsed: ParsedTable, rows: number, cols: number): ParsedTabl
  * The table of grid `g`, whose row 0 is row `firstRow` of the source (for messages); `headersRepeat`: the body
  * may write header rows again.
  */
-function assemble(name: string, g: Grid, options: StructureOptions, warnings: string[], firstRow: number, headersRepeat: boolean): ParsedTable {
+function assemble(
+  name: string,
+  g: Grid,
+  options: StructureOptions,
+  warnings: string[],
+  firstRow: number,
+  headersRepeat: boolean
+): ParsedTable {
   const { headerRows, headerCols } = options
   const dropped = emptyColumns(g, headerCols)
   const top = buildTopTree(g, headerRows, headerCols, dropped ?? undefined)
   // Header rows written again in the body are header, not data; the left tree reads them without their data cells.
   const repeats = headersRepeat ? repeatedHeaderRows(g, headerRows, headerCols) : []
-  const left = buildLeftTree(withoutRepeatedHeaders(g, repeats, headerRows, headerCols), headerRows, headerCols, options.leftHierarchy !== 'none')
-  if (repeats.length > 0) warnings.push(`${rowList(repeats.map((r) => r + firstRow))} ${repeats.length === 1 ? 'repeats' : 'repeat'} the column headers and ${repeats.length === 1 ? 'is' : 'are'} not read as data.`)
+  const left = buildLeftTree(
+    withoutRepeatedHeaders(g, repeats, headerRows, headerCols),
+    headerRows,
+    headerCols,
+    options.leftHierarchy !== 'none'
+  )
+  if (repeats.length > 0)
+    warnings.push(
+      `${rowList(repeats.map((r) => r + firstRow))} ${repeats.length === 1 ? 'repeats' : 'repeat'} the column headers and ${repeats.length === 1 ? 'is' : 'are'} not read as data.`
+    )
   const colSource: number[] = []
   for (let c = headerCols; c < g.cols; c++) if (dropped?.[c] !== 1) colSource.push(c)
 
@@ -178,7 +196,8 @@ function fillMergedValues(g: Grid, values: string[][], left: LeftTree, colSource
       if ((row[k] ?? '') !== '') continue
       const c = colSource[k] ?? 0
       const m = regionAt(g, r, c)
-      if (m === null || (m.top === r && m.left === c) || m.top < headerRows || m.left < headerCols || roles[m.top - headerRows] !== 'data') continue
+      if (m === null || (m.top === r && m.left === c) || m.top < headerRows || m.left < headerCols || roles[m.top - headerRows] !== 'data')
+        continue
       // A line across the whole table is a banner, not a value of each column.
       if (m.left === 0 && m.right === g.cols - 1) continue
       const text = (g.cells[m.top]?.[m.left] ?? '').trim()

@@ -69,19 +69,75 @@ const SUBDIVISIONS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   [
     'canada',
     new Set([
-      'newfoundland and labrador', 'prince edward island', 'nova scotia', 'new brunswick', 'quebec', 'ontario', 'manitoba',
-      'saskatchewan', 'alberta', 'british columbia', 'yukon', 'northwest territories', 'nunavut'
+      'newfoundland and labrador',
+      'prince edward island',
+      'nova scotia',
+      'new brunswick',
+      'quebec',
+      'ontario',
+      'manitoba',
+      'saskatchewan',
+      'alberta',
+      'british columbia',
+      'yukon',
+      'northwest territories',
+      'nunavut'
     ])
   ],
   [
     'united states',
     new Set([
-      'alabama', 'alaska', 'arizona', 'arkansas', 'california', 'colorado', 'connecticut', 'delaware', 'district of columbia',
-      'florida', 'georgia', 'hawaii', 'idaho', 'illinois', 'indiana', 'iowa', 'kansas', 'kentucky', 'louisiana', 'maine',
-      'maryland', 'massachusetts', 'michigan', 'minnesota', 'mississippi', 'missouri', 'montana', 'nebraska', 'nevada',
-      'new hampshire', 'new jersey', 'new mexico', 'new york', 'north carolina', 'north dakota', 'ohio', 'oklahoma', 'oregon',
-      'pennsylvania', 'rhode island', 'south carolina', 'south dakota', 'tennessee', 'texas', 'utah', 'vermont', 'virginia',
-      'washington', 'west virginia', 'wisconsin', 'wyoming'
+      'alabama',
+      'alaska',
+      'arizona',
+      'arkansas',
+      'california',
+      'colorado',
+      'connecticut',
+      'delaware',
+      'district of columbia',
+      'florida',
+      'georgia',
+      'hawaii',
+      'idaho',
+      'illinois',
+      'indiana',
+      'iowa',
+      'kansas',
+      'kentucky',
+      'louisiana',
+      'maine',
+      'maryland',
+      'massachusetts',
+      'michigan',
+      'minnesota',
+      'mississippi',
+      'missouri',
+      'montana',
+      'nebraska',
+      'nevada',
+      'new hampshire',
+      'new jersey',
+      'new mexico',
+      'new york',
+      'north carolina',
+      'north dakota',
+      'ohio',
+      'oklahoma',
+      'oregon',
+      'pennsylvania',
+      'rhode island',
+      'south carolina',
+      'south dakota',
+      'tennessee',
+      'texas',
+      'utah',
+      'vermont',
+      'virginia',
+      'washington',
+      'west virginia',
+      'wisconsin',
+      'wyoming'
     ])
   ]
 ])
@@ -96,7 +152,10 @@ export function countryName(label: string): string | null {
 
 /** A place name in `names`, allowing a footnote mark glued on ("united statesc", "Ontario 2", "Quebec*"). */
 function placeIn(names: ReadonlySet<string> | ReadonlyMap<string, unknown>, label: string): string | null {
-  const name = label.toLowerCase().replace(/[\s\d*†‡§]+$/u, '').trim()
+  const name = label
+    .toLowerCase()
+    .replace(/[\s\d*†‡§]+$/u, '')
+    .trim()
   if (names.has(name)) return name
   const bare = name.slice(0, -1)
   return /[a-z]$/.test(name) && bare.length > 3 && names.has(bare) ? bare : null
@@ -203,7 +262,14 @@ function rangeParts(g: Grid, headerRows: number, headerCols: number, roles: RowR
     let k = i + 1
     for (; k < n; k++) {
       const part = ranges[k] ?? null
-      if (part === null || part.step !== whole.step || part.lo !== next || part.hi > whole.hi || (part.lo === whole.lo && part.hi === whole.hi)) break
+      if (
+        part === null ||
+        part.step !== whole.step ||
+        part.lo !== next ||
+        part.hi > whole.hi ||
+        (part.lo === whole.lo && part.hi === whole.hi)
+      )
+        break
       next = part.hi + whole.step
     }
     if (k - i - 1 >= 2 && next === whole.hi + whole.step) ends[i] = Math.max(ends[i] ?? -1, k - 1)

@@ -102,7 +102,13 @@ describe('left hierarchy from the wording of row labels', () => {
         ['quebec', '3.6', '3.6']
       ])
     )
-    expect(rates).toEqual(['canada', 'canada > newfoundland and labrador', 'canada > prince edward island', 'canada > nova scotia', 'canada > quebec'])
+    expect(rates).toEqual([
+      'canada',
+      'canada > newfoundland and labrador',
+      'canada > prince edward island',
+      'canada > nova scotia',
+      'canada > quebec'
+    ])
     const states = labels(
       grid([
         ['state', 'all r&d', 'percent'],
@@ -127,7 +133,7 @@ describe('left hierarchy from the wording of row labels', () => {
     expect(ranked).toEqual(['alberta', 'ontario', 'canada', 'prince edward island', 'manitoba', 'nova scotia'])
   })
 
-  it('does not put the country after its regions\' wholes under the last of them', () => {
+  it("does not put the country after its regions' wholes under the last of them", () => {
     const got = labels(
       grid([
         ['', 'women', 'men'],
@@ -465,7 +471,14 @@ describe('left hierarchy from the wording of row labels', () => {
       ['15 to 24', '53.3', '22.4'],
       ['25 to 44', '46.8', '17.0']
     ])
-    expect(labels(g)).toEqual(['total', 'age group > 15 to 24', 'age group > 25 to 44', 'male', 'age group > 15 to 24', 'age group > 25 to 44'])
+    expect(labels(g)).toEqual([
+      'total',
+      'age group > 15 to 24',
+      'age group > 25 to 44',
+      'male',
+      'age group > 15 to 24',
+      'age group > 25 to 44'
+    ])
     // Occurrences of one question with different answers share no parts: the last answer stays a part.
     const question = grid([
       ['', 'percent'],

@@ -32,7 +32,6 @@ const MAX_SECTION_CHAIN = 4
 // Open parents a row can be under, at most (the deepest left tree of HiTab, the sheets and WikiTQ has 10).
 const MAX_OPEN_PARENTS = 32
 
-
 /**
  * The left tree over body rows and header columns 0..headerCols-1.
  *
@@ -83,7 +82,9 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   // without merges.
   const carried = g.owner === null ? null : onceWrittenColumns(g, headerRows, headerCols - 1, roles, false)
   // The shape of each data or section row's label when it names a period ("Sep-1953" → "aaa-9999"), else null.
-  const periods = roles.map((role, i) => (role === 'data' || role === 'section' ? periodShape(rowLabel(g, headerRows + i, headerCols)) : null))
+  const periods = roles.map((role, i) =>
+    role === 'data' || role === 'section' ? periodShape(rowLabel(g, headerRows + i, headerCols)) : null
+  )
   periodRows(roles, periods)
   // The label column whose indentation varies, if any: where the hierarchy is read.
   const indentColumn = hierarchy ? indentationColumn(g, headerRows, headerCols, lastDataRow) : -1
@@ -94,13 +95,23 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   const numbers = hierarchy ? new RowNumbers(g, headerRows, headerCols, roles.length) : null
   // Totals under their parts ("SUB-TOTAL"), and where their members begin: they sit beside their members and
   // head nothing. The stack depth at which each row opened its group tells where those members sit.
-  const closing = indented && numbers !== null ? closingTotals(numbers, roles, (i) => isWholeLabel(rowLabelText(g, headerRows + i, headerCols))) : null
+  const closing =
+    indented && numbers !== null ? closingTotals(numbers, roles, (i) => isWholeLabel(rowLabelText(g, headerRows + i, headerCols))) : null
   const openedAt = indented ? new Int32Array(roles.length).fill(-1) : null
   const sectionsBelow = indented ? null : sectionRuns(roles)
   const sectionLabels = indented ? null : sectionsByLabel(g, headerRows, headerCols, roles)
   const outerSections = sectionLabels === null ? null : sectionsOverRecurring(roles, sectionLabels)
   const besideRecurring = hierarchy && sectionLabels !== null ? rowsBeforeRecurrence(g, headerRows, headerCols, roles, sectionLabels) : null
-  const blocks = numbers !== null && !indented && headerCols === 1 ? echoBlocks(g, headerRows, headerCols, roles, aggregateBlocks(g, headerRows, headerCols, roles, numbers, periods, labelBlocks(g, headerRows, headerCols, roles))) : null
+  const blocks =
+    numbers !== null && !indented && headerCols === 1
+      ? echoBlocks(
+          g,
+          headerRows,
+          headerCols,
+          roles,
+          aggregateBlocks(g, headerRows, headerCols, roles, numbers, periods, labelBlocks(g, headerRows, headerCols, roles))
+        )
+      : null
   if (blocks !== null) flatTotals(g, headerRows, headerCols, blocks)
   if (blocks !== null) regionParts(g, headerRows, headerCols, roles, blocks)
   const groups = hierarchy && !indented && headerCols === 1 ? groupRows(g, headerRows, headerCols, roles) : null
@@ -108,7 +119,8 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   while (lastRow >= headerRows && roles[lastRow - headerRows] === 'empty') lastRow--
   const grandTotal = numbers !== null && !indented ? grandTotalRow(g, headerRows, headerCols, roles, numbers) : -1
   const plainAfter = hierarchy && !indented ? plainRowAfterTotals(g, headerRows, headerCols, roles) : null
-  const overSections = numbers !== null && !indented && headerCols === 1 ? totalsOverSections(g, headerRows, headerCols, roles, numbers) : null
+  const overSections =
+    numbers !== null && !indented && headerCols === 1 ? totalsOverSections(g, headerRows, headerCols, roles, numbers) : null
 
   for (let r = headerRows; r < g.rows; r++) {
     const role: RowRole = roles[r - headerRows] ?? 'empty'
@@ -266,8 +278,8 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
           // A total set further out than its first part ends the group of its parts too.
           if (level < rowIndent(g, membersFrom + headerRows, headerCols, indentColumn)) closeInnermostSection(stack)
         } else if (!continuation && head !== undefined && head.text.length > 0) stack.push({ node: head, level, outer })
-      }
-      else if (blockEnd >= 0 && own !== undefined && own.text.length > 0) stack.push({ node: own, level: AGGREGATE_LEVEL, until: blockEnd + headerRows, outer })
+      } else if (blockEnd >= 0 && own !== undefined && own.text.length > 0)
+        stack.push({ node: own, level: AGGREGATE_LEVEL, until: blockEnd + headerRows, outer })
       else if (wholeLabel && (opensBody(previousRole) || followsWhole) && r < lastRow && own !== undefined && own.text.length > 0)
         // A total heading the body (or a unit's rows), like "all industries", is the parent of the rows below.
         stack.push({ node: own, level: AGGREGATE_LEVEL, whole: true, outer })
@@ -420,7 +432,13 @@ function sectionsOverRecurring(roles: RowRole[], labels: Map<string, number[]>):
  * those parts, right before the next occurrence ("male" after "45 and older"), heads that occurrence's block
  * rather than being a part of the one before. 1 per such body row.
  */
-function rowsBeforeRecurrence(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], occurrences: Map<string, number[]>): Uint8Array | null {
+function rowsBeforeRecurrence(
+  g: Grid,
+  headerRows: number,
+  headerCols: number,
+  roles: RowRole[],
+  occurrences: Map<string, number[]>
+): Uint8Array | null {
   let out: Uint8Array | null = null
   for (const at of occurrences.values()) {
     if (at.length < 2) continue
@@ -510,7 +528,12 @@ function firstLabelColumn(g: Grid, r: number, headerCols: number): number {
 
 /** Closes every open parent (not a unit) opened at row `from` or later. */
 function closeOpenedFrom(stack: Open[], from: number): void {
-  for (let top = stack[stack.length - 1]; top !== undefined && top.level !== -Infinity && (top.node.cell?.row ?? -1) >= from; top = stack[stack.length - 1]) stack.pop()
+  for (
+    let top = stack[stack.length - 1];
+    top !== undefined && top.level !== -Infinity && (top.node.cell?.row ?? -1) >= from;
+    top = stack[stack.length - 1]
+  )
+    stack.pop()
 }
 
 function closeInnermostSection(stack: Open[]): void {
@@ -711,4 +734,3 @@ function flatTotals(g: Grid, headerRows: number, headerCols: number, blocks: Int
     if (all) blocks[i] = -1
   }
 }
-

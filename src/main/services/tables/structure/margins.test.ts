@@ -3,8 +3,15 @@ import type { MergedRegion, RawGrid } from '../../../../shared/table'
 import { detectStructure, structureGrid, treePaths } from './index'
 import { dropLeadingRows } from './margins'
 
-const grid = (cells: string[][], merges: MergedRegion[] = [], extra: Partial<RawGrid> = {}): RawGrid => ({ name: 't', cells, merges, warnings: [], ...extra })
-const labels = (cells: string[][], merges: MergedRegion[] = []): string[] => structureGrid(grid(cells, merges)).index.map((t) => t.filter((x) => x.length > 0).join(' > '))
+const grid = (cells: string[][], merges: MergedRegion[] = [], extra: Partial<RawGrid> = {}): RawGrid => ({
+  name: 't',
+  cells,
+  merges,
+  warnings: [],
+  ...extra
+})
+const labels = (cells: string[][], merges: MergedRegion[] = []): string[] =>
+  structureGrid(grid(cells, merges)).index.map((t) => t.filter((x) => x.length > 0).join(' > '))
 
 describe('title block above the table', () => {
   it('keeps a title, a unit line and a blank row out of the header and the body', () => {
@@ -21,7 +28,10 @@ describe('title block above the table', () => {
     expect(options).toMatchObject({ titleRows: 3, headerRows: 1, headerCols: 1 })
     const parsed = structureGrid(g, options)
     expect(parsed.columns).toEqual([['Total employed'], ['Women']])
-    expect(parsed.index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual(['Total, 16 years and over', 'Total, 16 years and over > Management occupations'])
+    expect(parsed.index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+      'Total, 16 years and over',
+      'Total, 16 years and over > Management occupations'
+    ])
     // Source references name the rows of the whole sheet.
     expect(parsed.rowSource).toEqual([4, 5])
     expect(parsed.columnCells).toEqual([
@@ -128,15 +138,36 @@ describe('title block above the table', () => {
       ['total', '44', '47', '46']
     ]
     expect(detectStructure(grid(written)).titleRows).toBeUndefined()
-    expect(detectStructure(grid([['name', 'city'], ['Ann', 'Oslo'], ['Bo', 'Rome']])).titleRows).toBeUndefined()
+    expect(
+      detectStructure(
+        grid([
+          ['name', 'city'],
+          ['Ann', 'Oslo'],
+          ['Bo', 'Rome']
+        ])
+      ).titleRows
+    ).toBeUndefined()
   })
 
   it('does not take a list of lone lines, or a database table, for a title block', () => {
-    const list = grid([['Contents', ''], ['Table 1.1 Employment by occupation', ''], ['Table 1.2 Employment by industry', ''], ['Table 1.3 Fastest growing', '']])
+    const list = grid([
+      ['Contents', ''],
+      ['Table 1.1 Employment by occupation', ''],
+      ['Table 1.2 Employment by industry', ''],
+      ['Table 1.3 Fastest growing', '']
+    ])
     expect(detectStructure(list).titleRows).toBeUndefined()
-    const database = grid([['A long text that reads like the title of a report, written in row one', ''], ['id', 'name'], ['1', 'x']], [], {
-      relational: { table: 't', primaryKey: [], foreignKeys: [] }
-    })
+    const database = grid(
+      [
+        ['A long text that reads like the title of a report, written in row one', ''],
+        ['id', 'name'],
+        ['1', 'x']
+      ],
+      [],
+      {
+        relational: { table: 't', primaryKey: [], foreignKeys: [] }
+      }
+    )
     expect(detectStructure(database).titleRows).toBeUndefined()
   })
 
@@ -171,7 +202,11 @@ describe('title block above the table', () => {
     expect(dropped.merges).toEqual([])
     expect(dropped.styles).toEqual({ '2,0': { indent: 1 }, '3,0': { indent: 1 } })
     expect(labels(cells, [{ top: 0, left: 0, bottom: 0, right: 2 }])).toEqual(['Revenue', 'Taxes', 'Charges'])
-    expect(structureGrid(raw).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual(['Revenue', 'Revenue > Taxes', 'Revenue > Charges'])
+    expect(structureGrid(raw).index.map((t) => t.filter((x) => x.length > 0).join(' > '))).toEqual([
+      'Revenue',
+      'Revenue > Taxes',
+      'Revenue > Charges'
+    ])
   })
 
   it("takes the source's own title when the grid has no title rows, and its title rows when it has", () => {
@@ -213,7 +248,12 @@ describe('notes under the table', () => {
     ]
     const p = structureGrid(grid(cells))
     expect(p.index).toEqual([['Revenue'], ['Taxes']])
-    expect(p.leftTree.children.map((c) => c.text)).toEqual(['Revenue', 'Taxes', 'NOTE: Detail may not add to total because of rounding.', '* Estimate.'])
+    expect(p.leftTree.children.map((c) => c.text)).toEqual([
+      'Revenue',
+      'Taxes',
+      'NOTE: Detail may not add to total because of rounding.',
+      '* Estimate.'
+    ])
     expect(p.notes).toBe('NOTE: Detail may not add to total because of rounding.\n* Estimate.')
   })
 
@@ -230,7 +270,11 @@ describe('notes under the table', () => {
     expect(p.notes).toBe('OFFICIAL BOX SCORE')
     // Inside the table such a line is a row of its own, written once: not a value of every column.
     const inside = [cells[0] ?? [], ['Representing Brazil', '', '', ''], cells[1] ?? [], cells[2] ?? []]
-    const q = structureGrid(grid(inside, [{ top: 1, left: 0, bottom: 1, right: 3 }]), { headerRows: 1, headerCols: 0, leftHierarchy: 'auto' })
+    const q = structureGrid(grid(inside, [{ top: 1, left: 0, bottom: 1, right: 3 }]), {
+      headerRows: 1,
+      headerCols: 0,
+      leftHierarchy: 'auto'
+    })
     expect(q.values[0]).toEqual(['Representing Brazil', '', '', ''])
   })
 
@@ -245,8 +289,11 @@ describe('notes under the table', () => {
       { hints: { records: true } }
     )
     expect(structureGrid(records).values).toHaveLength(2)
-    const list = grid([['Notes', ''], ['Source: survey of 2019 households, weighted to the census population.', ''], ['1 Excludes territories.', '']])
+    const list = grid([
+      ['Notes', ''],
+      ['Source: survey of 2019 households, weighted to the census population.', ''],
+      ['1 Excludes territories.', '']
+    ])
     expect(structureGrid(list, { headerRows: 0, headerCols: 0 }).values.length).toBeGreaterThan(0)
   })
 })
-

@@ -128,11 +128,13 @@ function titleLine(g: Grid, r: number, first: number, last: number, previous: nu
   }
   const [a, b] = filled
   if (a === undefined || reachesIntoTable(g, r)) return -1
-  if (filled.length === 1) return lineOfText(g, r, a, first, last) || continues(g, r, a, previous) || (titled && unitLine(g, r, a, last)) ? a : -1
+  if (filled.length === 1)
+    return lineOfText(g, r, a, first, last) || continues(g, r, a, previous) || (titled && unitLine(g, r, a, last)) ? a : -1
   // "1a | Construction output in Great Britain": a table number beside its title.
   if (filled.length === 2 && b !== undefined && a === first && TABLE_NUMBER.test(rawText(g, r, a)) && textCell(g, r, b)) return b
   // Tables side by side, each with the same line above it ("This worksheet contains one table." twice).
-  if (filled.every((c) => rawText(g, r, c) === rawText(g, r, a)) && (lineOfText(g, r, a, first, last) || continues(g, r, a, previous))) return a
+  if (filled.every((c) => rawText(g, r, c) === rawText(g, r, a)) && (lineOfText(g, r, a, first, last) || continues(g, r, a, previous)))
+    return a
   // A paragraph that runs over several cells ("http://… | and | http://…").
   return prose(rawText(g, r, a)) && filled.every((c) => textCell(g, r, c)) ? a : -1
 }

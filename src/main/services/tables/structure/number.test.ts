@@ -26,9 +26,12 @@ describe('parseNumber', () => {
     expect(parseNumber(text)).toBe(value)
   })
 
-  it.each(['—', '-', '..', '...', 'x', 'F', 'n/a', '', 'abc', '12,34', '2:44:46', '95% ci', '737-700', 'total'])('reads %s as null', (text) => {
-    expect(parseNumber(text)).toBeNull()
-  })
+  it.each(['—', '-', '..', '...', 'x', 'F', 'n/a', '', 'abc', '12,34', '2:44:46', '95% ci', '737-700', 'total'])(
+    'reads %s as null',
+    (text) => {
+      expect(parseNumber(text)).toBeNull()
+    }
+  )
 
   it('agrees with Number on plain decimals', () => {
     for (const s of ['0.1', '-3.546', '10.476', '4.940', '123456789.123']) expect(parseNumber(s)).toBe(Number(s))
@@ -48,7 +51,19 @@ describe('cell kinds', () => {
   })
 
   it('reads the dates that label time series rows', () => {
-    for (const date of ['2016', 'Sep-1948', 'Sep 48', 'September 1948', '1948-09', '1948-09-30', '30/09/1948', '9/30/1948', '1948 Q3', 'Q3 1948', '1948M09']) {
+    for (const date of [
+      '2016',
+      'Sep-1948',
+      'Sep 48',
+      'September 1948',
+      '1948-09',
+      '1948-09-30',
+      '30/09/1948',
+      '9/30/1948',
+      '1948 Q3',
+      'Q3 1948',
+      '1948M09'
+    ]) {
       expect(isDateLike(date), date).toBe(true)
     }
     for (const text of ['Series ID', 'A2325806K', '282', '3.7', 'Sep', 'May the fourth', '13/13/1948', '1948-1-40', 'Marathon 1948']) {

@@ -104,7 +104,8 @@ export function isYearLike(text: string): boolean {
   return /^(?:18|19|20)\d{2}(?:\s*[-–/]\s*(?:\d{2}|(?:18|19|20)\d{2}))?(?:\s*\([a-z0-9]{1,2}\)|[*†‡]|\s+[a-z]{1,2})?$/i.test(s)
 }
 
-const MONTH = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?'
+const MONTH =
+  '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?'
 const DATE_FORMS = [
   // Sep-1948, Sep 1948, September 1948, Sep-48
   new RegExp(`^${MONTH}[\\s-]*(?:\\d{2}|(?:18|19|20)\\d{2})$`, 'i'),

@@ -3,7 +3,13 @@ import type { RawGrid } from '../../../../shared/table'
 import { structureGrid } from './index'
 import { splitSideBySide } from './side-by-side'
 
-const grid = (cells: string[][], extra: Partial<RawGrid> = {}): RawGrid => ({ name: 'book.xlsx › Table 6', cells, merges: [], warnings: [], ...extra })
+const grid = (cells: string[][], extra: Partial<RawGrid> = {}): RawGrid => ({
+  name: 'book.xlsx › Table 6',
+  cells,
+  merges: [],
+  warnings: [],
+  ...extra
+})
 
 describe('tables side by side on one sheet', () => {
   const sheet = [

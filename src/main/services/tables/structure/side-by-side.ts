@@ -32,7 +32,10 @@ export function splitSideBySide(g: RawGrid): RawGrid[] {
     const whole = normalizeGrid(g)
     const titleRows = detectTitleRows(whole)
     if (titleRows === 0) return [g]
-    blank = uncrossed(byCells, g.merges.filter((m) => Math.max(m.top, m.bottom) >= titleRows))
+    blank = uncrossed(
+      byCells,
+      g.merges.filter((m) => Math.max(m.top, m.bottom) >= titleRows)
+    )
     if (blank === null) return [g]
     sharedTitle = titleText(whole, titleRows)
   }

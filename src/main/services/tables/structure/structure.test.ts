@@ -123,7 +123,10 @@ describe('header detection', () => {
       ['MCI', '301-334', 'Classic', '1988', 'all retired', ''],
       ['New Flyer', '340-366', 'D40', '1992', 'used only during rush hour', '']
     ]
-    expect(detectStructure(grid(fleet, [m(0, 0, 0, 4)], { '0,0': { bold: true, header: true } }))).toMatchObject({ titleRows: 1, headerRows: 1 })
+    expect(detectStructure(grid(fleet, [m(0, 0, 0, 4)], { '0,0': { bold: true, header: true } }))).toMatchObject({
+      titleRows: 1,
+      headerRows: 1
+    })
   })
 
   it('keeps small numbers under a spanning parent in the header', () => {
@@ -358,7 +361,14 @@ describe('header detection', () => {
   })
 
   it('reads a grid without a header row when its first row is numbers', () => {
-    expect(detectStructure(grid([['1', '2'], ['3', '4']]))).toMatchObject({ headerRows: 0 })
+    expect(
+      detectStructure(
+        grid([
+          ['1', '2'],
+          ['3', '4']
+        ])
+      )
+    ).toMatchObject({ headerRows: 0 })
   })
 })
 
@@ -446,7 +456,12 @@ describe('left hierarchy', () => {
       [],
       { '2,0': { indent: 1 }, '3,0': { indent: 1 } }
     )
-    expect(structureGrid(styled).index).toEqual([['all', ''], ['all', 'a'], ['all', 'b'], ['other', '']])
+    expect(structureGrid(styled).index).toEqual([
+      ['all', ''],
+      ['all', 'a'],
+      ['all', 'b'],
+      ['other', '']
+    ])
     const spaced = grid([
       ['', 'n'],
       ['all', '10'],
@@ -544,7 +559,12 @@ describe('left hierarchy', () => {
         { top: 12, left: 0, bottom: 12, right: 2 }
       ],
       // Sexes indented one step, rows two; the banners and measures not at all.
-      Object.fromEntries([3, 5, 8, 10, 14, 16, 19, 21].flatMap((r) => [[`${r},0`, { indent: 1 }], [`${r + 1},0`, { indent: 2 }]]))
+      Object.fromEntries(
+        [3, 5, 8, 10, 14, 16, 19, 21].flatMap((r) => [
+          [`${r},0`, { indent: 1 }],
+          [`${r + 1},0`, { indent: 2 }]
+        ])
+      )
     )
     const p = structureGrid(g)
     expect(rowPaths(p)).toEqual([
@@ -558,7 +578,11 @@ describe('left hierarchy', () => {
       'STANDARD ERROR > EARNINGS ($) > Females > Full-time'
     ])
     // The note under the table belongs to no banner.
-    expect(treePaths(p.leftTree).map((path) => path.join(' > ')).slice(-1)).toEqual(['Source: Survey of Employee Earnings'])
+    expect(
+      treePaths(p.leftTree)
+        .map((path) => path.join(' > '))
+        .slice(-1)
+    ).toEqual(['Source: Survey of Employee Earnings'])
   })
 
   it('carries labels written once per group down in a grid with merges elsewhere, but not into a lone blank', () => {
@@ -613,11 +637,11 @@ describe('left hierarchy', () => {
     const p = structureGrid(g, { ...detectStructure(g), headerRows: 1, headerCols: 2 })
     expect(rowPaths(p)).toEqual(['2014 > Jan', '2014 > Feb'])
     // A note written over two cells keeps both.
-    expect(treePaths(p.leftTree).map((path) => path.join(' > ')).slice(-3)).toEqual([
-      'Source: International Passenger Survey',
-      '1 > Estimate rounded to nearest 10000',
-      'NSA   Not seasonally adjusted'
-    ])
+    expect(
+      treePaths(p.leftTree)
+        .map((path) => path.join(' > '))
+        .slice(-3)
+    ).toEqual(['Source: International Passenger Survey', '1 > Estimate rounded to nearest 10000', 'NSA   Not seasonally adjusted'])
   })
 
   it('reads an outer column written once per group beside indented labels as groups of their own', () => {
@@ -945,13 +969,7 @@ describe('left hierarchy', () => {
       ['electricity', '3', '3', '360', '349', '2,482', '2,422'],
       ['construction', '15', '15', '675', '703', '3,610', '3,466']
     ])
-    expect(labels(g)).toEqual([
-      'agriculture',
-      'mining',
-      'manufacturing',
-      'electricity',
-      'construction'
-    ])
+    expect(labels(g)).toEqual(['agriculture', 'mining', 'manufacturing', 'electricity', 'construction'])
   })
 
   it('takes large totals that their rounded parts miss by a thousandth, preferring a block that adds up to the unit', () => {
@@ -1020,10 +1038,7 @@ describe('left hierarchy', () => {
       ['yukon', '5', '5', '100.0'],
       ['nunavut', '0', '0', '0.0']
     ])
-    expect(labels(g).slice(-2)).toEqual([
-      'canada > yukon',
-      'canada > nunavut'
-    ])
+    expect(labels(g).slice(-2)).toEqual(['canada > yukon', 'canada > nunavut'])
   })
 
   it('takes one large column that adds up beside rates, for four parts or more that run to the end of the rows', () => {
@@ -1041,7 +1056,12 @@ describe('left hierarchy', () => {
     // The parts add up to 392.6, a rounding error away. The same near sum with a row after it, or with three
     // parts, is left alone: one column may come that near by chance.
     expect(labels(grid([...rows, ['abroad', '1.2', '0.4', '']])).slice(-3)).toEqual(['west', 'coast', 'abroad'])
-    const three = [...rows.slice(0, 3), ['east', '227.8', '3.1', '8.6'], ['prairies', '10.7', '2.1', '5.1'], ['west', '154.1', '4.6', '4.5']]
+    const three = [
+      ...rows.slice(0, 3),
+      ['east', '227.8', '3.1', '8.6'],
+      ['prairies', '10.7', '2.1', '5.1'],
+      ['west', '154.1', '4.6', '4.5']
+    ]
     expect(labels(grid(three))).toEqual(['national', 'east', 'prairies', 'west'])
   })
 
@@ -1099,13 +1119,7 @@ describe('left hierarchy', () => {
       ['Jun-1954', '36.0', '36.0'],
       ['Sep-1954', '36.2', '36.2']
     ])
-    expect(labels(g)).toEqual([
-      'Sep-1953',
-      'Dec-1953',
-      'Mar-1954',
-      'Jun-1954',
-      'Sep-1954'
-    ])
+    expect(labels(g)).toEqual(['Sep-1953', 'Dec-1953', 'Mar-1954', 'Jun-1954', 'Sep-1954'])
     // A year over its quarters is not a run of the same kind of period.
     const year = grid([
       ['', 'sales', 'returns'],
@@ -1190,7 +1204,14 @@ describe('left hierarchy', () => {
   })
 
   it('nests a pair inside a block known from its labels, and a second breakdown of the same whole', () => {
-    const list = (business: string[], federal: string[], intramural: string[], ffrdcs: string[], universities: string[], share: string[]): string[][] => [
+    const list = (
+      business: string[],
+      federal: string[],
+      intramural: string[],
+      ffrdcs: string[],
+      universities: string[],
+      share: string[]
+    ): string[][] => [
       ['business', ...business],
       ['federal government', ...federal],
       ['federal intramural', ...intramural],
@@ -1256,13 +1277,7 @@ describe('left hierarchy', () => {
       ['college', '95.9', '91.5', '98.1', '']
     ])
     const p = structureGrid(g)
-    expect(rowPaths(p)).toEqual([
-      'sex',
-      'sex > men',
-      'sex > women',
-      'education',
-      'education > college'
-    ])
+    expect(rowPaths(p)).toEqual(['sex', 'sex > men', 'sex > women', 'education', 'education > college'])
     expect(p.values[0]).toEqual(['', '', '', '10.1'])
   })
 
@@ -1398,13 +1413,27 @@ describe('header rows written again in the body', () => {
     ]
     const p = structureGrid(grid(cells, [m(1, 1, 1, 2), m(7, 1, 7, 2)]))
     expect(p.options).toMatchObject({ titleRows: 1, headerRows: 2, headerCols: 1 })
-    expect(rowPaths(p)).toEqual(['0-9', '10+', 'Total', 'SIC (Division) > 41 (Buildings)', 'SIC (Division) > 42 (Infrastructure)', 'SIC (Division) > Total'])
+    expect(rowPaths(p)).toEqual([
+      '0-9',
+      '10+',
+      'Total',
+      'SIC (Division) > 41 (Buildings)',
+      'SIC (Division) > 42 (Infrastructure)',
+      'SIC (Division) > Total'
+    ])
     expect(p.values).not.toContainEqual(['Number of businesses', 'Value (£m)'])
     // Rows of the sheet, the title row counted.
     expect(p.warnings).toContain('Rows 8 and 9 repeat the column headers and are not read as data.')
     // The corner label written again is no section.
     const again = cells.map((row, r) => (r === 8 ? ['Employment', ...row.slice(1)] : row))
-    expect(rowPaths(structureGrid(grid(again, [m(1, 1, 1, 2), m(7, 1, 7, 2)])))).toEqual(['0-9', '10+', 'Total', '41 (Buildings)', '42 (Infrastructure)', 'Total'])
+    expect(rowPaths(structureGrid(grid(again, [m(1, 1, 1, 2), m(7, 1, 7, 2)])))).toEqual([
+      '0-9',
+      '10+',
+      'Total',
+      '41 (Buildings)',
+      '42 (Infrastructure)',
+      'Total'
+    ])
   })
 
   it('ends the header at the rows the body writes again, though the rows after them read like header rows', () => {
@@ -1428,8 +1457,22 @@ describe('header rows written again in the body', () => {
     const p = structureGrid(grid(cells, merges))
     expect(p.options).toMatchObject({ titleRows: 1, headerRows: 1, headerCols: 1 })
     expect(p.columns).toEqual([['Member'], ['Party'], ['Term']])
-    expect(p.values.map((v) => v[0])).toEqual(['John Ryan', 'James Martin', 'James Watson', 'James Carroll', 'Andrew Kelly', 'Ernest Buttenshaw'])
-    expect(p.index.map((t) => t[0])).toEqual(['', '', '', 'Second period (1894–1920)', 'Second period (1894–1920)', 'Third period (1927–1950)'])
+    expect(p.values.map((v) => v[0])).toEqual([
+      'John Ryan',
+      'James Martin',
+      'James Watson',
+      'James Carroll',
+      'Andrew Kelly',
+      'Ernest Buttenshaw'
+    ])
+    expect(p.index.map((t) => t[0])).toEqual([
+      '',
+      '',
+      '',
+      'Second period (1894–1920)',
+      'Second period (1894–1920)',
+      'Third period (1927–1950)'
+    ])
   })
 
   it('takes neither a row of numbers equal to a header of years nor rows under a header cell merged down for repeats', () => {
@@ -1523,7 +1566,11 @@ describe('bad input', () => {
     const texts = 1_500
     const numbers = 2_500
     const header = ['name', ...Array.from({ length: texts }, () => ''), ...Array.from({ length: numbers }, (_, j) => `n${j}`)]
-    const rows = Array.from({ length: 30 }, (_, i) => [`r${i}`, ...Array.from({ length: texts }, (_, j) => `t${i}-${j}`), ...Array.from({ length: numbers }, (_, j) => String(i + j))])
+    const rows = Array.from({ length: 30 }, (_, i) => [
+      `r${i}`,
+      ...Array.from({ length: texts }, (_, j) => `t${i}-${j}`),
+      ...Array.from({ length: numbers }, (_, j) => String(i + j))
+    ])
     const start = performance.now()
     const p = structureGrid(grid([header, ...rows]))
     expect(performance.now() - start).toBeLessThan(5000)
@@ -1531,7 +1578,13 @@ describe('bad input', () => {
   })
 
   it('reads numbers on demand, once, and leaves them out of the JSON payload', () => {
-    const p = structureGrid(grid([['a', 'b'], ['1,200', 'x'], ['(3)', '4%']]))
+    const p = structureGrid(
+      grid([
+        ['a', 'b'],
+        ['1,200', 'x'],
+        ['(3)', '4%']
+      ])
+    )
     const first = p.numbers()
     expect(first).toEqual([
       [1200, null],
@@ -1557,7 +1610,16 @@ describe('bad input', () => {
     expect(p.numbers()[1]).toEqual([950, 1450, null])
     expect(treePaths(p.topTree)).toEqual([['NSA'], ['SA'], ['2020']])
     // A merge across the empty column keeps it: it belongs to the header above it.
-    const merged = structureGrid(grid([['', 'total', '', ''], ['', 'a', '', 'b'], ['x', '1', '', '2']], [m(0, 1, 0, 3)]))
+    const merged = structureGrid(
+      grid(
+        [
+          ['', 'total', '', ''],
+          ['', 'a', '', 'b'],
+          ['x', '1', '', '2']
+        ],
+        [m(0, 1, 0, 3)]
+      )
+    )
     expect(merged.columns).toHaveLength(3)
   })
 
@@ -1604,10 +1666,12 @@ describe('bad input', () => {
   })
 
   it('keeps duplicate header paths and empty header cells', () => {
-    const p = structureGrid(grid([
-      ['', 'a', 'a', ''],
-      ['r', '1', '2', '3']
-    ]))
+    const p = structureGrid(
+      grid([
+        ['', 'a', 'a', ''],
+        ['r', '1', '2', '3']
+      ])
+    )
     expect(p.columns).toEqual([['a'], ['a'], ['']])
     expect(p.columnCells[2]).toBeNull()
   })

@@ -14,7 +14,12 @@ export function newRoot(): HeaderNode {
  * over "men,women" makes 2018 the parent of both. Columns whose header cells are all empty get a leaf with
  * text '' so that every data column has a path; columns marked in `dropped` (empty throughout) get none.
  */
-export function buildTopTree(g: Grid, headerRows: number, headerCols: number, dropped?: Uint8Array): { root: HeaderNode; paths: HeaderNode[][] } {
+export function buildTopTree(
+  g: Grid,
+  headerRows: number,
+  headerCols: number,
+  dropped?: Uint8Array
+): { root: HeaderNode; paths: HeaderNode[][] } {
   const root = newRoot()
   const paths: HeaderNode[][] = []
   // Node per source cell key (row * cols + col), shared between the columns a cell covers.

@@ -8,7 +8,8 @@ import { parseArgs } from 'node:util'
 import { evaluate, summaryMarkdown, type EvalOptions } from '../src/main/services/eval'
 import { DATASETS, type DatasetId, type Split } from '../src/main/services/eval/types'
 import { MAX_N } from '../src/main/services/pipeline/generate'
-import { API_KINDS } from '../src/main/services/pipeline/client'
+import { defaultDataDir } from '../src/main/services/paths'
+import { API_KINDS, openModelClient, type EndpointChoice } from './lib/model-client'
 
 const USAGE = `Usage: npm run eval -- --dataset wikitq|hitab|aitqa|spider --split dev|test
   (--endpoint NAME|oracle | --base-url URL --model NAME [--api chat|completions|responses])
@@ -36,7 +37,10 @@ function positiveInt(name: string, value: string | undefined): number | undefine
   return n
 }
 
-export function parseEvalArgs(argv: string[]): EvalOptions {
+/** What the command line asks for: the run's options, and the oracle or the endpoint to open. */
+export type EvalArgs = { options: Omit<EvalOptions, 'source'>; source: 'oracle' | EndpointChoice }
+
+export function parseEvalArgs(argv: string[]): EvalArgs {
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -70,14 +74,19 @@ export function parseEvalArgs(argv: string[]): EvalOptions {
   if (n !== undefined && n > MAX_N) throw new Error(`--n must be at most ${MAX_N}, not ${n}`)
   const temperature = temperatureOf(values.temperature)
   const api = values.api === undefined ? undefined : oneOf('api', values.api, API_KINDS)
-  return {
+  const source: EvalArgs['source'] =
+    endpoint === 'oracle'
+      ? 'oracle'
+      : {
+          ...(endpoint === undefined ? {} : { endpoint }),
+          ...(values['base-url'] === undefined ? {} : { baseUrl: values['base-url'] }),
+          ...(values.model === undefined ? {} : { model: values.model }),
+          ...(api === undefined ? {} : { api }),
+          ...(values['api-key-env'] === undefined ? {} : { apiKeyEnv: values['api-key-env'] })
+        }
+  const options: EvalArgs['options'] = {
     dataset: oneOf<DatasetId>('dataset', values.dataset, DATASETS),
     split: oneOf<Split>('split', values.split, ['dev', 'test']),
-    endpoint,
-    baseUrl: values['base-url'],
-    model: values.model,
-    ...(api === undefined ? {} : { api }),
-    ...(values['api-key-env'] === undefined ? {} : { apiKeyEnv: values['api-key-env'] }),
     ...(n === undefined ? {} : { n }),
     ...(temperature === undefined ? {} : { temperature }),
     limit: positiveInt('limit', values.limit),
@@ -90,17 +99,27 @@ export function parseEvalArgs(argv: string[]): EvalOptions {
     data: values.data,
     timeoutMs: timeout === undefined ? undefined : timeout * 1000
   }
+  return { options, source }
+}
+
+/** The oracle, or a client for the endpoint the flags name (settings, key file and cache of the data folder). */
+export async function openSource(source: EvalArgs['source'], dataDir = defaultDataDir()): Promise<EvalOptions['source']> {
+  if (source === 'oracle') return 'oracle'
+  const opened = await openModelClient(source, { dataDir, cache: true, keyRequired: true })
+  if (!opened.ok) throw new Error(`Model mode: ${opened.error.message}`)
+  const { client, config } = opened.value
+  return { client, label: source.endpoint ?? `${config.model}@${config.baseUrl}` }
 }
 
 async function main(): Promise<void> {
-  let options: EvalOptions
+  let args: EvalArgs
   try {
-    options = parseEvalArgs(process.argv.slice(2))
+    args = parseEvalArgs(process.argv.slice(2))
   } catch (e) {
     console.error(`${e instanceof Error ? e.message : String(e)}\n\n${USAGE}`)
     process.exit(2)
   }
-  const summary = await evaluate(options)
+  const summary = await evaluate({ ...args.options, source: await openSource(args.source) })
   console.log(summaryMarkdown(summary))
 }
 

@@ -16,7 +16,7 @@ import {
   readAitqaTables,
   readHitabTable,
   spreadsheetPaths
-} from '../src/main/services/tables/structure/hitab-grid'
+} from '../src/main/services/eval/datasets/hitab-grid'
 
 const out = process.argv[2]
 if (out === undefined || out.length === 0) {

@@ -28,7 +28,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
       const summary = await evaluate({
         dataset: r.dataset,
         split: r.split,
-        endpoint: 'oracle',
+        source: 'oracle',
         limit,
         apis: 'full',
         tableRepr: 'multiindex',

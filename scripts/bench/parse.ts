@@ -13,7 +13,6 @@ import { detectStructure, splitSideBySide, structureGrid, treePaths } from '../.
 import {
   aitqaGold,
   aitqaToGrid,
-  datasetsDir,
   hitabGold,
   hitabTableIds,
   hitabToGrid,
@@ -21,7 +20,8 @@ import {
   readHitabTable,
   spreadsheetPaths,
   type HitabTable
-} from '../../src/main/services/tables/structure/hitab-grid'
+} from '../../src/main/services/eval/datasets/hitab-grid'
+import { datasetsDir } from '../../src/main/services/paths'
 import type { HeaderNode, RawGrid } from '../../src/shared/table'
 
 export type Miss = {

@@ -3,7 +3,8 @@
  * takes candidates from the oracle (gold annotations) or a model, and writes the log and summaries.
  */
 import { join } from 'node:path'
-import type { ApiKind, SelectionMode } from '../../../shared/model'
+import type { SelectionMode } from '../../../shared/model'
+import type { ModelClient } from '../model'
 import { DEFAULTS as ASK_DEFAULTS } from '../pipeline/generate'
 import { createCPythonExecutor } from '../python/cpython-executor'
 import type { Executor } from '../python/types'
@@ -19,14 +20,11 @@ import type { CandidateSource, DatasetId, Split } from './types'
 export type EvalOptions = {
   dataset: DatasetId
   split: Split
-  /** 'oracle', or the name of a configured endpoint. */
-  endpoint?: string
-  baseUrl?: string
-  model?: string
-  /** With `baseUrl`: the API the server speaks (default chat). */
-  api?: ApiKind
-  /** The environment variable holding the API key. */
-  apiKeyEnv?: string
+  /**
+   * Where candidates come from: 'oracle' (programs from the gold annotations), or a model client the
+   * caller opened (scripts/lib/model-client.ts opens one from the command line's endpoint flags).
+   */
+  source: 'oracle' | { client: ModelClient; label: string }
   /** Samples per question and their temperature (model mode); default the paper's 5 at 0.7. */
   n?: number
   temperature?: number
@@ -42,13 +40,11 @@ export type EvalOptions = {
   progress?: boolean
   /** An executor to use instead of starting a CPython one (tests). */
   executor?: Executor
-  /** Settings, key file and response cache of model mode; default the app's data folder. */
-  dataDir?: string
 }
 
 export function defaultOutDir(o: EvalOptions): string {
-  const who = o.endpoint ?? o.model ?? 'model'
-  const sampling = o.endpoint === 'oracle' ? '' : `-n${o.n ?? ASK_DEFAULTS.n}-t${o.temperature ?? ASK_DEFAULTS.temperature}`
+  const who = o.source === 'oracle' ? 'oracle' : o.source.label
+  const sampling = o.source === 'oracle' ? '' : `-n${o.n ?? ASK_DEFAULTS.n}-t${o.temperature ?? ASK_DEFAULTS.temperature}`
   return join(
     'eval-runs',
     `${o.dataset}-${o.split}-${who.replace(/[^A-Za-z0-9._-]+/g, '_')}-${o.tableRepr}-${o.apis}-${o.lang}-${o.select}${sampling}`
@@ -56,7 +52,7 @@ export function defaultOutDir(o: EvalOptions): string {
 }
 
 export async function evaluate(o: EvalOptions): Promise<RunSummary> {
-  const oracle = o.endpoint === 'oracle'
+  const oracle = o.source === 'oracle'
   const n = o.n ?? ASK_DEFAULTS.n
   const temperature = o.temperature ?? ASK_DEFAULTS.temperature
   const files = new SqliteFiles()
@@ -71,7 +67,7 @@ export async function evaluate(o: EvalOptions): Promise<RunSummary> {
   const gold = goldQuery(executor)
   try {
     const dataset = loadDataset(o.dataset, o.split, resolveDataDir(o.data), files)
-    source = oracle ? oracleSource(dataset, gold) : await modelSource({ ...o, n, temperature })
+    source = o.source === 'oracle' ? oracleSource(dataset, gold) : modelSource(o.source.client, { ...o, n, temperature })
     await executor.start()
     return await runEval({
       dataset,
@@ -82,7 +78,7 @@ export async function evaluate(o: EvalOptions): Promise<RunSummary> {
       config: {
         dataset: o.dataset,
         split: o.split,
-        endpoint: oracle ? 'oracle' : (o.endpoint ?? `${o.model ?? ''}@${o.baseUrl ?? ''}`),
+        endpoint: o.source === 'oracle' ? 'oracle' : o.source.label,
         apis: o.apis,
         tableRepr: o.tableRepr,
         lang: oracle ? 'gold' : o.lang,

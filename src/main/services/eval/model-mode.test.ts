@@ -12,6 +12,7 @@ import { appRoot } from '../paths'
 import { probePython } from '../python/cpython-channel'
 import { evaluate, type EvalOptions } from './index'
 import { bareQuery } from './model-source'
+import { openSource } from '../../../../scripts/eval'
 import type { RunSummary } from './summary'
 import type { QuestionRecord } from './types'
 
@@ -255,10 +256,10 @@ describe('model mode on HiTab dev through npm run eval', () => {
 })
 
 describe('model mode on Spider dev in SQL mode with a named endpoint', () => {
-  const options = (out: string): EvalOptions => ({
+  const options = async (out: string, endpoint = 'scripted-sql'): Promise<EvalOptions> => ({
+    source: await openSource({ endpoint }, home),
     dataset: 'spider',
     split: 'dev',
-    endpoint: 'scripted-sql',
     limit: 3,
     n: 2,
     temperature: 0.2,
@@ -268,14 +269,13 @@ describe('model mode on Spider dev in SQL mode with a named endpoint', () => {
     select: 'logprob',
     concurrency: 2,
     out,
-    dataDir: home,
     progress: false
   })
 
   it('scores SQL and Python candidates, logs a timeout as that question’s model error, and resumes without requests', async () => {
     const out = join(runs, 'spider')
     const before = server.requests.length
-    const summary = await evaluate(options(out))
+    const summary = await evaluate(await options(out))
     expect(summary).toMatchObject({ questions: 3, scored: 3, correct: 2, misses: { model: 1 }, usage: { qaCalls: 1 } })
     const sent = generationRequests(before).filter((r) => !QA_PROMPT.test(r.prompt))
     for (const r of sent) {
@@ -296,16 +296,14 @@ describe('model mode on Spider dev in SQL mode with a named endpoint', () => {
     expect(byAge?.answer?.kind === 'table' && byAge.answer.rows[0]).toEqual(['Joe Sharp', 'Netherlands', 52])
 
     const again = server.requests.length
-    const resumed = await evaluate(options(out))
+    const resumed = await evaluate(await options(out))
     expect(server.requests.length - again).toBe(0)
     expect(resumed).toMatchObject({ questions: 3, correct: 2 })
     expect(resumed.notes.join(' ')).toContain('3 questions were taken from an earlier run')
   })
 
   it('refuses a named endpoint that does not exist, naming the ones that do', async () => {
-    await expect(evaluate({ ...options(join(runs, 'none')), endpoint: 'elsewhere' })).rejects.toThrow(
-      /No endpoint named 'elsewhere'.*there are: scripted-sql/
-    )
+    await expect(options(join(runs, 'none'), 'elsewhere')).rejects.toThrow(/No endpoint named 'elsewhere'.*there are: scripted-sql/)
   })
 })
 

@@ -4,20 +4,13 @@
  * calls are answered by the same client through the pipeline's QA prompt. Samples and QA answers are
  * cached in `<dataDir>/model-cache`, so evaluating the same configuration again makes no requests.
  */
-import type { ApiKind } from '../../../shared/model'
-import { defaultDataDir } from '../paths'
-import { openModelClient } from '../pipeline/client'
+import type { ModelClient } from '../model'
 import type { AskRequest, Generation } from '../pipeline/generate'
 import { generate, loadLibrary } from '../pipeline/generate'
 import { qaHandler } from '../pipeline/qa'
 import type { CandidateProgram, CandidateSet, CandidateSource, EvalQuestion, TableSet } from './types'
 
 export type ModelOptions = {
-  endpoint?: string
-  baseUrl?: string
-  model?: string
-  api?: ApiKind
-  apiKeyEnv?: string
   apis: 'none' | 'qa' | 'full'
   tableRepr: 'multiindex' | 'flatten'
   lang: 'python' | 'sql'
@@ -25,30 +18,16 @@ export type ModelOptions = {
   n: number
   /** Sampling temperature (the paper: 0.7). */
   temperature: number
-  /** Settings, key file and response cache; default the app's data folder. */
-  dataDir?: string
-  /** Use the response cache. Default true. */
-  cache?: boolean
 }
 
 /** Most `qa(...)` calls one candidate may make, as in the app. */
 const MAX_QA_CALLS = 20
 
-export async function modelSource(options: ModelOptions): Promise<CandidateSource> {
-  const opened = await openModelClient(
-    {
-      ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
-      ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
-      ...(options.model === undefined ? {} : { model: options.model }),
-      ...(options.api === undefined ? {} : { api: options.api }),
-      ...(options.apiKeyEnv === undefined ? {} : { apiKeyEnv: options.apiKeyEnv })
-    },
-    { dataDir: options.dataDir ?? defaultDataDir(), cache: options.cache ?? true, keyRequired: true }
-  )
-  if (!opened.ok) throw new Error(`Model mode: ${opened.error.message}`)
+/** Candidates from `client` (opened by the caller: a configured endpoint, an ad-hoc URL, the built-in model). */
+export function modelSource(client: ModelClient, options: ModelOptions): CandidateSource {
   const library = loadLibrary(undefined)
   if (!library.ok) throw new Error(`Model mode: ${library.error.message} ${library.error.detail ?? ''}`.trim())
-  const { client, config } = opened.value
+  const { config } = client
   return {
     name: `${config.name} (${config.model}, ${config.api})`,
     async candidates(q: EvalQuestion, tables: TableSet, signal?: AbortSignal): Promise<CandidateSet> {

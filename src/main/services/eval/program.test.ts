@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { answerStrings, readShaped, sqlProgram, wrapProgram } from './program'
-import { pandasAvailable, runPython } from './testing/python'
+import { pandasAvailable, runPython } from '../../../../test/support/python'
 
 function shaped(code: string, table: unknown = null): unknown {
   const r = runPython(wrapProgram(code), table)

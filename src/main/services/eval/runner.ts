@@ -8,7 +8,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { SelectionMode } from '../../../shared/model'
-import { selectCandidate } from '../model/select'
+import { selectCandidate } from '../pipeline/select'
 import { represent } from '../pipeline/tables'
 import { encodeTable, type Executor } from '../python/types'
 import { postprocessPrediction, removeDistinct, replaceCurrentYear } from './score/spider'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SessionRecord } from '../../../shared/session'
 import { exportSession, parseExport, toMarkdown } from './export'
-import { askSummary, runRecord } from './testing'
+import { askSummary, runRecord } from '../../../../test/support/session-fixtures'
 
 const KEY = 'sk-live-export-test-0123456789'
 

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SessionStore } from './store'
 import { currentSessionStore, adoptOldHistory } from './history-store'
-import { askSummary, runRecord } from './testing'
+import { askSummary, runRecord } from '../../../../test/support/session-fixtures'
 import { History } from '../history'
 
 let dir: string
@@ -76,7 +76,7 @@ describe('session store', () => {
   })
 
   it('loses nothing when the writing process is killed mid-write', async () => {
-    const script = resolve(import.meta.dirname, 'testing-writer.ts')
+    const script = resolve(import.meta.dirname, '../../../../test/support/session-writer.ts')
     const child = spawn(process.execPath, ['--import', 'tsx', script, dir], { stdio: ['ignore', 'pipe', 'inherit'] })
     // Kill it once it has written a few dozen times (it prints a dot per write).
     await new Promise<void>((done) => {

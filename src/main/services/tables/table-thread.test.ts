@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { appRoot } from '../paths'
 import { joinPrepared, prepareTable, splitPrepared } from './prepare'
 import { importFile } from './import'
-import { datasetsDir } from './structure/hitab-grid'
+import { datasetsDir } from '../paths'
 import { localReader, threadedReader, type TableReader } from './table-thread'
 
 const report = [

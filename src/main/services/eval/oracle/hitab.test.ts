@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { RawGrid } from '../../../../shared/table'
 import { structureGrid } from '../../tables/structure'
-import { pandasAvailable, runPython } from '../testing/python'
+import { pandasAvailable, runPython } from '../../../../../test/support/python'
 import { a1Address } from './formula'
 import { evaluateOnTexts } from './evaluate'
 import { hitabProgram, textsCell } from './hitab'

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { checkSheetRowPaths, evaluateAitqa, evaluateHitab, evaluateSpreadsheets, evaluateWikitq } from '../../../../../scripts/bench/parse'
 import type { ParsedTable } from '../../../../shared/table'
 import { importFileSync } from '../import'
-import { datasetsDir } from './hitab-grid'
+import { datasetsDir } from '../../paths'
 import { structureGrid } from './index'
 
 // Floors at the level the heuristics reach today (percent of tables); raise them as detection improves.

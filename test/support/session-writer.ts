@@ -1,6 +1,6 @@
 /** Rewrites one session as fast as it can, printing a dot per write, until it is killed (store.test.ts). */
-import { SessionStore } from './store'
-import { runRecord } from './testing'
+import { SessionStore } from '../../src/main/services/sessions/store'
+import { runRecord } from './session-fixtures'
 
 const store = new SessionStore(process.argv[2] ?? '.')
 const id = store.current().id

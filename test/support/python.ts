@@ -1,7 +1,7 @@
 /** Test helper: run a program with the runtime library in a local CPython (pandas), as the executor would. */
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
-import type { PythonRunResult } from '../../../../shared/python'
+import type { PythonRunResult } from '../../src/shared/python'
 
 const HOST = String.raw`
 import json, sys
@@ -20,7 +20,7 @@ export function pandasAvailable(): boolean {
 }
 
 export function runPython(code: string, table: unknown = null, named: Record<string, unknown> = {}): PythonRunResult {
-  const root = join(import.meta.dirname, '..', '..', '..', '..', '..')
+  const root = join(import.meta.dirname, '..', '..')
   const out = spawnSync('python3', ['-c', HOST], {
     input: JSON.stringify({ code, table, named }),
     encoding: 'utf8',

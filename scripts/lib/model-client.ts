@@ -6,14 +6,14 @@
  */
 
 import { join } from 'node:path'
-import type { ApiKind, EndpointConfig } from '../../../shared/model'
-import type { Result } from '../../../shared/result'
-import { fail, ok } from '../../../shared/result'
-import type { SecretStore } from '../model'
-import { MemorySecretStore, ModelClient, ResponseCache } from '../model'
-import { ENDPOINT_DEFAULTS, EndpointRegistry, SETTINGS_STORE } from '../settings'
-import { FileSecretStore, localKeyCipher } from '../store/secret-file'
-import { openFileStore } from '../store/store'
+import type { ApiKind, EndpointConfig } from '../../src/shared/model'
+import type { Result } from '../../src/shared/result'
+import { fail, ok } from '../../src/shared/result'
+import type { SecretStore } from '../../src/main/services/model'
+import { MemorySecretStore, ModelClient, ResponseCache } from '../../src/main/services/model'
+import { ENDPOINT_DEFAULTS, EndpointRegistry, SETTINGS_STORE } from '../../src/main/services/settings'
+import { FileSecretStore, localKeyCipher } from '../../src/main/services/store/secret-file'
+import { openFileStore } from '../../src/main/services/store/store'
 
 export const API_KINDS: readonly ApiKind[] = ['chat', 'completions', 'responses']
 const DEFAULT_KEY_VAR = 'TABLEQA_API_KEY'

@@ -1,16 +1,12 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { MergedRegion, RawGrid } from '../../../../shared/table'
+import { datasetsDir } from '../../paths'
 
 /**
  * Readers of the HiTab and AIT-QA table files into RawGrids, with each table's own header annotation as
  * the gold standard for the structure tests and benchmark. Detection never sees the gold part.
  */
-
-export function datasetsDir(): string {
-  return process.env.TABLEQA_DATA ?? fileURLToPath(new URL('../../../../../../shared/datasets', import.meta.url))
-}
 
 /** Every workbook (XLSX, XLSM, XLS, ODS) under datasets/spreadsheets, sorted by path; none when it is absent. */
 export function spreadsheetPaths(): string[] {

@@ -1,5 +1,5 @@
-import type { RunRecord } from '../../../shared/api'
-import type { AskSummary } from '../../../shared/ask'
+import type { RunRecord } from '../../src/shared/api'
+import type { AskSummary } from '../../src/shared/ask'
 
 /** A finished question as the pipeline reports it, for tests. */
 export function askSummary(question: string, answer: string, extra: Partial<AskSummary> = {}): AskSummary {

@@ -7,18 +7,11 @@
  */
 
 import type { AskProgress, AskQuestionRequest, AskSummary, EndpointDraft, EndpointTestReport, EndpointView } from './ask'
-import type { ExecutorState, PythonRunResult } from './python'
+import type { ExecutorState, RunRecord } from './python'
 import type { Result } from './result'
 import type { SettingsUpdate, SettingsView } from './settings'
-import type { ExportFormat, SessionExport, SessionListing, SessionOpened, SessionSummary } from './session'
-import type { HeaderNode, StructureOptions } from './table'
-
-/**
- * How a table is shown and handed to Python: 'multiindex' keeps both header trees (column MultiIndex and
- * row MultiIndex); 'flatten' joins each column path into one name and turns the left header into ordinary
- * leading columns ("level 1", "level 2", ...).
- */
-export type IndexView = 'multiindex' | 'flatten'
+import type { ExportFormat, SampleName, SessionExport, SessionListing, SessionOpened, SessionSummary } from './session'
+import type { HeaderNode, IndexView, StructureOptions } from './table'
 
 /** A table open in the workspace, without its cells. */
 export type TableSummary = {
@@ -84,19 +77,6 @@ export type TableStructure = {
   title: string
   /** The notes under the table (source lines, footnotes), "" when it has none. */
   notes: string
-}
-
-/** The sample tables shipped in resources/samples, opened from the welcome screen. */
-export type SampleName = 'orders-csv' | 'regional-report-xlsx' | 'bookshop-sqlite'
-
-/** One Python run kept in history. */
-export type RunRecord = {
-  id: string
-  code: string
-  tableName: string | null
-  /** ISO-8601 time the run started. */
-  startedAt: string
-  result: PythonRunResult
 }
 
 /** Facts the UI shows about where it runs. */

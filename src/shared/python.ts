@@ -42,3 +42,13 @@ export type ExecutorState =
   | { state: 'ready'; pandas: boolean; pythonVersion: string }
   | { state: 'busy'; runId: string }
   | { state: 'error'; message: string }
+
+/** One Python run kept in history. */
+export type RunRecord = {
+  id: string
+  code: string
+  tableName: string | null
+  /** ISO-8601 time the run started. */
+  startedAt: string
+  result: PythonRunResult
+}

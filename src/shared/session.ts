@@ -1,9 +1,11 @@
 /** Types of sessions: the open tables, questions and Python runs of one piece of work, kept on disk. */
 
-import type { IndexView, RunRecord, SampleName } from './api'
 import type { AskSummary } from './ask'
-import type { StructureOptions } from './table'
+import type { RunRecord } from './python'
+import type { IndexView, StructureOptions } from './table'
 
+/** The sample tables shipped in resources/samples, opened from the welcome screen. */
+export type SampleName = 'orders-csv' | 'regional-report-xlsx' | 'bookshop-sqlite'
 /** Where a session's tables came from, so reopening the session can open them again. */
 export type SessionOrigin =
   /** A file opened by its bytes: the bytes are kept in the session's folder under `stored`. */

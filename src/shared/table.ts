@@ -122,3 +122,10 @@ export type ParsedTable = {
   /** The notes under the table (source lines, footnotes), one line per row. Absent when it has none. */
   notes?: string
 }
+
+/**
+ * How a table is shown and handed to Python: 'multiindex' keeps both header trees (column MultiIndex and
+ * row MultiIndex); 'flatten' joins each column path into one name and turns the left header into ordinary
+ * leading columns ("level 1", "level 2", ...).
+ */
+export type IndexView = 'multiindex' | 'flatten'

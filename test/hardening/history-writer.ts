@@ -4,7 +4,7 @@
  * Usage: node history-writer.mjs DATA_DIR TAG
  */
 import { writeSync } from 'node:fs'
-import type { RunRecord } from '../../src/shared/api'
+import type { RunRecord } from '../../src/shared/python'
 import { History } from '../../src/main/services/history'
 import { openFileStore } from '../../src/main/services/store/store'
 

@@ -1,4 +1,4 @@
-import type { RunRecord } from '../../src/shared/api'
+import type { RunRecord } from '../../src/shared/python'
 import type { AskSummary } from '../../src/shared/ask'
 
 /** A finished question as the pipeline reports it, for tests. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import type { AppInfo, Handlers, RunRecord } from '../../shared/api'
+import type { AppInfo, Handlers } from '../../shared/api'
+import type { RunRecord } from '../../shared/python'
 import type { EventBus } from './events'
 import { fail, ok } from '../../shared/result'
 import type { History } from '../services/history'

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import type { SampleName } from '../../shared/api'
+import type { SampleName } from '../../shared/session'
 import { join } from 'node:path'
 import { datasetsDir } from '../services/paths'
 import { Workspace } from '../services/workspace'

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Handlers, SampleName, TableSummary } from '../../shared/api'
+import type { Handlers, TableSummary } from '../../shared/api'
+import type { SampleName } from '../../shared/session'
 import { fail, ok, type Result } from '../../shared/result'
 import { appRoot } from '../services/paths'
 import type { Workspace } from '../services/workspace'

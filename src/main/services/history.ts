@@ -1,4 +1,4 @@
-import type { RunRecord } from '../../shared/api'
+import type { RunRecord } from '../../shared/python'
 import type { AskSummary } from '../../shared/ask'
 import { OUTPUT_CAP_CHARS } from '../../shared/python'
 import type { KeyValueStore } from './store/store'

@@ -1,6 +1,6 @@
-import type { IndexView, RowBlock, TableStructure, TableSummary } from '../../shared/api'
+import type { RowBlock, TableStructure, TableSummary } from '../../shared/api'
 import { fail, ok, type Result } from '../../shared/result'
-import type { HeaderNode, ParsedTable, StructureOptions } from '../../shared/table'
+import type { HeaderNode, IndexView, ParsedTable, StructureOptions } from '../../shared/table'
 import { parseNumber } from './tables/structure'
 import { localReader, type ReadTable, type TableReader } from './tables/table-thread'
 

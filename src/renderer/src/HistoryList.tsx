@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { RunRecord } from '../../shared/api'
+import type { RunRecord } from '../../shared/python'
 import type { AppError } from '../../shared/result'
 import { firstLine, formatRunTime } from './format'
 

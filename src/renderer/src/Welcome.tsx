@@ -1,4 +1,4 @@
-import type { SampleName } from '../../shared/api'
+import type { SampleName } from '../../shared/session'
 import { OPENABLE } from './Toolbar'
 import { shortcut } from './platform'
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { RunRecord } from '../../../src/shared/api'
+import type { RunRecord } from '../../../src/shared/python'
 import { HISTORY_LIMIT } from '../../../src/main/services/history'
 import { openFileStore } from '../../../src/main/services/store/store'
 import { bundleEntry } from './bundle'

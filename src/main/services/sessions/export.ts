@@ -1,5 +1,5 @@
 import type { AskSummary } from '../../../shared/ask'
-import type { RunRecord } from '../../../shared/api'
+import type { RunRecord } from '../../../shared/python'
 import type { ExportFormat, SessionExport, SessionRecord } from '../../../shared/session'
 import { fail, ok, type Result } from '../../../shared/result'
 import { redactDeep } from './redact'

@@ -1,5 +1,4 @@
-import type { SampleName } from '../../../shared/api'
-import type { SessionOrigin, SessionRecord, SessionSource, SessionTable } from '../../../shared/session'
+import type { SampleName, SessionOrigin, SessionRecord, SessionSource, SessionTable } from '../../../shared/session'
 import { fail, ok, type Result } from '../../../shared/result'
 
 const SAMPLES: readonly SampleName[] = ['orders-csv', 'regional-report-xlsx', 'bookshop-sqlite']

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { RunRecord } from '../../../shared/api'
+import type { RunRecord } from '../../../shared/python'
 import { History, HISTORY_LIMIT } from '../history'
 import { openFileStore } from './store'
 

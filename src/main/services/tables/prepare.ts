@@ -1,5 +1,4 @@
-import type { IndexView } from '../../../shared/api'
-import type { HeaderNode, ParsedTable, RawGrid, StructureOptions } from '../../../shared/table'
+import type { HeaderNode, IndexView, ParsedTable, RawGrid, StructureOptions } from '../../../shared/table'
 import { flattenTable, parseNumber, structureGrid } from './structure'
 
 /**

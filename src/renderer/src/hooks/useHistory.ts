@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { RunRecord } from '../../../shared/api'
+import type { RunRecord } from '../../../shared/python'
 import type { AppError } from '../../../shared/result'
 import { errorFromCause } from '../failure'
 import { useApi } from './apiContext'

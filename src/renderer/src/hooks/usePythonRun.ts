@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from 'react'
-import type { RunRecord } from '../../../shared/api'
+import type { RunRecord } from '../../../shared/python'
 import type { AppError } from '../../../shared/result'
 import { errorFromCause } from '../failure'
 import { RUN_TIMEOUT_MS } from '../format'

@@ -1,5 +1,5 @@
 import type { AskSummary } from '../../../shared/ask'
-import { formatDuration } from '../format'
+import { formatDuration } from '../common/format'
 import { Candidates } from './Candidates'
 import { ProgramView } from './ProgramView'
 import { a1Name } from '../../../shared/cells'

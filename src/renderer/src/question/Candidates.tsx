@@ -1,5 +1,5 @@
 import type { AskSummary, CandidateSummary } from '../../../shared/ask'
-import { formatDuration } from '../format'
+import { formatDuration } from '../common/format'
 import { blockedReason, type BlockedReason } from './blocked'
 import { Code } from './Code'
 

@@ -1,9 +1,9 @@
 import { useCallback, useState } from 'react'
 import type { RunRecord } from '../../../shared/python'
 import type { AppError } from '../../../shared/result'
-import { errorFromCause } from '../failure'
-import { formatDuration } from '../format'
-import { useApi } from '../hooks/apiContext'
+import { errorFromCause } from '../common/failure'
+import { formatDuration } from '../common/format'
+import { useApi } from '../api/context'
 import { Code } from './Code'
 
 type Props = { program: string; tableId: string | null; tableName: string | null }

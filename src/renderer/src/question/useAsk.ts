@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { AskOptions, AskProgress, AskSummary } from '../../../shared/ask'
 import type { AppError } from '../../../shared/result'
-import { errorFromCause } from '../failure'
-import { useApi } from '../hooks/apiContext'
+import { errorFromCause } from '../common/failure'
+import { useApi } from '../api/context'
 
 /** What the panel needs to ask (again): the question, the tables and the endpoint. */
 export type AskRequest = { question: string; tableIds: string[]; endpointId?: string; options?: AskOptions }

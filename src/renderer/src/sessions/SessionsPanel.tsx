@@ -1,8 +1,8 @@
 import { useRef, useState } from 'react'
 import type { SessionSummary } from '../../../shared/session'
-import { formatRunTime } from '../format'
-import { useShortcut } from '../hooks/useShortcut'
-import { shortcut } from '../platform'
+import { formatRunTime } from '../common/format'
+import { useShortcut } from '../common/useShortcut'
+import { shortcut } from '../common/platform'
 import { download, type SessionsState } from './useSessions'
 import './sessions.css'
 

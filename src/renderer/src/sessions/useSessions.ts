@@ -2,8 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import type { AskSummary } from '../../../shared/ask'
 import type { AppError } from '../../../shared/result'
 import type { ExportFormat, SessionExport, SessionListing, SessionOpened } from '../../../shared/session'
-import { errorFromCause } from '../failure'
-import { useApi } from '../hooks/apiContext'
+import { errorFromCause } from '../common/failure'
+import { useApi } from '../api/context'
 
 export type SessionsState = {
   listing: SessionListing | null

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { AppError } from '../../../shared/result'
 import type { SettingsUpdate, SettingsView } from '../../../shared/settings'
-import { useApi } from '../hooks/apiContext'
+import { useApi } from '../api/context'
 
 export type AppSettingsState = {
   view: SettingsView | null

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { EndpointDraft, EndpointTestReport, EndpointView } from '../../../shared/ask'
 import type { AppError, Result } from '../../../shared/result'
-import { errorFromCause } from '../failure'
-import { useApi } from '../hooks/apiContext'
+import { errorFromCause } from '../common/failure'
+import { useApi } from '../api/context'
 
 export type EndpointsState = {
   endpoints: EndpointView[]

@@ -1,4 +1,4 @@
-import type { ExecutorState } from '../../shared/python'
+import type { ExecutorState } from '../../../shared/python'
 
 /** What the status bar's start-up bar shows: `value` of `max` steps done, and the step under way. */
 export type BootProgressView = { value: number; max: number; label: string; text: string }

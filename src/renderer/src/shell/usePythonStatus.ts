@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { ExecutorState } from '../../../shared/python'
-import { useApi } from './apiContext'
-import { asFailure } from '../failure'
+import { useApi } from '../api/context'
+import { asFailure } from '../common/failure'
 
 /** The executor's state: asked once, then kept current by `python:status` events. */
 export function usePythonStatus(): ExecutorState {

@@ -1,4 +1,4 @@
-import { shortcut } from './platform'
+import { shortcut } from '../common/platform'
 
 /** File types the importers read, for the browser's file picker. */
 export const OPENABLE = '.csv,.tsv,.txt,.xlsx,.xlsm,.xls,.ods,.html,.htm,.json,.sqlite,.db'

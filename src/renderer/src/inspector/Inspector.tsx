@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'react'
-import type { TableSummary } from '../../shared/api'
-import type { AppError } from '../../shared/result'
-import type { IndexView, StructureOptions } from '../../shared/table'
-import { formatCount } from './format'
-import type { HeaderSelection } from './grid/selection'
+import type { TableSummary } from '../../../shared/api'
+import type { AppError } from '../../../shared/result'
+import type { IndexView, StructureOptions } from '../../../shared/table'
+import { formatCount } from '../common/format'
+import type { HeaderSelection } from '../table/grid/selection'
 import { HeaderTree } from './HeaderTree'
-import { useTableStructure } from './hooks/useTableStructure'
+import { useTableStructure } from './useTableStructure'
 
 type Layout = { options: StructureOptions; view: IndexView }
 

@@ -9,16 +9,16 @@ import type {
   GridApi,
   GridReadyEvent
 } from 'ag-grid-community'
-import type { TableSummary } from '../../shared/api'
-import type { CellRef } from '../../shared/table'
-import { loadingText, tableShape } from './format'
+import type { TableSummary } from '../../../shared/api'
+import type { CellRef } from '../../../shared/table'
+import { loadingText, tableShape } from '../common/format'
 import { columnDefs, groupPaths, NO_HIGHLIGHT, type GridContext, type Highlight } from './grid/columnDefs'
 import { answerCells, answerColumns, answerRows, NO_ANSWER_CELLS, type AnswerCells } from './grid/answerCells'
 import { buildColumnTree, indexDepth } from './grid/headers'
 import { columnNode, columnsUnder, indexNode, startsWith, type HeaderSelection } from './grid/selection'
 import { darkGridTheme, lightGridTheme } from './gridTheme'
-import { useTableRows } from './hooks/useTableRows'
-import { usePrefersDark } from './hooks/usePrefersDark'
+import { useTableRows } from './useTableRows'
+import { usePrefersDark } from '../common/usePrefersDark'
 import type { GridRow } from './rows'
 
 type Props = {

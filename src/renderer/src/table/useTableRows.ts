@@ -2,9 +2,9 @@ import { useEffect, useState } from 'react'
 import type { GridApi } from 'ag-grid-community'
 import type { TableSummary } from '../../../shared/api'
 import type { AppError } from '../../../shared/result'
-import { errorFromCause } from '../failure'
-import { nextBlock, toGridRows, type GridRow } from '../rows'
-import { useApi } from './apiContext'
+import { errorFromCause } from '../common/failure'
+import { nextBlock, toGridRows, type GridRow } from './rows'
+import { useApi } from '../api/context'
 
 export type RowLoadState = {
   loaded: number

@@ -1,9 +1,9 @@
 import { useCallback, useRef, useState } from 'react'
 import type { RunRecord } from '../../../shared/python'
 import type { AppError } from '../../../shared/result'
-import { errorFromCause } from '../failure'
-import { RUN_TIMEOUT_MS } from '../format'
-import { useApi } from './apiContext'
+import { errorFromCause } from '../common/failure'
+import { RUN_TIMEOUT_MS } from '../common/format'
+import { useApi } from '../api/context'
 
 /** What the output area shows: a finished run (new or from history), or a run that never started. */
 export type ShownRun = { kind: 'record'; record: RunRecord } | { kind: 'not-run'; error: AppError }

@@ -1,4 +1,4 @@
-import type { AppError } from '../../shared/result'
+import type { AppError } from '../../../shared/result'
 
 /** A transport failure arrives as a failed Result even where the contract promises a plain value. */
 export function asFailure(value: unknown): AppError | null {

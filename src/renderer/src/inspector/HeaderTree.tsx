@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
-import type { HeaderNode } from '../../shared/table'
-import { formatCount } from './format'
-import { ancestorKeys, pathKey, type HeaderAxis, type HeaderSelection } from './grid/selection'
-import { keysToDepth, visibleItems, type TreeItem } from './grid/treeItems'
+import type { HeaderNode } from '../../../shared/table'
+import { formatCount } from '../common/format'
+import { ancestorKeys, pathKey, type HeaderAxis, type HeaderSelection } from '../table/grid/selection'
+import { keysToDepth, visibleItems, type TreeItem } from '../table/grid/treeItems'
 
 type Props = {
   /** Accessible name of the tree. */

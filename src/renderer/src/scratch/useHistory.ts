@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { RunRecord } from '../../../shared/python'
 import type { AppError } from '../../../shared/result'
-import { errorFromCause } from '../failure'
-import { useApi } from './apiContext'
+import { errorFromCause } from '../common/failure'
+import { useApi } from '../api/context'
 
 export type HistoryState = {
   runs: RunRecord[]

@@ -1,5 +1,5 @@
-import type { TableSummary } from '../../shared/api'
-import { formatCount, tabLabels } from './format'
+import type { TableSummary } from '../../../shared/api'
+import { formatCount, tabLabels } from '../common/format'
 
 type Props = {
   tables: TableSummary[]

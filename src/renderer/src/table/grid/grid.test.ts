@@ -4,7 +4,7 @@ import { compareNumbers, numericText } from './numeric'
 import { ancestorKeys, columnNode, columnsUnder, indexNode, pathKey } from './selection'
 import { rowSpans, sameSpan } from './spans'
 import { keysToDepth, visibleItems } from './treeItems'
-import type { HeaderNode } from '../../../shared/table'
+import type { HeaderNode } from '../../../../shared/table'
 
 /** A compact picture of a column tree: groups as {label: children}, leaves as their column index. */
 function shape(nodes: ColumnNode[]): unknown[] {

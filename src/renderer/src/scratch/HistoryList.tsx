@@ -1,7 +1,7 @@
 import { useState } from 'react'
-import type { RunRecord } from '../../shared/python'
-import type { AppError } from '../../shared/result'
-import { firstLine, formatRunTime } from './format'
+import type { RunRecord } from '../../../shared/python'
+import type { AppError } from '../../../shared/result'
+import { firstLine, formatRunTime } from '../common/format'
 
 type Props = {
   runs: RunRecord[]

@@ -1,5 +1,5 @@
 import type { ColDef, ColGroupDef, HeaderClassParams } from 'ag-grid-community'
-import type { TableSummary } from '../../../shared/api'
+import type { TableSummary } from '../../../../shared/api'
 import type { GridRow } from '../rows'
 import { readByAnswer, type AnswerCells } from './answerCells'
 import type { ColumnNode } from './headers'

@@ -1,6 +1,6 @@
-import type { PythonFailure, PythonOutput } from '../../shared/python'
-import { failureHeadline, formatDuration, formatRunTime, tableKindText } from './format'
-import type { ShownRun } from './hooks/usePythonRun'
+import type { PythonFailure, PythonOutput } from '../../../shared/python'
+import { failureHeadline, formatDuration, formatRunTime, tableKindText } from '../common/format'
+import type { ShownRun } from './usePythonRun'
 
 type Props = { shown: ShownRun | null; running: boolean }
 

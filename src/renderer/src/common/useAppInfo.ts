@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react'
 import type { AppInfo } from '../../../shared/api'
 import type { AppError } from '../../../shared/result'
-import { asFailure, errorFromCause } from '../failure'
-import { useApi } from './apiContext'
+import { asFailure, errorFromCause } from './failure'
+import { useApi } from '../api/context'
 
 export type AppInfoState = { info: AppInfo | null; error: AppError | null }
 

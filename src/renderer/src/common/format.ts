@@ -1,8 +1,8 @@
 /** Pure text helpers for the UI: kept apart from components so they can be unit-tested under Node. */
 
-import type { AppInfo } from '../../shared/api'
-import type { ExecutorState, PythonFailure } from '../../shared/python'
-import { assertNever } from '../../shared/result'
+import type { AppInfo } from '../../../shared/api'
+import type { ExecutorState, PythonFailure } from '../../../shared/python'
+import { assertNever } from '../../../shared/result'
 
 /** Time limit of a scratch run when the settings cannot be read. */
 export const RUN_TIMEOUT_MS = 30_000

@@ -3,9 +3,9 @@ import type { TableSummary } from '../../../shared/api'
 import type { SampleName } from '../../../shared/session'
 import type { AppError, Result } from '../../../shared/result'
 import type { IndexView, StructureOptions } from '../../../shared/table'
-import { errorFromCause } from '../failure'
-import { importWarnings } from '../format'
-import { useApi } from './apiContext'
+import { errorFromCause } from '../common/failure'
+import { importWarnings } from '../common/format'
+import { useApi } from '../api/context'
 
 export type OpenTableState = {
   /** Every open table, one tab each: one per sheet of a workbook or per table of a database. */

@@ -1,4 +1,4 @@
-import type { RowBlock } from '../../shared/api'
+import type { RowBlock } from '../../../shared/api'
 
 /**
  * One data row as the grid holds it: its 0-based position in the table, its cells, its left tuple and

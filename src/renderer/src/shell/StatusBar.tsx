@@ -1,9 +1,9 @@
-import type { AppInfo } from '../../shared/api'
-import type { ExecutorState } from '../../shared/python'
-import type { AppError } from '../../shared/result'
-import { CPYTHON_WARNING } from '../../shared/settings'
+import type { AppInfo } from '../../../shared/api'
+import type { ExecutorState } from '../../../shared/python'
+import type { AppError } from '../../../shared/result'
+import { CPYTHON_WARNING } from '../../../shared/settings'
 import { bootProgressView } from './bootProgress'
-import { appInfoText, pythonStatusText } from './format'
+import { appInfoText, pythonStatusText } from '../common/format'
 
 type Props = {
   status: ExecutorState

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react'
 import type { TableStructure } from '../../../shared/api'
 import type { AppError } from '../../../shared/result'
-import { errorFromCause } from '../failure'
-import { useApi } from './apiContext'
+import { errorFromCause } from '../common/failure'
+import { useApi } from '../api/context'
 
 export type StructureState = { structure: TableStructure | null; error: AppError | null }
 

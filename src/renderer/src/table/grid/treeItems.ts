@@ -1,4 +1,4 @@
-import type { HeaderNode } from '../../../shared/table'
+import type { HeaderNode } from '../../../../shared/table'
 import { pathKey } from './selection'
 
 /** One visible row of a header tree widget. */

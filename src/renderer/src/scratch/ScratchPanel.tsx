@@ -1,6 +1,6 @@
-import type { AppError } from '../../shared/result'
-import { CodeEditor } from './CodeEditor'
-import { shortcut } from './platform'
+import type { AppError } from '../../../shared/result'
+import { CodeEditor } from '../common/CodeEditor'
+import { shortcut } from '../common/platform'
 
 type Props = {
   code: string

@@ -1,6 +1,6 @@
-import type { SampleName } from '../../shared/session'
+import type { SampleName } from '../../../shared/session'
 import { OPENABLE } from './Toolbar'
-import { shortcut } from './platform'
+import { shortcut } from '../common/platform'
 
 type Sample = { name: SampleName; title: string; kind: string; description: string }
 

@@ -4,7 +4,7 @@
  * row knows its source row and each data column its source column, so a data cell is read when its
  * (source row, source column) pair is among the answer's cells.
  */
-import type { CellRef } from '../../../shared/table'
+import type { CellRef } from '../../../../shared/table'
 
 export type AnswerCells = {
   /** `row:col` keys of the source cells the answer read. */

@@ -9,75 +9,47 @@ from __future__ import annotations
 
 from . import answer, apidoc, frame, headers, ops, rows, runner, sql, text, trace
 from .answer import normalize_answer
-from .apidoc import api_doc, api_namespace
+from .apidoc import API_FUNCTIONS, api_doc, api_namespace
 from .frame import build_frame, raw_frame
 from .headers import AmbiguousHeader, HeaderNotFound
-from .ops import (
-    aggregate,
-    column,
-    compare,
-    count,
-    diff,
-    filter_rows,
-    lookup,
-    next_value,
-    pct_change,
-    ratio,
-    row,
-    select,
-    to_number,
-    top_k,
-    value_of,
-)
-from .qa import QABridgeMissing, QALimitExceeded, qa, qa_calls, reset_qa, set_qa_bridge, set_qa_limit
+from .qa import QABridgeMissing, QALimitExceeded, qa_calls, reset_qa, set_qa_bridge, set_qa_limit
 from .rows import rows_view
 from .runner import run
-from .sql import SQLError, sqldf
+from .sql import SQLError
 from .text import parse_number
 
+# The API functions (lookup, select, ..., qa, sqldf) are exported under their own names from the one
+# list that also builds the documentation and every program's namespace: apidoc.API_FUNCTIONS.
+globals().update({fn.__name__: fn for fn in API_FUNCTIONS})
+
 __all__ = [
+    "API_FUNCTIONS",
     "AmbiguousHeader",
     "HeaderNotFound",
     "QABridgeMissing",
     "QALimitExceeded",
     "SQLError",
-    "aggregate",
     "answer",
     "api_doc",
     "api_namespace",
     "apidoc",
     "build_frame",
-    "column",
-    "compare",
-    "count",
-    "diff",
-    "filter_rows",
     "frame",
     "headers",
-    "lookup",
-    "next_value",
     "normalize_answer",
     "ops",
     "parse_number",
-    "pct_change",
-    "qa",
     "qa_calls",
-    "ratio",
     "raw_frame",
     "reset_qa",
-    "row",
     "rows",
     "rows_view",
     "run",
     "runner",
-    "select",
     "set_qa_bridge",
     "set_qa_limit",
     "sql",
-    "sqldf",
     "text",
-    "to_number",
-    "top_k",
     "trace",
-    "value_of",
 ]
+__all__ += [fn.__name__ for fn in API_FUNCTIONS]

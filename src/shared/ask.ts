@@ -2,7 +2,7 @@
 
 import type { EndpointConfig, SelectionMode } from './model'
 import type { AppError } from './result'
-import type { CellRef } from './table'
+import type { CellRef, IndexView } from './table'
 
 /** Which family of worked examples the prompt uses; `auto` decides from the tables. */
 export type AskKind = 'auto' | 'relational' | 'hierarchical' | 'airline' | 'multi-table'
@@ -22,7 +22,7 @@ export type AskOptions = {
   /** Helper functions offered: none, only `qa`, or all. Default `full`. */
   apis?: 'none' | 'qa' | 'full'
   /** Hierarchical headers as a MultiIndex (default) or flattened into single names (ablation). */
-  tableRepr?: 'multiindex' | 'flatten'
+  tableRepr?: IndexView
   kind?: AskKind
   /** Most tokens one program may take. Default 600. */
   maxTokens?: number

@@ -4,6 +4,7 @@
  * calls are answered by the same client through the pipeline's QA prompt. Samples and QA answers are
  * cached in `<dataDir>/model-cache`, so evaluating the same configuration again makes no requests.
  */
+import type { IndexView } from '../../../shared/table'
 import type { ModelClient } from '../model'
 import type { AskRequest, Generation } from '../pipeline/generate'
 import { generate, loadLibrary } from '../pipeline/generate'
@@ -12,7 +13,7 @@ import type { CandidateProgram, CandidateSet, CandidateSource, EvalQuestion, Tab
 
 export type ModelOptions = {
   apis: 'none' | 'qa' | 'full'
-  tableRepr: 'multiindex' | 'flatten'
+  tableRepr: IndexView
   lang: 'python' | 'sql'
   /** Programs sampled per question (the paper: 5). */
   n: number

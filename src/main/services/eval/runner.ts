@@ -8,8 +8,9 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { SelectionMode } from '../../../shared/model'
+import type { IndexView } from '../../../shared/table'
 import { selectCandidate } from '../pipeline/select'
-import { represent } from '../pipeline/tables'
+import { inView } from '../tables/structure'
 import { encodeTable, type Executor } from '../python/types'
 import { postprocessPrediction, removeDistinct, replaceCurrentYear } from './score/spider'
 import { scoreAnswer } from './score/index'
@@ -43,7 +44,7 @@ export type RunOptions = {
   limit?: number
   concurrency: number
   select: SelectionMode
-  tableRepr: 'multiindex' | 'flatten'
+  tableRepr: IndexView
   /** Per program, ms (the test-suite evaluator allows 60 s per query). */
   timeoutMs: number
   progress?: boolean
@@ -61,7 +62,7 @@ type Executed = {
 
 // The same view of the table as the generation pipeline gives the model (pipeline/tables.ts).
 function tablePayload(t: NamedTable['table'], numbers: (number | null)[][] | undefined, repr: RunOptions['tableRepr']): Uint8Array {
-  const table = represent(t, repr)
+  const table = inView(t, repr)
   const rest: Record<string, unknown> = { ...table }
   delete rest.numbers
   return encodeTable(numbers === undefined ? rest : { ...rest, numbers })

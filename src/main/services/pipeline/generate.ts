@@ -13,7 +13,8 @@ import type { ModelClient } from '../model'
 import { extractProgram } from './extract'
 import type { BuiltPrompt, PromptKind, PromptLibrary } from '../prompt'
 import { buildPrompt, loadPromptLibrary } from '../prompt'
-import { chooseKind, represent, variableNames } from './tables'
+import { inView } from '../tables/structure'
+import { chooseKind, variableNames } from './tables'
 
 export const MAX_QUESTION_CHARS = 2_000
 export const MAX_N = 20
@@ -74,10 +75,15 @@ export function loadLibrary(given: PromptLibrary | undefined): Result<PromptLibr
   return loaded.ok ? loaded : fail('internal', 'The prompt templates could not be loaded.', loaded.error.message)
 }
 
-function bindings(request: AskRequest): string[] {
+function bindings(request: AskRequest, apiFunctions: readonly string[]): string[] {
   const given = request.tables.map((t) => t.variable)
   if (given.every((v): v is string => v !== undefined && v !== '')) return given
-  return request.tables.length === 1 ? ['df'] : variableNames(request.tables.map((t) => t.name))
+  return request.tables.length === 1
+    ? ['df']
+    : variableNames(
+        request.tables.map((t) => t.name),
+        apiFunctions
+      )
 }
 
 export async function generate(request: AskRequest, deps: GenerateDeps): Promise<Result<Generation>> {
@@ -94,9 +100,9 @@ export async function generate(request: AskRequest, deps: GenerateDeps): Promise
   const { client } = deps
 
   progress('prompt', 0, null, 'building the prompt')
-  const tables = request.tables.map((t) => represent(t.table, o.tableRepr ?? 'multiindex'))
+  const tables = request.tables.map((t) => inView(t.table, o.tableRepr ?? 'multiindex'))
   const kind = chooseKind(tables, o.kind ?? 'auto')
-  const names = bindings(request)
+  const names = bindings(request, library.value.apiFunctions)
   const prompt = buildPrompt({
     library: library.value,
     kind,

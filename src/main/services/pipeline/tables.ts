@@ -3,18 +3,21 @@
 import type { AskKind } from '../../../shared/ask'
 import type { ParsedTable } from '../../../shared/table'
 import type { PromptKind } from '../prompt'
-import { flattenTable } from '../tables/structure'
 
 export type NamedTable = { name: string; table: ParsedTable }
 
-const RESERVED = new Set(
-  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield df rows answer pd np math re datetime qa sqldf lookup select aggregate diff ratio pct_change row column filter_rows count value_of next_value compare top_k to_number'.split(
+/** Python's keywords and the names a program's namespace binds besides the API functions (tableqa.runner). */
+const PYTHON_NAMES = new Set(
+  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield df rows answer pd np math re datetime'.split(
     ' '
   )
 )
 
-/** A Python variable name for a table: the last part of its display name ("db.sqlite › singer" → singer). */
-export function variableNames(names: readonly string[]): string[] {
+/**
+ * A Python variable name for a table: the last part of its display name ("db.sqlite › singer" → singer),
+ * never a keyword, a bound name or one of `apiFunctions` (the prompt library's, read from the API documentation).
+ */
+export function variableNames(names: readonly string[], apiFunctions: readonly string[]): string[] {
   const used = new Set<string>()
   return names.map((full, i) => {
     const last = full.split('›').at(-1)?.trim() ?? ''
@@ -25,7 +28,7 @@ export function variableNames(names: readonly string[]): string[] {
       .replace(/^_+|_+$/g, '')
     if (base === '') base = `table_${i + 1}`
     if (/^\d/.test(base)) base = `t_${base}`
-    if (RESERVED.has(base)) base = `${base}_table`
+    if (PYTHON_NAMES.has(base) || apiFunctions.includes(base)) base = `${base}_table`
     let name = base
     for (let k = 2; used.has(name); k += 1) name = `${base}_${k}`
     used.add(name)
@@ -46,9 +49,4 @@ export function chooseKind(tables: readonly ParsedTable[], requested: AskKind = 
   if (!deepColumns && !rowLabels) return 'relational'
   const labels = [...table.columns.flat(), ...table.index.flat()].join(' ')
   return AIRLINE_TERMS.test(labels) ? 'airline' : 'hierarchical'
-}
-
-/** The table as programs and the prompt see it under the chosen representation. */
-export function represent(table: ParsedTable, repr: 'multiindex' | 'flatten'): ParsedTable {
-  return repr === 'flatten' ? flattenTable(table) : table
 }

@@ -1,5 +1,5 @@
 import type { HeaderNode, IndexView, ParsedTable, RawGrid, StructureOptions } from '../../../shared/table'
-import { flattenTable, parseNumber, structureGrid } from './structure'
+import { inView, parseNumber, structureGrid } from './structure'
 
 /**
  * A grid made ready for the app: structured (and flattened if asked), with what the table summary needs
@@ -20,7 +20,7 @@ export type PreparedTable = {
 
 export function prepareTable(grid: RawGrid, options?: StructureOptions, view: IndexView = 'multiindex'): PreparedTable {
   const structured = structureGrid(grid, options)
-  const parsed = view === 'flatten' ? flattenTable(structured) : structured
+  const parsed = inView(structured, view)
   return {
     parsed,
     structure: structured.options,

@@ -1,4 +1,4 @@
-import type { HeaderNode, ParsedTable } from '../../../../shared/table'
+import type { HeaderNode, IndexView, ParsedTable } from '../../../../shared/table'
 
 /** Separator between the levels of a flattened column name. */
 export const FLAT_SEPARATOR = ' - '
@@ -32,6 +32,11 @@ export function flattenTable(parsed: ParsedTable): ParsedTable {
     topTree,
     leftTree: { text: '', cell: null, children: [] }
   }
+}
+
+/** The table as the UI shows it and programs see it under `view`: the one place a view is applied. */
+export function inView(parsed: ParsedTable, view: IndexView): ParsedTable {
+  return view === 'flatten' ? flattenTable(parsed) : parsed
 }
 
 function joinPath(tuple: string[]): string {

@@ -8,7 +8,7 @@ import { buildTopTree } from './top-tree'
 import { repeatedHeaderRows, withoutRepeatedHeaders } from './repeated-headers'
 
 export { parseNumber } from './number'
-export { flattenTable } from './flatten'
+export { flattenTable, inView } from './flatten'
 export { treePaths } from './paths'
 export { splitSideBySide } from './side-by-side'
 

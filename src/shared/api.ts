@@ -31,7 +31,15 @@ export type TableSummary = {
   view: IndexView
   /** Things the user should know about the import. */
   warnings: string[]
+  /**
+   * The file the table came from: its name and the SHA-256 (hex) of its bytes, so the same file is known
+   * again whatever it is called (tables of one file share it).
+   */
+  source: TableSource
 }
+
+/** The file an open table was read from. */
+export type TableSource = { fileName: string; sha256: string }
 
 /** A block of data rows, raw cell text. */
 export type RowBlock = {

@@ -66,4 +66,19 @@ describe('capTree', () => {
     expect(shown.children.map((n) => n.text)).toEqual(['R0', 'R1', 'R0', '', ''])
     expect(shown.children[0]?.children.map((n) => n.text)).toEqual(['a', 'b'])
   })
+
+  it('names the file each table came from by its content, whatever the file is called, and keeps it across layouts', async () => {
+    const workspace = new Workspace()
+    const a = await workspace.open('a.csv', csv(3))
+    const b = await workspace.open('renamed.csv', csv(3))
+    const c = await workspace.open('c.csv', csv(4))
+    if (!a.ok || !b.ok || !c.ok) throw new Error('open failed')
+    const [ta, tb, tc] = [a.value[0], b.value[0], c.value[0]]
+    expect(ta?.summary.source.fileName).toBe('a.csv')
+    expect(ta?.summary.source.sha256).toMatch(/^[0-9a-f]{64}$/)
+    expect(tb?.summary.source.sha256).toBe(ta?.summary.source.sha256)
+    expect(tc?.summary.source.sha256).not.toBe(ta?.summary.source.sha256)
+    const again = await workspace.restructure(ta?.id ?? '', { headerRows: 1, headerCols: 1 })
+    expect(again.ok && again.value.summary.source).toEqual(ta?.summary.source)
+  })
 })

@@ -1,4 +1,5 @@
-import type { RowBlock, TableStructure, TableSummary } from '../../shared/api'
+import { createHash } from 'node:crypto'
+import type { RowBlock, TableSource, TableStructure, TableSummary } from '../../shared/api'
 import { fail, ok, type Result } from '../../shared/result'
 import type { HeaderNode, IndexView, ParsedTable, StructureOptions } from '../../shared/table'
 import { parseNumber } from './tables/structure'
@@ -58,6 +59,8 @@ export class Workspace {
       const mb = Math.round(bytes.byteLength / 1024 / 1024)
       return fail('too-large', `${name} is ${mb} MB; the largest file TableQA opens is ${MAX_FILE_BYTES / 1024 / 1024} MB.`)
     }
+    // Before the reader takes the bytes (the threaded one moves them to its thread).
+    const source: TableSource = { fileName: name, sha256: createHash('sha256').update(bytes).digest('hex') }
     let read
     try {
       read = await this.reader.open(name, bytes)
@@ -71,7 +74,7 @@ export class Workspace {
         id: prepared.key,
         parsed: prepared.parsed,
         payload: prepared.payload,
-        summary: summarize(prepared),
+        summary: summarize(prepared, source),
         detected: prepared.structure,
         seq: this.seq++,
         numeric: null
@@ -113,7 +116,7 @@ export class Workspace {
       ...table,
       parsed: prepared.value.parsed,
       payload: prepared.value.payload,
-      summary: summarize(prepared.value),
+      summary: summarize(prepared.value, table.summary.source),
       numeric: null
     }
     this.tables.set(id, next)
@@ -180,7 +183,7 @@ export class Workspace {
   }
 }
 
-function summarize(table: ReadTable): TableSummary {
+function summarize(table: ReadTable, source: TableSource): TableSummary {
   return {
     id: table.key,
     name: table.gridName,
@@ -190,7 +193,8 @@ function summarize(table: ReadTable): TableSummary {
     // The layout the user asked for, as the structure pass fitted it, even when the flat view replaces it.
     structure: table.structure,
     view: table.view,
-    warnings: table.gridWarnings
+    warnings: table.gridWarnings,
+    source
   }
 }
 

@@ -254,8 +254,23 @@ function formatDate(v: number, tokens: Token[], date1904: boolean): string {
   return parts.join('')
 }
 
+/**
+ * How a stored number reads: as a number, or (by its format) as a date and time, a time of day or an elapsed
+ * time. `value` is the number itself, or milliseconds (since 1970-01-01 00:00 with no time zone for a date, since
+ * midnight for a time of day, elapsed for a duration).
+ */
+export type NumberReading = { text: string; kind: 'number' | 'date' | 'time' | 'duration'; value: number }
+
+const MS_PER_DAY = 86_400_000
+
 /** Render a numeric cell value the way its number format displays it. */
 export function formatNumber(v: number, code: string, date1904 = false): string {
+  return readNumber(v, code, date1904).text
+}
+
+/** A numeric cell's displayed text and what it stands for: dates, times and durations by their format. */
+export function readNumber(v: number, code: string, date1904 = false): NumberReading {
+  const number = (text: string): NumberReading => ({ text, kind: 'number', value: v })
   const sections = splitSections(code)
   let section = sections[0] ?? ''
   let value = v
@@ -268,14 +283,27 @@ export function formatNumber(v: number, code: string, date1904 = false): string 
     sign = '-'
     value = -v
   }
-  if (/^\s*general\s*$/i.test(section) || section.trim() === '' || section.trim() === '@') return generalNumber(v)
+  if (/^\s*general\s*$/i.test(section) || section.trim() === '' || section.trim() === '@') return number(generalNumber(v))
   const tokens = tokenize(section)
   if (isDateFormat(tokens)) {
-    if (v < 0 || v > 2958465) return generalNumber(v)
-    return formatDate(v, tokens, date1904).trim()
+    if (v < 0 || v > 2958465) return number(generalNumber(v))
+    return { text: formatDate(v, tokens, date1904).trim(), ...dateValue(v, tokens, date1904) }
   }
-  if (/[0#?]\s*\/\s*[0-9#?]/.test(section)) return generalNumber(v)
+  if (/[0#?]\s*\/\s*[0-9#?]/.test(section)) return number(generalNumber(v))
   const plain = formatPlain(value, tokens)
-  if (plain === null) return generalNumber(v)
-  return (/[1-9]/.test(plain) ? sign + plain : plain).trim()
+  if (plain === null) return number(generalNumber(v))
+  return number((/[1-9]/.test(plain) ? sign + plain : plain).trim())
+}
+
+/**
+ * What a serial under a date format stands for. Elapsed formats (`[h]:mm`) are durations; a format with hours,
+ * minutes or seconds but no year or day shows a time of day, when the serial has no date part (below 1).
+ */
+function dateValue(v: number, tokens: Token[], date1904: boolean): Pick<NumberReading, 'kind' | 'value'> {
+  const codes = tokens.filter((t) => !t.literal).map((t) => t.text.toLowerCase())
+  if (codes.some((t) => t.startsWith('['))) return { kind: 'duration', value: Math.round(v * MS_PER_DAY) }
+  const clock = codes.some((t) => t === 'h' || t === 's')
+  const calendar = codes.some((t) => t === 'y' || t === 'd')
+  if (clock && !calendar && v < 1) return { kind: 'time', value: Math.round(v * MS_PER_DAY) }
+  return { kind: 'date', value: serialToDate(v, date1904).getTime() }
 }

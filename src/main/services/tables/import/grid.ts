@@ -82,6 +82,17 @@ export function readingValue(reading: NumberReading): TypedValue {
   }
 }
 
+/**
+ * An ISO 8601 date and time as spreadsheets store it (`2021-03-04T05:06:07`, an XLSX `t="d"` cell, an ODS
+ * `office:date-value`), in milliseconds since 1970-01-01 read with no time zone, as the sheet shows it; null when
+ * malformed.
+ */
+export function isoDateTime(raw: string): number | null {
+  const m = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?/.exec(raw.trim())
+  const ms = m === null ? Number.NaN : Date.parse(`${m[1]}T${m[2] ?? '00:00'}Z`)
+  return Number.isFinite(ms) ? ms : null
+}
+
 /** Cells set on one row, in the order they were set (a later one for the same column wins). */
 type RowCells = { cols: number[]; texts: string[]; kinds: number[]; numbers: number[] }
 

@@ -1,6 +1,6 @@
 import { VALUE_KIND, type CellStyle, type RawGrid } from '../../../../shared/table'
 import { fail, ok, type Result } from '../../../../shared/result'
-import { LIMITS, SheetBuilder, numberKind, type TypedValue } from './grid'
+import { LIMITS, SheetBuilder, isoDateTime, numberKind, type TypedValue } from './grid'
 import { attr, walkXml, type XmlAttrs } from './xml'
 import { readZip, xmlText, type ZipLimits } from './zip'
 
@@ -44,9 +44,8 @@ function typedValue(a: XmlAttrs, text: string): TypedValue | undefined {
       return Number.isFinite(v) ? { kind: numberKind(text, v), value: v } : undefined
     }
     case 'date': {
-      const m = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?/.exec(attr(a, 'date-value') ?? '')
-      const ms = m === null ? Number.NaN : Date.parse(`${m[1]}T${m[2] ?? '00:00'}Z`)
-      return Number.isFinite(ms) ? { kind: VALUE_KIND.date, value: ms } : undefined
+      const ms = isoDateTime(attr(a, 'date-value') ?? '')
+      return ms === null ? undefined : { kind: VALUE_KIND.date, value: ms }
     }
     case 'time': {
       const ms = isoDuration(attr(a, 'time-value') ?? '')

@@ -1,6 +1,6 @@
 import { VALUE_KIND, type CellStyle, type RawGrid } from '../../../../shared/table'
 import { fail, ok, type Result } from '../../../../shared/result'
-import { LIMITS, SheetBuilder, parseA1, parseRange, readingValue, type TypedValue } from './grid'
+import { LIMITS, SheetBuilder, isoDateTime, parseA1, parseRange, readingValue, type TypedValue } from './grid'
 import { BUILTIN_FORMATS, generalNumber, readNumber } from './numfmt'
 import { attr, walkXml } from './xml'
 import { readZip, xmlText, type ZipLimits } from './zip'
@@ -131,14 +131,6 @@ type Cell = { text: string; value?: TypedValue }
 
 const MISSING: TypedValue = { kind: VALUE_KIND.missing }
 
-/** An ISO 8601 date-time of a `t="d"` cell, read with no time zone as the sheet shows it; null when malformed. */
-function isoDate(raw: string): TypedValue | null {
-  const m = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?/.exec(raw.trim())
-  if (m === null) return null
-  const ms = Date.parse(`${m[1]}T${m[2] ?? '00:00'}Z`)
-  return Number.isFinite(ms) ? { kind: VALUE_KIND.date, value: ms } : null
-}
-
 /**
  * A cell's displayed text and typed value. Strings stay untyped (the text is the value); a number is read through
  * its format (a date, a time, a percentage keep their stored value); an error value is a missing value.
@@ -154,8 +146,8 @@ function readCell(type: string, raw: string, inline: string, xf: Xf | undefined,
     case 'e':
       return { text: unescapeOoxml(raw), value: MISSING }
     case 'd': {
-      const value = isoDate(raw)
-      return value === null ? { text: unescapeOoxml(raw) } : { text: unescapeOoxml(raw), value }
+      const ms = isoDateTime(raw)
+      return ms === null ? { text: unescapeOoxml(raw) } : { text: unescapeOoxml(raw), value: { kind: VALUE_KIND.date, value: ms } }
     }
     case 'b':
       if (raw === '') return { text: '' }

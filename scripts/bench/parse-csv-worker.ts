@@ -1,5 +1,6 @@
 /**
- * Child process of the structure benchmark: import and structure a generated 200,000 × 20 CSV and print
+ * Child process of the structure benchmark: import and structure a generated 200,000 × 20 CSV (or, with the
+ * argument `xlsx`, the workbook of the same shape with formatted numbers, scripts/bench/generated.ts) and print
  * the wall time and this process's peak resident memory as one JSON line; then, as the inspector does after
  * an override, prepare the table again with other header counts (structure and the executors' JSON) and
  * print that time too (its memory is not in the peak above).
@@ -7,11 +8,12 @@
 import { importFile } from '../../src/main/services/tables/import'
 import { prepareTable } from '../../src/main/services/tables/prepare'
 import { structureGrid } from '../../src/main/services/tables/structure'
-import { generatedCsv } from './generated'
+import { generatedCsv, generatedXlsx } from './generated'
 
-const bytes = generatedCsv()
+const xlsx = process.argv.includes('xlsx')
+const bytes = xlsx ? generatedXlsx() : generatedCsv()
 const start = performance.now()
-const imported = await importFile('bench.csv', bytes)
+const imported = await importFile(xlsx ? 'bench.xlsx' : 'bench.csv', bytes)
 const importSeconds = (performance.now() - start) / 1000
 let rows = 0
 if (imported.ok) {

@@ -1,0 +1,77 @@
+import { useCallback, useEffect, useState } from 'react'
+import type { PackageSource, PackagesState, PackagesView } from '../../../shared/packages'
+import type { AppError } from '../../../shared/result'
+import { useApi } from '../api/context'
+
+export type PackagesHook = {
+  view: PackagesView | null
+  /** The latest state: from the view, then from `packages:status` events. */
+  state: PackagesState
+  error: AppError | null
+  saving: boolean
+  setSource: (source: PackageSource) => Promise<boolean>
+  retry: () => void
+}
+
+/** The sandbox's package files: asked once, then kept current by `packages:status` events. */
+export function usePackages(): PackagesHook {
+  const api = useApi()
+  const [view, setView] = useState<PackagesView | null>(null)
+  const [state, setState] = useState<PackagesState>({ state: 'idle' })
+  const [error, setError] = useState<AppError | null>(null)
+  const [saving, setSaving] = useState(false)
+
+  useEffect(() => {
+    let live = true
+    let pushed = false
+    const off = api.on('packages:status', (next) => {
+      pushed = true
+      setState(next)
+    })
+    api.packageInfo().then(
+      (r) => {
+        if (!live) return
+        if (!r.ok) return setError(r.error)
+        setView(r.value)
+        // An event that arrived while the request was in flight is newer than its answer.
+        if (!pushed) setState(r.value.state)
+      },
+      (cause: unknown) => live && setError({ code: 'internal', message: String(cause) })
+    )
+    return () => {
+      live = false
+      off()
+    }
+  }, [api])
+
+  const apply = useCallback((r: { ok: true; value: PackagesView } | { ok: false; error: AppError }): boolean => {
+    if (!r.ok) {
+      setError(r.error)
+      return false
+    }
+    setView(r.value)
+    setError(null)
+    return true
+  }, [])
+
+  const setSource = useCallback(
+    async (source: PackageSource): Promise<boolean> => {
+      setSaving(true)
+      try {
+        return apply(await api.setPackageSource({ source }))
+      } catch (cause) {
+        setError({ code: 'internal', message: String(cause) })
+        return false
+      } finally {
+        setSaving(false)
+      }
+    },
+    [api, apply]
+  )
+
+  const retry = useCallback(() => {
+    api.retryPackages().then(apply, (cause: unknown) => setError({ code: 'internal', message: String(cause) }))
+  }, [api, apply])
+
+  return { view, state, error, saving, setSource, retry }
+}

@@ -11,6 +11,8 @@ import { usePackages, type PackagesHook } from '../shell/usePackages'
 export function PackageSettings(): React.JSX.Element {
   const packages = usePackages()
   const { view } = packages
+  // Kept out here: saving changes the stored source, which starts the form again and would lose its outcome.
+  const outcome = useState<Outcome>(null)
   return (
     <section className="executor-settings" aria-labelledby="packages-title">
       <h3 id="packages-title">Pyodide packages</h3>
@@ -20,7 +22,7 @@ export function PackageSettings(): React.JSX.Element {
         Pyodide&apos;s own lock file, and keeps them; until then programs get plain Python rows.
       </p>
       <PackageState hook={packages} />
-      {view && <SourceForm key={JSON.stringify(view.source)} view={view} hook={packages} />}
+      {view && <SourceForm key={JSON.stringify(view.source)} view={view} hook={packages} outcome={outcome} />}
       {view && (
         <>
           <p className="muted small">Folders searched, in order (copy the files into the first on a machine without network):</p>
@@ -65,6 +67,18 @@ function PackageState({ hook }: { hook: PackagesHook }): React.JSX.Element | nul
       return (
         <div className="executor-warning" data-testid="packages-state">
           <p role="alert">{state.message}</p>
+          {state.problems.length > 1 && (
+            <details>
+              <summary>Every file</summary>
+              <ul className="package-dirs">
+                {state.problems.map((problem) => (
+                  <li key={problem.file}>
+                    <code>{problem.file}</code>: {problem.message}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
           <p>Programs get plain Python rows. The app tries again at its next start, or now:</p>
           <button type="button" onClick={retry}>
             Retry
@@ -76,25 +90,26 @@ function PackageState({ hook }: { hook: PackagesHook }): React.JSX.Element | nul
   }
 }
 
-function SourceForm({ view, hook }: { view: PackagesView; hook: PackagesHook }): React.JSX.Element {
+/** What the last save said: saved, or the problem. */
+type Outcome = { saved: true } | { saved: false; problem: string } | null
+
+type FormProps = { view: PackagesView; hook: PackagesHook; outcome: [Outcome, (next: Outcome) => void] }
+
+function SourceForm({ view, hook, outcome: [outcome, setOutcome] }: FormProps): React.JSX.Element {
   const stored = view.source
   const [kind, setKind] = useState<PackageSource['kind']>(stored.kind)
   const [url, setUrl] = useState(stored.kind === 'url' ? stored.url : '')
   const [path, setPath] = useState(stored.kind === 'dir' ? stored.path : '')
-  const [problem, setProblem] = useState<string | null>(null)
-  const [saved, setSaved] = useState(false)
 
   const apply = (event: React.FormEvent): void => {
     event.preventDefault()
-    setSaved(false)
+    setOutcome(null)
     const draft = kind === 'url' ? { kind, url } : kind === 'dir' ? { kind, path } : { kind }
     const checked = checkPackageSource(draft)
-    if (!checked.ok) return setProblem(checked.error.message)
-    setProblem(null)
-    void hook.setSource(checked.value).then((done) => {
-      if (done) setSaved(true)
-      else setProblem(hook.error?.message ?? 'The package source could not be saved.')
-    })
+    if (!checked.ok) return setOutcome({ saved: false, problem: checked.error.message })
+    void hook
+      .setSource(checked.value)
+      .then((result) => setOutcome(result.ok ? { saved: true } : { saved: false, problem: result.error.message }))
   }
 
   return (
@@ -135,15 +150,15 @@ function SourceForm({ view, hook }: { view: PackagesView; hook: PackagesHook }):
         <button type="submit" className="primary" disabled={hook.saving}>
           {hook.saving ? 'Saving…' : 'Save and fetch'}
         </button>
-        {saved && (
+        {outcome?.saved && (
           <span className="endpoint-check" role="status">
             Source saved.
           </span>
         )}
       </div>
-      {problem && (
+      {outcome?.saved === false && (
         <p className="inline-error" role="alert">
-          {problem}
+          {outcome.problem}
         </p>
       )}
     </form>

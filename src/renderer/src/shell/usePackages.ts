@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { PackageSource, PackagesState, PackagesView } from '../../../shared/packages'
-import type { AppError } from '../../../shared/result'
+import type { AppError, Result } from '../../../shared/result'
 import { useApi } from '../api/context'
 
 export type PackagesHook = {
@@ -9,7 +9,8 @@ export type PackagesHook = {
   state: PackagesState
   error: AppError | null
   saving: boolean
-  setSource: (source: PackageSource) => Promise<boolean>
+  /** Save a source and start fetching from it; the save's outcome (a refusal says why). */
+  setSource: (source: PackageSource) => Promise<Result<PackagesView>>
   retry: () => void
 }
 
@@ -44,24 +45,22 @@ export function usePackages(): PackagesHook {
     }
   }, [api])
 
-  const apply = useCallback((r: { ok: true; value: PackagesView } | { ok: false; error: AppError }): boolean => {
-    if (!r.ok) {
-      setError(r.error)
-      return false
+  const apply = useCallback((r: Result<PackagesView>): Result<PackagesView> => {
+    if (!r.ok) setError(r.error)
+    else {
+      setView(r.value)
+      setError(null)
     }
-    setView(r.value)
-    setError(null)
-    return true
+    return r
   }, [])
 
   const setSource = useCallback(
-    async (source: PackageSource): Promise<boolean> => {
+    async (source: PackageSource): Promise<Result<PackagesView>> => {
       setSaving(true)
       try {
         return apply(await api.setPackageSource({ source }))
       } catch (cause) {
-        setError({ code: 'internal', message: String(cause) })
-        return false
+        return apply({ ok: false, error: { code: 'internal', message: String(cause) } })
       } finally {
         setSaving(false)
       }

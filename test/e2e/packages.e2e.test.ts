@@ -55,7 +55,7 @@ describe('the pandas download as the user sees it', () => {
     await page.goto(app.url)
     await statusBar().filter({ hasText: 'pandas not available in the sandbox (download failed)' }).waitFor({ timeout: 60_000 })
     expect(await statusBar().getAttribute('title')).toMatch(/could not be reached: ECONNREFUSED/)
-    await expect(statusBar().getByRole('button', { name: 'Retry' }).isVisible()).resolves.toBe(true)
+    await expect(statusBar().getByRole('button', { name: 'Retry the pandas download' }).isVisible()).resolves.toBe(true)
     await page.getByTestId('python-status').filter({ hasText: 'ready (no pandas: plain Python rows)' }).waitFor({ timeout: 120_000 })
   })
 

@@ -20,7 +20,7 @@ export function PackageDownload(): React.JSX.Element | null {
         />
       )}
       {view.problem && (
-        <button type="button" className="package-retry" onClick={retry}>
+        <button type="button" className="package-retry" onClick={retry} aria-label="Retry the pandas download">
           Retry
         </button>
       )}

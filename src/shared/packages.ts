@@ -32,6 +32,12 @@ export type DownloadProgress = {
   doneBytes: number
 }
 
+/** A download's size as shown: KB below a megabyte, MB with one decimal above. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(0, Math.round(bytes / 1024))} KB`
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
+}
+
 /** Why one file could not be had. */
 export type PackageProblem = { file: string; message: string }
 

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import type { PackageSource, PackagesState } from '../../../shared/packages'
+import { formatBytes, type PackageSource, type PackagesState } from '../../../shared/packages'
 import { PackageManager } from './package-manager'
 import { pypiLocator } from './package-pypi'
 import { officialPackageUrl, pandasPackages, type PackageSet } from './package-source'
@@ -17,10 +17,6 @@ export type FillOptions = {
   set?: PackageSet
   stallMs?: number
   log: (line: string) => void
-}
-
-function megabytes(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
 }
 
 /** What `--from` names, in the terms of a package source (PyPI is looked up file by file). */
@@ -49,7 +45,8 @@ export async function fillPackageFolder(options: FillOptions): Promise<PackagesS
     if (state.state !== 'downloading') return
     const { progress } = state
     if (progress.index !== current) {
-      if (current >= 0) options.log(`    ${megabytes(lastBytes)}`)
+      // The size of the file before, once it has bytes (a file the source did not give is named at the end).
+      if (current >= 0 && lastBytes > 0) options.log(`    ${formatBytes(lastBytes)}`)
       current = progress.index
       options.log(`  [${progress.index + 1}/${progress.count}] ${progress.file} from ${state.from}`)
     }
@@ -57,7 +54,7 @@ export async function fillPackageFolder(options: FillOptions): Promise<PackagesS
   })
   const final = await manager.ensure()
   if (final.state === 'ready') {
-    if (current >= 0) options.log(`    ${megabytes(lastBytes)}`)
+    if (current >= 0 && lastBytes > 0) options.log(`    ${formatBytes(lastBytes)}`)
     const already = final.packages.filter((name) => !final.fetched.includes(name))
     if (already.length > 0) options.log(`  already there and matching the lock: ${already.join(', ')}`)
   } else if (final.state === 'failed') {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { downloadText, formatBytes, packageStatusView } from './packageStatus'
+import { formatBytes } from '../../../shared/packages'
+import { downloadText, packageStatusView } from './packageStatus'
 
 const progress = {
   package: 'numpy',

@@ -1,13 +1,8 @@
-import type { DownloadProgress, PackagesState } from '../../../shared/packages'
+import { formatBytes, type DownloadProgress, type PackagesState } from '../../../shared/packages'
 import { assertNever } from '../../../shared/result'
 
 /** What the status bar shows about the sandbox's package files: a line, a bar for a download, and whether it is a problem. */
 export type PackageStatusView = { text: string; title: string; bar: { value: number; max: number } | null; problem: boolean }
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${Math.max(0, Math.round(bytes / 1024))} KB`
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
-}
 
 /** "numpy (2 of 5): 1.2 of 4.0 MB" */
 export function downloadText(progress: DownloadProgress): string {

@@ -20,7 +20,7 @@ describe('package sources', () => {
     expect(message({ kind: 'url', url: 'file:///tmp/x/' })).toMatch(/http:\/\/ or https:\/\//)
     expect(message({ kind: 'url', url: 'https://m.example.org/full/?token=1' })).toMatch(/without \? or #/)
     expect(message({ kind: 'dir', path: 'relative/folder' })).toMatch(/full path/)
-    expect(message({ kind: 'pypi' })).toMatch(/official Pyodide distribution, a mirror URL or a local folder/)
+    expect(message({ kind: 'pypi' })).toMatch(/official Pyodide distribution, a mirror URL, a local folder, or no download/)
     expect(message(null)).not.toBeNull()
   })
 
@@ -30,6 +30,11 @@ describe('package sources', () => {
       value: { kind: 'dir', path: '/media/usb/pyodide' }
     })
     expect(checkPackageSource({ kind: 'dir', path: 'D:\\pyodide\\full' }).ok).toBe(true)
+  })
+
+  it('take no download as a choice of its own', () => {
+    expect(checkPackageSource({ kind: 'off' })).toEqual({ ok: true, value: { kind: 'off' } })
+    expect(readPackageSource({ kind: 'off' })).toEqual({ kind: 'off' })
   })
 
   it('read a stored source defensively', () => {

@@ -13,6 +13,8 @@ export type PackageSource =
   | { kind: 'url'; url: string }
   /** A local folder holding the files (an unpacked release tarball, a copy from another machine). */
   | { kind: 'dir'; path: string }
+  /** Fetch nothing: only files already in the package folders are used (a machine that must not reach out). */
+  | { kind: 'off' }
 
 export const DEFAULT_PACKAGE_SOURCE: PackageSource = { kind: 'official' }
 
@@ -52,6 +54,8 @@ export type PackagesState =
   | { state: 'ready'; packages: string[]; fetched: string[] }
   /** Some files are missing: programs get plain Python rows until a retry (on request, or at the next start) brings them. */
   | { state: 'failed'; message: string; missing: string[]; problems: PackageProblem[] }
+  /** Some files are missing and fetching is turned off (source `off`): nothing was asked of any server. */
+  | { state: 'off'; missing: string[] }
 
 /** The package section of the settings. */
 export type PackagesView = {
@@ -75,7 +79,7 @@ function field(value: unknown, key: string): unknown {
 /** A source as the user gave it, checked: a mirror must be an http(s) URL, a folder an absolute path. */
 export function checkPackageSource(value: unknown): Result<PackageSource> {
   const kind = field(value, 'kind')
-  if (kind === 'official') return ok({ kind })
+  if (kind === 'official' || kind === 'off') return ok({ kind })
   if (kind === 'url') {
     const raw = field(value, 'url')
     const text = typeof raw === 'string' ? raw.trim() : ''
@@ -96,7 +100,7 @@ export function checkPackageSource(value: unknown): Result<PackageSource> {
       return fail('bad-input', 'Give the folder as a full path (starting with / or a drive letter).')
     return ok({ kind, path })
   }
-  return fail('bad-input', 'Choose the official Pyodide distribution, a mirror URL or a local folder.')
+  return fail('bad-input', 'Choose the official Pyodide distribution, a mirror URL, a local folder, or no download.')
 }
 
 /** A stored source read defensively: anything malformed is the default. */

@@ -14,7 +14,7 @@ import { launchBrowser, recordEvents, screenshot, startWebApp, type EventRecorde
 /**
  * The browser-mode app with the installed lock, as a user sees the package download: a source that
  * refuses connections at start, then a mirror set in Settings that serves a numpy file that is not the
- * lock's (a slow 2 MB of other bytes) and nothing else. The app keeps working throughout.
+ * lock's (a slow 2 MB of other bytes) and nothing else, then no download at all. The app keeps working throughout.
  */
 const numpy = packageClosure(pandasPackages()).entries.find((e) => e.name === 'numpy')?.file_name ?? ''
 
@@ -92,5 +92,22 @@ describe('the pandas download as the user sees it', () => {
     const pushed = events.payloads('packages:status') as PackagesState[]
     expect(pushed.some((s) => s.state === 'downloading' && s.progress.package === 'numpy' && s.progress.bytes > 0)).toBe(true)
     await page.getByRole('dialog', { name: 'Model endpoints' }).getByRole('button', { name: 'Close' }).click()
+  })
+
+  it('downloads nothing once turned off, and the status bar stops flagging it', async () => {
+    const asked = mirror.requests.length
+    await page.getByRole('button', { name: 'Endpoints…' }).click()
+    const section = page.getByRole('dialog', { name: 'Model endpoints' }).getByRole('region', { name: 'Pyodide packages' })
+    await section.getByRole('radio', { name: /No download/ }).check()
+    await section.getByRole('button', { name: 'Save', exact: true }).click()
+    await section.getByText('Source saved.').waitFor({ timeout: 10_000 })
+    await section
+      .getByTestId('packages-state')
+      .filter({ hasText: 'Downloading is turned off and 5 files are missing' })
+      .waitFor({ timeout: 10_000 })
+    await page.getByRole('dialog', { name: 'Model endpoints' }).getByRole('button', { name: 'Close' }).click()
+    await statusBar().waitFor({ state: 'detached', timeout: 10_000 })
+    expect(mirror.requests.length).toBe(asked)
+    await page.getByTestId('python-status').filter({ hasText: 'ready (no pandas: plain Python rows)' }).waitFor({ timeout: 10_000 })
   })
 })

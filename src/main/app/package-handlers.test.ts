@@ -67,6 +67,14 @@ describe('package handlers', () => {
     expect(store.get(PACKAGES_SETTINGS_KEY)).toBeUndefined()
   })
 
+  it('store no download, after which a round asks no server', async () => {
+    const { handlers, store, manager } = setup()
+    const set = await handlers['packages:setSource']({ source: { kind: 'off' } })
+    expect(set.ok && set.value.source).toEqual({ kind: 'off' })
+    expect(store.get(PACKAGES_SETTINGS_KEY)).toEqual({ source: { kind: 'off' } })
+    expect(await manager.ensure()).toEqual({ state: 'off', missing: ['a-1-py3-none-any.whl'] })
+  })
+
   it('retry at once, answering with the round under way', async () => {
     const { handlers, manager } = setup()
     const retried = await handlers['packages:retry']()

@@ -170,6 +170,18 @@ describe.runIf(present)('the package manager', () => {
     expect(final.state === 'failed' && final.message).toContain(`${packages.six?.file_name} is not in ${folder}.`)
   })
 
+  it('asks no server when downloading is off, naming what is missing, and uses the files that are there', async () => {
+    const before = server.requests.length
+    const bundled = mkdtempSync(join(tmpdir(), 'tableqa-bundled-'))
+    copyFileSync(join(dist, packages.pytz?.file_name ?? ''), join(bundled, packages.pytz?.file_name ?? ''))
+    const off = manager({ source: { kind: 'off' }, bundledDirs: [bundled] })
+    expect(await off.manager.ensure()).toEqual({ state: 'off', missing: [packages.six?.file_name, packages['python-dateutil']?.file_name] })
+    expect(off.states.map((s) => s.state)).toEqual(['checking', 'off'])
+    for (const file of files.filter((f) => f !== packages.pytz?.file_name)) copyFileSync(join(dist, file), join(bundled, file))
+    expect(await off.manager.ensure()).toEqual({ state: 'ready', packages: ['six', 'python-dateutil', 'pytz'], fetched: [] })
+    expect(server.requests.length).toBe(before)
+  })
+
   it('joins a round already going, and a restart abandons the old one', async () => {
     const file = packages.pytz?.file_name ?? ''
     server.fault(file, { kind: 'trickle', bytes: 20_000, everyMs: 20 }, 1)

@@ -100,7 +100,9 @@ export class PackageManager {
     const missing: LockPackage[] = []
     for (const entry of entries) if (!(await this.present(entry))) missing.push(entry)
     if (missing.length === 0) return this.setState({ state: 'ready', packages: entries.map((e) => e.name), fetched: [] })
-    return this.fetchMissing(entries, missing, signal)
+    const source = this.options.source()
+    if (source.kind === 'off' && !this.options.locate) return this.setState({ state: 'off', missing: missing.map((e) => e.file_name) })
+    return this.fetchMissing(entries, missing, source, signal)
   }
 
   /** Whether a copy that matches the lock is on disk; a cached copy that does not is removed (it is fetched again). */
@@ -114,8 +116,7 @@ export class PackageManager {
     return false
   }
 
-  private async fetchMissing(entries: LockPackage[], missing: LockPackage[], signal: AbortSignal): Promise<PackagesState> {
-    const source = this.options.source()
+  private async fetchMissing(entries: LockPackage[], missing: LockPackage[], source: PackageSource, signal: AbortSignal): Promise<PackagesState> {
     const locate = this.options.locate
     const from = locate?.from ?? (source.kind === 'dir' ? source.path : source.kind === 'url' ? source.url : this.options.officialUrl)
     await mkdir(this.options.cacheDir, { recursive: true })

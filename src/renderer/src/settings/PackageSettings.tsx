@@ -85,6 +85,13 @@ function PackageState({ hook }: { hook: PackagesHook }): React.JSX.Element | nul
           </button>
         </div>
       )
+    case 'off':
+      return (
+        <p className="muted small" data-testid="packages-state">
+          Downloading is turned off and {state.missing.length} file{state.missing.length === 1 ? ' is' : 's are'} missing (
+          {state.missing.join(', ')}): programs get plain Python rows. Put the files in one of the folders below, or choose a source.
+        </p>
+      )
     default:
       return assertNever(state)
   }
@@ -146,9 +153,15 @@ function SourceForm({ view, hook, outcome: [outcome, setOutcome] }: FormProps): 
           />
         </label>
       )}
+      <label className="executor-option">
+        <input type="radio" name="package-source" checked={kind === 'off'} onChange={() => setKind('off')} />
+        <span>
+          <strong>No download</strong> <span className="muted small">only the files already in the folders below</span>
+        </span>
+      </label>
       <div className="executor-actions">
         <button type="submit" className="primary" disabled={hook.saving}>
-          {hook.saving ? 'Saving…' : 'Save and fetch'}
+          {hook.saving ? 'Saving…' : kind === 'off' ? 'Save' : 'Save and fetch'}
         </button>
         {outcome?.saved && (
           <span className="endpoint-check" role="status">

@@ -33,9 +33,10 @@ describe('the status bar on package files', () => {
     expect(view?.title).toMatch(/^x\.whl answered HTTP 404\nPrograms get plain Python rows\. Retry/)
   })
 
-  it('says nothing while checking, once ready, or before the first look', () => {
+  it('says nothing while checking, once ready, before the first look, or when downloading is turned off', () => {
     expect(packageStatusView({ state: 'checking' })).toBeNull()
     expect(packageStatusView({ state: 'ready', packages: [], fetched: [] })).toBeNull()
     expect(packageStatusView({ state: 'idle' })).toBeNull()
+    expect(packageStatusView({ state: 'off', missing: ['x.whl'] })).toBeNull()
   })
 })

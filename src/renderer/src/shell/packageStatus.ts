@@ -20,6 +20,8 @@ export function packageStatusView(state: PackagesState): PackageStatusView | nul
     case 'idle':
     case 'checking':
     case 'ready':
+    case 'off':
+      // Turned off by the user: the Python status already says there is no pandas.
       return null
     case 'downloading': {
       const { progress } = state

@@ -7,8 +7,9 @@ import type { ExecutorConfig } from '../../src/shared/executor-protocol'
 /**
  * A real executor for tests: the built executor page in headless Chromium. Tests need `npm run build`
  * first (npm test does it) and Debian's chromium; without them this throws with the reason, never skips.
+ * `packages`: the lock served to the page and the packages wanted from it (default: numpy and pandas from
+ * the installed lock).
  */
-/** `packages`: the lock served to the page and the packages wanted from it (default: numpy and pandas from the installed lock). */
 export function testExecutor(
   config: Partial<ExecutorConfig> = {},
   defaultTimeoutMs = 10_000,

@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'model-not-found'
   | 'model-no-code'
   | 'no-answer'
+  | 'bad-chart'
 
 /** An error as data: what every boundary returns instead of throwing. */
 export type AppError = {

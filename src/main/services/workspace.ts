@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type { RowBlock, TableSource, TableStructure, TableSummary } from '../../shared/api'
 import { fail, ok, type Result } from '../../shared/result'
 import type { HeaderNode, IndexView, ParsedTable, StructureOptions } from '../../shared/table'
+import { figureShare } from './tables/figures'
 import { parseNumber } from './tables/structure'
 import { localReader, type ReadTable, type TableReader } from './tables/table-thread'
 
@@ -24,6 +25,9 @@ export type OpenTable = {
   seq: number
   /** Columns whose cells read as numbers, found on the first row request. */
   numeric: number[] | null
+  /** Its place among the tables of its file, and how many that file gave, so opening the file again finds them. */
+  fileIndex: number
+  fileTables: number
 }
 
 /** How much the workspace keeps before closing the least recently used tables. */
@@ -61,6 +65,9 @@ export class Workspace {
     }
     // Before the reader takes the bytes (the threaded one moves them to its thread).
     const source: TableSource = { fileName: name, sha256: createHash('sha256').update(bytes).digest('hex') }
+    // The same bytes again: its open tables, not a second copy of each.
+    const known = this.list().filter((t) => t.summary.source.sha256 === source.sha256)
+    if (known.length > 0 && known.length >= (known[0]?.fileTables ?? 0)) return ok(known.sort((a, b) => a.fileIndex - b.fileIndex))
     let read
     try {
       read = await this.reader.open(name, bytes)
@@ -69,7 +76,14 @@ export class Workspace {
     }
     if (!read.ok) return read
     if (read.value.length === 0) return fail('bad-input', `${name} contains no table.`)
-    const opened = read.value.map((prepared) => {
+    const fileTables = read.value.length
+    const opened = read.value.map((prepared, fileIndex) => {
+      // Some of the file's tables were closed: those still open stay as they are (with their layout).
+      const open = known.find((t) => t.fileIndex === fileIndex)
+      if (open) {
+        this.reader.forget(prepared.key)
+        return open
+      }
       const table: OpenTable = {
         id: prepared.key,
         parsed: prepared.parsed,
@@ -77,7 +91,9 @@ export class Workspace {
         summary: summarize(prepared, source),
         detected: prepared.structure,
         seq: this.seq++,
-        numeric: null
+        numeric: null,
+        fileIndex,
+        fileTables
       }
       this.tables.set(table.id, table)
       return table
@@ -194,7 +210,8 @@ function summarize(table: ReadTable, source: TableSource): TableSummary {
     structure: table.structure,
     view: table.view,
     warnings: table.gridWarnings,
-    source
+    source,
+    figureShare: figureShare(table.parsed.values)
   }
 }
 

@@ -180,6 +180,20 @@ export function chartValues(spec: ChartSpec): ChartValue[] {
   return spec.data.values.flatMap((row) => unique.map((f) => row[f] ?? null))
 }
 
+/**
+ * A Vega loader that loads nothing. A checked specification has inline data only; this makes sure no
+ * request leaves the page or the process even so (Vega asks the loader for every URL it meets).
+ */
+export function refusingLoader(): {
+  load: (uri: string) => Promise<never>
+  sanitize: (uri: string) => Promise<never>
+  http: (uri: string) => Promise<never>
+  file: (filename: string) => Promise<never>
+} {
+  const refuse = (): Promise<never> => Promise.reject(new Error('charts load nothing from outside'))
+  return { load: refuse, sanitize: refuse, http: refuse, file: refuse }
+}
+
 /** Where a chart is drawn: the answer panel follows its container, an exported image has a fixed size. */
 export type ChartSize = { width: number | 'container'; height: number }
 

@@ -1,7 +1,8 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { chartSvg, refusingLoader } from './svg'
+import { refusingLoader } from '../../../shared/chart'
+import { chartSvg } from './svg'
 
 const SPEC = {
   data: {

@@ -7,18 +7,11 @@
 import * as vega from 'vega'
 import { expressionInterpreter } from 'vega-interpreter'
 import { compile } from 'vega-lite'
-import { checkChartSpec, vegaLiteSpec } from '../../../shared/chart'
+import { checkChartSpec, refusingLoader, vegaLiteSpec } from '../../../shared/chart'
 import { fail, ok, type Result } from '../../../shared/result'
 
 /** Size of an exported chart, px. */
 export const EXPORT_SIZE = { width: 640, height: 320 } as const
-
-/** A Vega loader that loads nothing: a checked spec has inline data only, this makes sure of it. */
-export function refusingLoader(): vega.Loader {
-  const refuse = (): Promise<never> => Promise.reject(new Error('charts load nothing from outside'))
-  const loader: vega.Loader = { load: refuse, sanitize: refuse, http: refuse, file: refuse }
-  return loader
-}
 
 /** The chart of an answer as an SVG document. */
 export async function chartSvg(raw: unknown, size: { width: number; height: number } = EXPORT_SIZE): Promise<Result<string>> {

@@ -3,6 +3,8 @@ import { formatDuration } from '../common/format'
 import { Candidates } from './Candidates'
 import { ProgramView } from './ProgramView'
 import { a1Name } from '../../../shared/cells'
+import { AnswerTable } from './AnswerTable'
+import { ChartView } from './ChartView'
 
 type Props = { summary: AskSummary; tableId: string | null; tableName: string | null }
 
@@ -24,6 +26,8 @@ export function AnswerView({ summary, tableId, tableName }: Props): React.JSX.El
           ))}
           {answer.items.length > 1 && <span className="muted small">{answer.items.length} values</span>}
           {answer.note && <p className="muted small">{answer.note}</p>}
+          {answer.chart && <ChartView chart={answer.chart} question={summary.question} />}
+          {answer.table && !answer.chart && <AnswerTable table={answer.table} question={summary.question} />}
           {answer.cells.length > 0 && (
             <p className="answer-cells small" data-testid="answer-cells">
               Read from {answer.cells.length === 1 ? 'cell' : 'cells'}{' '}

@@ -42,6 +42,28 @@ describe('workspace', () => {
   })
 })
 
+describe('numeric columns', () => {
+  it('are columns of numbers, also where short marks stand for missing values', async () => {
+    const { numericColumns } = await import('./workspace')
+    const rows = [
+      ['Tokens', '76,106', 'N/A', '1.5', 'x', 'Yes'],
+      ['Tickets', '(1,298)', '8,807', '..', '2.5', 'No'],
+      ['Cash', '36,045', 'N/A', '-', '3', 'Yes']
+    ]
+    expect(numericColumns(rows, 6)).toEqual([1, 2, 3, 4])
+  })
+
+  it('are not columns of text that hold a few numbers, nor columns of marks alone', async () => {
+    const { numericColumns } = await import('./workspace')
+    const rows = [
+      ['12', 'N/A', 'see note 1'],
+      ['Total', '..', '7'],
+      ['3', '-', 'other']
+    ]
+    expect(numericColumns(rows, 3)).toEqual([])
+  })
+})
+
 describe('capTree', () => {
   it('keeps at most the given number of nodes, level by level, and says when it cut', async () => {
     const { capTree } = await import('./workspace')

@@ -39,7 +39,7 @@ export const DEFAULT_LIMITS: WorkspaceLimits = { maxTables: 64, maxCells: 40_000
 export const STRUCTURE_LIMITS = { indexTuples: 2_000, treeNodes: 5_000 }
 
 const MAX_HEADER = 1_000
-// Rows read to decide which columns are numeric; one stray cell in fifty (footnote marks, dashes) is allowed.
+// Rows read to decide which columns are numeric.
 const NUMERIC_SAMPLE = 2_000
 
 /**
@@ -215,22 +215,33 @@ function summarize(table: ReadTable, source: TableSource): TableSummary {
   }
 }
 
-/** Columns whose non-blank cells in the first rows are numbers, allowing one stray cell in fifty. */
-function numericColumns(values: string[][], width: number): number[] {
+// A short cell without a digit in a column of numbers marks a missing value ("N/A", "..", "x", "-", "[c]").
+const MISSING_MARK = /^[^\d]{1,4}$/u
+
+/**
+ * Columns whose non-blank cells in the first rows are numbers, or marks of a missing value among numbers,
+ * allowing one stray cell in fifty.
+ */
+export function numericColumns(values: string[][], width: number): number[] {
   const filled = new Array<number>(width).fill(0)
   const numbers = new Array<number>(width).fill(0)
+  const marks = new Array<number>(width).fill(0)
   const limit = Math.min(values.length, NUMERIC_SAMPLE)
   for (let r = 0; r < limit; r++) {
     const row = values[r] ?? []
     for (let c = 0; c < width; c++) {
-      const text = row[c] ?? ''
-      if (text.trim() === '') continue
+      const text = (row[c] ?? '').trim()
+      if (text === '') continue
       filled[c] = (filled[c] ?? 0) + 1
       if (parseNumber(text) !== null) numbers[c] = (numbers[c] ?? 0) + 1
+      else if (MISSING_MARK.test(text)) marks[c] = (marks[c] ?? 0) + 1
     }
   }
   const out: number[] = []
-  for (let c = 0; c < width; c++) if ((filled[c] ?? 0) > 0 && (numbers[c] ?? 0) >= (filled[c] ?? 0) * 0.98) out.push(c)
+  for (let c = 0; c < width; c++) {
+    const n = numbers[c] ?? 0
+    if (n > 0 && n + (marks[c] ?? 0) >= (filled[c] ?? 0) * 0.98) out.push(c)
+  }
   return out
 }
 

@@ -67,7 +67,7 @@ export function TableView({ table, selection, onSelect, answerRead = NO_CELLS }:
   const loading = loaded < table.rowCount && !error
   const levels = useMemo(() => indexDepth(table.columns), [table.columns])
   const [gridKey] = useState(() => `g${Math.random().toString(36).slice(2, 10)}`)
-  const clipped = useClippedColumns(grid, gridKey)
+  const clipped = useClippedColumns(grid, gridKey, host)
 
   // Bring the selected cells into view; rows still loading are looked for again as blocks arrive.
   const unseen = useRef<Highlight | null>(null)

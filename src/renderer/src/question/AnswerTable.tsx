@@ -5,7 +5,7 @@ import type { AnswerCell, AnswerTable as Table } from '../../../shared/ask'
 import { formatCount } from '../common/format'
 import { usePrefersDark } from '../common/usePrefersDark'
 import { darkGridTheme, lightGridTheme } from '../table/gridTheme'
-import { columnTitle, fileStem, indexTitle, saveFile, tableGrid, toCsv, toTsv } from './answerExport'
+import { columnTitle, fileStem, indexTitle, numberFormatter, saveFile, tableGrid, toCsv, toTsv } from './answerExport'
 
 type Row = { index: string[]; cells: AnswerCell[] }
 
@@ -33,11 +33,12 @@ function columns(table: Table): ColDef<Row>[] {
       filter: numeric ? 'agNumberColumnFilter' : true
     }
     if (!numeric) return def
+    const format = numberFormatter(table.rows.map((row) => row[c] ?? null))
     return {
       ...def,
       cellClass: ['ag-right-aligned-cell', 'numeric-cell'],
       headerClass: 'ag-right-aligned-header',
-      valueFormatter: (p) => (typeof p.value === 'number' ? p.value.toLocaleString('en-US', { maximumFractionDigits: 10 }) : '')
+      valueFormatter: (p) => (typeof p.value === 'number' ? format(p.value) : '')
     }
   })
   return [...index, ...data]

@@ -11,7 +11,9 @@ type Props = { summary: AskSummary; tableId: string | null; tableName: string | 
 /** A finished question: the answer and its type, the program, the candidates, and what was noted. */
 export function AnswerView({ summary, tableId, tableName }: Props): React.JSX.Element {
   const { answer } = summary
-  const types = answer ? [...new Set(answer.items.map((i) => i.type))] : []
+  // A chart or a table says what it holds itself; the types and count of its values would only repeat it.
+  const shaped = answer?.chart !== undefined || answer?.table !== undefined
+  const types = answer && !shaped ? [...new Set(answer.items.map((i) => i.type))] : []
   return (
     <div className="answer-view">
       {answer ? (
@@ -24,7 +26,7 @@ export function AnswerView({ summary, tableId, tableName }: Props): React.JSX.El
               {t}
             </span>
           ))}
-          {answer.items.length > 1 && <span className="muted small">{answer.items.length} values</span>}
+          {answer.items.length > 1 && !shaped && <span className="muted small">{answer.items.length} values</span>}
           {answer.note && <p className="muted small">{answer.note}</p>}
           {answer.chart && <ChartView chart={answer.chart} question={summary.question} />}
           {answer.table && !answer.chart && <AnswerTable table={answer.table} question={summary.question} />}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fileStem, tableGrid, toCsv, toTsv } from './answerExport'
+import { fileStem, numberFormatter, tableGrid, toCsv, toTsv } from './answerExport'
 
 const table = {
   columns: [
@@ -44,5 +44,14 @@ describe('exporting a table answer', () => {
   it('names the file after the question', () => {
     expect(fileStem('How did sales change from 2010 to 2020, by region?')).toBe('How-did-sales-change-from-2010-to-2020')
     expect(fileStem('???')).toBe('answer')
+  })
+})
+
+describe('numbers of a table answer', () => {
+  it('groups digits only in a column that holds a number of five digits or more', () => {
+    const years = numberFormatter([1910, 1911, null, 2020])
+    expect([1910, 2020, 7.5].map(years)).toEqual(['1910', '2020', '7.5'])
+    const amounts = numberFormatter([1910, -25_000.5, null])
+    expect([1910, -25_000.5].map(amounts)).toEqual(['1,910', '-25,000.5'])
   })
 })

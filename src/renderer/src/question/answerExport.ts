@@ -11,6 +11,17 @@ export function indexTitle(name: string, level: number): string {
   return name.trim() === '' ? `level ${level + 1}` : name
 }
 
+/**
+ * How a numeric column of an answer shows its numbers. Digits are grouped ("12,500") only in a column that
+ * holds a number of five digits or more: four-digit numbers read best without a separator (as style
+ * guides set them), and a column of years or codes ("1910") must not read as amounts ("1,910").
+ */
+export function numberFormatter(values: readonly AnswerCell[]): (value: number) => string {
+  const grouped = values.some((v) => typeof v === 'number' && Math.abs(v) >= 10_000)
+  const format = new Intl.NumberFormat('en-US', { maximumFractionDigits: 10, useGrouping: grouped })
+  return (value) => format.format(value)
+}
+
 function text(cell: AnswerCell | string | undefined): string {
   return cell === null || cell === undefined ? '' : String(cell)
 }

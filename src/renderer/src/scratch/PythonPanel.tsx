@@ -1,22 +1,11 @@
-import type { AppError } from '../../../shared/result'
 import { ErrorBoundary } from '../common/ErrorBoundary'
 import { Splitter } from '../shell/Splitter'
 import type { Panel } from '../shell/usePanel'
 import { RunOutput } from './RunOutput'
-import { ScratchPanel } from './ScratchPanel'
+import { ScratchPanel, type ScratchProps } from './ScratchPanel'
 import type { ShownRun } from './usePythonRun'
 
-type Props = {
-  panel: Panel
-  code: string
-  onCodeChange: (code: string) => void
-  running: boolean
-  onRun: () => void
-  onStop: () => void
-  tableName: string | null
-  stopError: AppError | null
-  shown: ShownRun | null
-}
+type Props = Omit<ScratchProps, 'onHide'> & { panel: Panel; shown: ShownRun | null }
 
 /** The Python panel under the grid: folded to its title bar, or the editor beside the output at the height the user chose. */
 export function PythonPanel({ panel, shown, ...scratch }: Props): React.JSX.Element {

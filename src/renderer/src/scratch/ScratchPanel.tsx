@@ -2,7 +2,7 @@ import type { AppError } from '../../../shared/result'
 import { CodeEditor } from '../common/CodeEditor'
 import { shortcut } from '../common/platform'
 
-type Props = {
+export type ScratchProps = {
   code: string
   onCodeChange: (code: string) => void
   running: boolean
@@ -13,7 +13,16 @@ type Props = {
   onHide: () => void
 }
 
-export function ScratchPanel({ code, onCodeChange, running, onRun, onStop, tableName, stopError, onHide }: Props): React.JSX.Element {
+export function ScratchPanel({
+  code,
+  onCodeChange,
+  running,
+  onRun,
+  onStop,
+  tableName,
+  stopError,
+  onHide
+}: ScratchProps): React.JSX.Element {
   const empty = code.trim() === ''
   return (
     <section className="scratch" aria-labelledby="scratch-title">

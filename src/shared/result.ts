@@ -23,6 +23,10 @@ export type ErrorCode =
   | 'model-no-code'
   | 'no-answer'
   | 'bad-chart'
+  | 'package-unreachable'
+  | 'package-http'
+  | 'package-bad-hash'
+  | 'package-missing'
 
 /** An error as data: what every boundary returns instead of throwing. */
 export type AppError = {

@@ -1,0 +1,111 @@
+/**
+ * The vocabulary of the structure rules. A rule is a small unit that looks at a grid (and at what earlier
+ * stages decided) and reports evidence: a claim about the table's layout ("row 4 is a header row", "row 7
+ * heads the rows below it", "column 0 holds the labels"), a message saying why, and the strength the rule table
+ * gives it. Each stage's resolver keeps the strongest consistent claims; the order in which rules run never
+ * matters. Messages are templates with `{name}` placeholders filled from the evidence's data only when a table
+ * is explained, as eslint's rule messages are.
+ */
+
+/** The stages of the structure pass, in the order their answers are needed: each reads only earlier ones. */
+export const STAGES = [
+  'title',
+  'header-rows',
+  'header-extent',
+  'label-columns',
+  'label-columns-extent',
+  'notes',
+  'row-roles',
+  'row-roles-adjust',
+  'label-blocks',
+  'sum-blocks',
+  'blocks-adjust',
+  'nesting'
+] as const
+
+export type StageId = (typeof STAGES)[number]
+
+/** Values a message template reads: `{row}`, `{label}`, … */
+export type MessageData = Record<string, string | number>
+
+/** One piece of evidence as a resolver keeps it, with the rule that found it. */
+export type Evidence<C> = { rule: string; claim: C; strength: number; message: string; data?: MessageData }
+
+/** What a rule reports: its claim, which of its messages explains it, and the message's data. */
+export type Finding<C> = { claim: C; message: string; data?: MessageData }
+
+/** A rule of one stage, over the context type `X` of that stage, reporting claims of type `C`. */
+export type Rule<X, C> = {
+  id: string
+  stage: StageId
+  /** What the rule reads in a table, in one sentence. */
+  description: string
+  /** Message templates by id; `{name}` reads the finding's data. */
+  messages: Record<string, string>
+  /** The strength its claims carry against other rules' claims; set by the rule table. */
+  strength: number
+  /** Whether the rule looks at this table at all; absent means always. */
+  applies?: (ctx: X) => boolean
+  find: (ctx: X, report: (finding: Finding<C>) => void) => void
+}
+
+/**
+ * A rule of a stage that decides row by row: asked about one row at a time, as the resolver needs it, so a
+ * stage that looks at the first rows of a long table never reads the rest.
+ */
+export type RowRule<X, C> = Omit<Rule<X, C>, 'find'> & {
+  check: (ctx: X, row: number, report: (finding: Finding<C>) => void) => void
+}
+
+/** Every applying row rule's evidence about one row. */
+export function collectRow<X, C>(rules: readonly RowRule<X, C>[], ctx: X, row: number): Evidence<C>[] {
+  const out: Evidence<C>[] = []
+  for (const rule of rules) {
+    if (rule.applies !== undefined && !rule.applies(ctx)) continue
+    rule.check(ctx, row, (f) => out.push({ rule: rule.id, claim: f.claim, strength: rule.strength, message: f.message, data: f.data }))
+  }
+  return out
+}
+
+/** The reason a decision was taken, ready to show: the rule and its message with the data filled in. */
+export type Reason = { rule: string; text: string }
+
+/** A message template with its data filled in. */
+export function formatMessage(template: string, data: MessageData | undefined): string {
+  if (data === undefined) return template
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = data[name]
+    return value === undefined ? whole : String(value)
+  })
+}
+
+/** The reason of a piece of evidence, from its rule's message. */
+export function reasonOf<C>(rules: ReadonlyMap<string, { messages: Record<string, string> }>, e: Evidence<C>): Reason {
+  const template = rules.get(e.rule)?.messages[e.message] ?? e.message
+  return { rule: e.rule, text: formatMessage(template, e.data) }
+}
+
+/**
+ * Runs every rule of a stage that applies and collects its evidence. Rules run in the order given, but a
+ * resolver only ever compares strengths, so any other order gives the same answer.
+ */
+export function collect<X, C>(rules: readonly Rule<X, C>[], ctx: X): Evidence<C>[] {
+  const out: Evidence<C>[] = []
+  for (const rule of rules) {
+    if (rule.applies !== undefined && !rule.applies(ctx)) continue
+    rule.find(ctx, (f) => out.push({ rule: rule.id, claim: f.claim, strength: rule.strength, message: f.message, data: f.data }))
+  }
+  return out
+}
+
+/** True when `a` wins over `b`: the stronger, and between equals the rule whose id sorts first (never run order). */
+export function beats<C>(a: Evidence<C>, b: Evidence<C>): boolean {
+  return a.strength !== b.strength ? a.strength > b.strength : a.rule < b.rule
+}
+
+/** The strongest of some evidence, or undefined. */
+export function strongest<C>(evidence: readonly Evidence<C>[]): Evidence<C> | undefined {
+  let best: Evidence<C> | undefined
+  for (const e of evidence) if (best === undefined || beats(e, best)) best = e
+  return best
+}

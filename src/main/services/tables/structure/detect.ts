@@ -1,6 +1,7 @@
 import type { StructureOptions } from '../../../../shared/table'
 import { rawText, regionAt, type Grid } from './grid'
-import { detectHeaderCols, labelColumnLikely } from './header-cols'
+import { labelColumnLikely } from './header-cols'
+import { resolveLabelColumns } from './rules/label-columns'
 import { resolveHeaderExtent } from './rules/header-extent'
 import { resolveHeaderRows } from './rules/header-rows'
 
@@ -8,7 +9,7 @@ import { resolveHeaderRows } from './rules/header-rows'
 export function detectHeaders(g: Grid): StructureOptions {
   if (g.rows === 0 || g.cols === 0) return { headerRows: 0, headerCols: 0, leftHierarchy: 'auto' }
   const headerRows = detectHeaderRows(g)
-  const headerCols = detectHeaderCols(g, headerRows)
+  const headerCols = resolveLabelColumns(g, headerRows).count
   return { headerRows, headerCols, leftHierarchy: 'auto' }
 }
 

@@ -113,7 +113,6 @@ export function mergedInStep(g: Grid, col: number, headerRows: number): boolean 
   return found
 }
 
-
 /**
  * Column k belongs to the corner above the row labels: its header cells are all empty, or (with several
  * header rows) it has one label reaching down through the header rows, merged or over empty cells, or its

@@ -20,14 +20,38 @@ const MAX_REACH = 200
  * Returns, per body row (index 0 = row headerRows), the last body row of the block it heads, or -1.
  */
 export function labelBlocks(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): Int32Array {
+  const words = rowWords(g, headerRows, headerCols, roles)
+  const ends = namedBlocks(roles, words, 'other')
+  for (const more of [
+    namedBlocks(roles, words, 'complement'),
+    repeatedListBlocks(roles, words),
+    ofWhichBlocks(g, headerRows, headerCols, roles),
+    rangeBlocks(g, headerRows, headerCols, roles)
+  ])
+    for (let i = 0; i < ends.length; i++) if ((more[i] ?? -1) > (ends[i] ?? -1)) ends[i] = more[i] ?? -1
+  return ends
+}
+
+/** The words of each data row's label (null for other rows). */
+export function rowWords(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): (string[] | null)[] {
+  const words: (string[] | null)[] = new Array<string[] | null>(roles.length).fill(null)
+  for (let i = 0; i < roles.length; i++) if (roles[i] === 'data') words[i] = labelWords(rowLabel(g, headerRows + i, headerCols))
+  return words
+}
+
+/**
+ * Blocks named by a later label: "other science fields" closes the block of "science" a few rows up
+ * (`other`); "not a visible minority" or "non-X" is the sibling of "visible minority" (or "total visible
+ * minority"), whose parts are the rows between (`complement`).
+ */
+export function namedBlocks(roles: RowRole[], words: (string[] | null)[], kind: 'other' | 'complement'): Int32Array {
   const n = roles.length
   const ends = new Int32Array(n).fill(-1)
-  const words: (string[] | null)[] = new Array<string[] | null>(n).fill(null)
-  for (let i = 0; i < n; i++) if (roles[i] === 'data') words[i] = labelWords(rowLabel(g, headerRows + i, headerCols))
   for (let k = 1; k < n; k++) {
     const w = words[k] ?? null
     if (w === null || w.length < 2) continue
     const closing = w[0] === 'other'
+    if (closing !== (kind === 'other')) continue
     const complement = closing ? null : complementOf(w)
     if (!closing && complement === null) continue
     const named = closing ? w.slice(1) : (complement ?? [])
@@ -58,9 +82,6 @@ export function labelBlocks(g: Grid, headerRows: number, headerCols: number, rol
     // Nor when a row between is a variant of the named one ("s&e | s&e-related | non-s&e"): three siblings.
     if (p >= 0 && p < k - 1 && (closing || !variantBetween(words, named, p, k))) ends[p] = Math.max(ends[p] ?? -1, closing ? k : k - 1)
   }
-  repeatedLists(roles, words, ends)
-  namedParts(g, headerRows, headerCols, roles, ends)
-  rangeParts(g, headerRows, headerCols, roles, ends)
   return ends
 }
 
@@ -203,7 +224,8 @@ function variantBetween(words: (string[] | null)[], named: string[], from: numbe
 const PART = /^(?:of\s+which|of\s+whom|including|among\s+(?:which|them))\b/i
 
 /** A row followed by rows labelled "of which …" is the parent of that run. */
-function namedParts(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], ends: Int32Array): void {
+export function ofWhichBlocks(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): Int32Array {
+  const ends = new Int32Array(roles.length).fill(-1)
   let head = -1
   for (let i = 0; i < roles.length; i++) {
     if (roles[i] === 'empty') continue
@@ -215,6 +237,7 @@ function namedParts(g: Grid, headerRows: number, headerCols: number, roles: RowR
       if (head >= 0) ends[head] = Math.max(ends[head] ?? -1, i)
     } else head = i
   }
+  return ends
 }
 
 const NUMBER = String.raw`\$?\s*(\d[\d,]*)`
@@ -243,8 +266,9 @@ export function numberRange(label: string): [number, number] | null {
  * A row whose range the rows right after it divide without gaps ("15 or older" then "15 to 24 | 25 to 54 |
  * 55 to 64 | 65 or older") is their parent.
  */
-function rangeParts(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], ends: Int32Array): void {
+export function rangeBlocks(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): Int32Array {
   const n = roles.length
+  const ends = new Int32Array(n).fill(-1)
   // Whole numbers follow on from the number after the last ("15 to 24 | 25 to 54"); periods from the quarter
   // where the last one ended ("2011 q2 to 2014 q2 | 2014 q2 to 2016 q3").
   const ranges = roles.map((role, i) => {
@@ -274,6 +298,7 @@ function rangeParts(g: Grid, headerRows: number, headerCols: number, roles: RowR
     }
     if (k - i - 1 >= 2 && next === whole.hi + whole.step) ends[i] = Math.max(ends[i] ?? -1, k - 1)
   }
+  return ends
 }
 
 const QUARTER_RANGE = /^((?:18|19|20)\d{2})\s*q([1-4])\s*(?:to|-|–)\s*((?:18|19|20)\d{2})\s*q([1-4])$/i
@@ -297,9 +322,10 @@ const MAX_ROWS = 5000
  * labels, repeated right after each other, inside one run of data rows; the heads differ and do not occur in
  * the list.
  */
-function repeatedLists(roles: RowRole[], words: (string[] | null)[], ends: Int32Array): void {
+export function repeatedListBlocks(roles: RowRole[], words: (string[] | null)[]): Int32Array {
   const n = roles.length
-  if (n > MAX_ROWS) return
+  const ends = new Int32Array(n).fill(-1)
+  if (n > MAX_ROWS) return ends
   const keys: string[] = words.map((w) => (w === null ? '' : w.join(' ')))
   for (let s = 0; s < n; s++) {
     if (roles[s] !== 'data') continue
@@ -316,6 +342,7 @@ function repeatedLists(roles: RowRole[], words: (string[] | null)[], ends: Int32
       break
     }
   }
+  return ends
 }
 
 /** Rows a+1 .. a+period-1 and b+1 .. b+period-1 are data rows with the same labels, and b is a data row. */

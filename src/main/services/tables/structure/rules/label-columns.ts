@@ -200,4 +200,3 @@ export function resolveLabelColumns(
   }
   return { count, evidence, extensions: added }
 }
-

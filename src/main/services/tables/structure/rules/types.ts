@@ -67,6 +67,33 @@ export function collectRow<X, C>(rules: readonly RowRule<X, C>[], ctx: X, row: n
   return out
 }
 
+/** The strongest evidence the row rules report about one row, or undefined (only the best is kept). */
+export function decideRow<X, C>(rules: readonly RowRule<X, C>[], ctx: X, row: number): Evidence<C> | undefined {
+  let best: Evidence<C> | undefined
+  for (const rule of rules) {
+    if (rule.applies !== undefined && !rule.applies(ctx)) continue
+    rule.check(ctx, row, (f) => {
+      const e: Evidence<C> = { rule: rule.id, claim: f.claim, strength: rule.strength, message: f.message, data: f.data }
+      if (best === undefined || beats(e, best)) best = e
+    })
+  }
+  return best
+}
+
+/**
+ * A rule of an adjusting stage: it reads the answer so far and reports what it changes. The stage's
+ * refiners run the stronger first, each on the answer the stronger ones left; their order in the table does
+ * not matter.
+ */
+export type Refiner<X, A, C> = Omit<Rule<X, C>, 'find'> & {
+  refine: (ctx: X, answer: A, report: (finding: Finding<C>) => void) => void
+}
+
+/** Refiners, the stronger first (ties by id), as an adjusting stage runs them. */
+export function byStrength<T extends { strength: number; id: string }>(rules: readonly T[]): T[] {
+  return [...rules].sort((a, b) => b.strength - a.strength || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+}
+
 /** The reason a decision was taken, ready to show: the rule and its message with the data filled in. */
 export type Reason = { rule: string; text: string }
 

@@ -1,0 +1,248 @@
+/**
+ * Stages `row-roles` and `row-roles-adjust`: what each body row is for the left tree (a data row, a section
+ * label without values, a unit over the rows below, a note, nothing), first from the row's own cells, then
+ * adjusted by what is around it (the notes under the table, banners, periods of a series).
+ */
+import { blankColumns, rawText, regionAt, type Grid } from '../grid'
+import { periodShape } from '../number'
+import { dataEmpty, isNote, isUnitRow, labelledUnit, placeholdersOnly, rowLabel, sharesMergedData, type RowRole } from '../rows'
+import { byStrength, decideRow, type Evidence, type Refiner, type RowRule } from './types'
+
+export type RowRolesContext = {
+  g: Grid
+  headerRows: number
+  headerCols: number
+  /** Rows nest (the inspector's "nest rows"); without it every row is data or empty. */
+  hierarchy: boolean
+  /** The first row of the notes under the table (`g.rows` when none). */
+  notesFrom: number
+}
+
+/** Body row `row` (a grid row) has the role `role`. */
+export type RoleClaim = { row: number; role: RowRole }
+
+type RoleRule = RowRule<RowRolesContext, RoleClaim>
+
+const flat: RoleRule = {
+  id: 'rows-flat',
+  stage: 'row-roles',
+  description: 'With nesting turned off, a row is data when it has anything in it.',
+  messages: { data: 'nesting is off: a row of the table', empty: 'nothing in the row' },
+  strength: 100,
+  applies: (ctx) => !ctx.hierarchy,
+  check(ctx, row, report) {
+    const empty = (ctx.g.cells[row] ?? []).every((t) => t.trim().length === 0)
+    report({ claim: { row, role: empty ? 'empty' : 'data' }, message: empty ? 'empty' : 'data' })
+  }
+}
+
+const placeholders: RoleRule = {
+  id: 'row-placeholders',
+  stage: 'row-roles',
+  description: 'A row of missing-value marks only ("none | none | none") is an empty row.',
+  messages: { empty: 'missing-value marks only' },
+  strength: 60,
+  applies: (ctx) => ctx.hierarchy,
+  check(ctx, row, report) {
+    if (placeholdersOnly(ctx.g, row)) report({ claim: { row, role: 'empty' }, message: 'empty' })
+  }
+}
+
+const underMergedValue: RoleRule = {
+  id: 'row-under-merged-value',
+  stage: 'row-roles',
+  description: 'A labelled row whose data cells lie under a value merged down from a row above ("No Team" over three seasons) is data.',
+  messages: { data: 'its values are merged down from the row above' },
+  strength: 50,
+  applies: (ctx) => ctx.hierarchy,
+  check(ctx, row, report) {
+    const { g, headerCols } = ctx
+    if (dataEmpty(g, row, headerCols) && rowLabel(g, row, headerCols).length > 0 && sharesMergedData(g, row, headerCols))
+      report({ claim: { row, role: 'data' }, message: 'data' })
+  }
+}
+
+const labelOnly: RoleRule = {
+  id: 'row-label-only',
+  stage: 'row-roles',
+  description: 'A row with a label and no values heads the rows below it (a section), unless it reads like a remark or a divider (a note).',
+  messages: { section: 'a label and no values', note: 'a remark or a divider, not a heading', empty: 'nothing in the row' },
+  strength: 40,
+  applies: (ctx) => ctx.hierarchy,
+  check(ctx, row, report) {
+    const { g, headerCols } = ctx
+    if (!dataEmpty(g, row, headerCols)) return
+    const label = rowLabel(g, row, headerCols)
+    const role: RowRole = label.length === 0 ? 'empty' : isNote(g, row, headerCols, label) ? 'note' : 'section'
+    report({ claim: { row, role }, message: role })
+  }
+}
+
+const labelledUnitRow: RoleRule = {
+  id: 'row-labelled-unit',
+  stage: 'row-roles',
+  description:
+    'A label whose data area is one short unit merged across all of it ("region of ancestry | percent") heads the rows below it.',
+  messages: { section: 'a label over one unit merged across the data' },
+  strength: 30,
+  applies: (ctx) => ctx.hierarchy,
+  check(ctx, row, report) {
+    const { g, headerCols } = ctx
+    if (!dataEmpty(g, row, headerCols) && rowLabel(g, row, headerCols).length > 0 && labelledUnit(g, row, headerCols))
+      report({ claim: { row, role: 'section' }, message: 'section' })
+  }
+}
+
+const unitRow: RoleRule = {
+  id: 'row-unit',
+  stage: 'row-roles',
+  description: 'No label and one short text above the data ("percent", "$ thousands", often merged across it): a unit over the rows below.',
+  messages: { unit: 'one short text over the data, no label' },
+  strength: 20,
+  applies: (ctx) => ctx.hierarchy,
+  check(ctx, row, report) {
+    if (!dataEmpty(ctx.g, row, ctx.headerCols) && isUnitRow(ctx.g, row, ctx.headerCols))
+      report({ claim: { row, role: 'unit' }, message: 'unit' })
+  }
+}
+
+const dataRow: RoleRule = {
+  id: 'row-data',
+  stage: 'row-roles',
+  description: 'A row with values is a data row.',
+  messages: { data: 'a row of values' },
+  strength: 10,
+  applies: (ctx) => ctx.hierarchy,
+  check(ctx, row, report) {
+    if (!dataEmpty(ctx.g, row, ctx.headerCols)) report({ claim: { row, role: 'data' }, message: 'data' })
+  }
+}
+
+export const ROLE_RULES: readonly RoleRule[] = [flat, placeholders, underMergedValue, labelOnly, labelledUnitRow, unitRow, dataRow]
+
+/** Roles of the body rows so far (index 0 = row headerRows), and the evidence of each. */
+export type RolesAnswer = { roles: RowRole[]; evidence: (Evidence<RoleClaim> | undefined)[] }
+
+type RoleRefiner = Refiner<RowRolesContext, RolesAnswer, RoleClaim>
+
+const notesUnder: RoleRefiner = {
+  id: 'rows-notes-under-table',
+  stage: 'row-roles-adjust',
+  description: 'The rows of the notes under the table (stage notes) are notes, not rows of it.',
+  messages: { note: 'one of the notes under the table' },
+  strength: 40,
+  refine(ctx, { roles }, report) {
+    for (let r = Math.max(ctx.notesFrom, ctx.headerRows); r < ctx.g.rows; r++)
+      if (roles[r - ctx.headerRows] !== 'empty') report({ claim: { row: r, role: 'note' }, message: 'note' })
+  }
+}
+
+const trailingLabels: RoleRefiner = {
+  id: 'rows-labels-after-data',
+  stage: 'row-roles-adjust',
+  description: 'Rows with a label and nothing else after the last data row head nothing: notes ("Abbreviations and symbols:").',
+  messages: { note: 'a label after the last row of values' },
+  strength: 30,
+  applies: (ctx) => ctx.headerCols > 0,
+  refine(ctx, { roles }, report) {
+    const last = roles.lastIndexOf('data')
+    if (last < 0) return
+    for (let i = last + 1; i < roles.length; i++)
+      if (roles[i] === 'section') report({ claim: { row: ctx.headerRows + i, role: 'note' }, message: 'note' })
+  }
+}
+
+const banners: RoleRefiner = {
+  id: 'rows-banners',
+  stage: 'row-roles-adjust',
+  description:
+    'Section rows merged across the whole table when other section rows are not ("HH:MIN" over "KEY SERIES"): banners, each heading everything down to the next, as a unit does.',
+  messages: { unit: 'merged across the table, unlike the other section rows' },
+  strength: 20,
+  applies: (ctx) => ctx.hierarchy && ctx.headerCols > 0,
+  refine(ctx, { roles }, report) {
+    const { g, headerRows } = ctx
+    const found: number[] = []
+    let plain = 0
+    // The last column with text: a banner may stop short of blank columns at the right edge.
+    let last = -1
+    const lastColumn = (): number => {
+      if (last >= 0) return last
+      const blank = blankColumns(g.cells, g.merges, g.cols)
+      last = g.cols - 1
+      while (last > 0 && blank?.[last] === 1) last--
+      return last
+    }
+    roles.forEach((role, i) => {
+      if (role !== 'section') return
+      const m = regionAt(g, headerRows + i, 0)
+      if (m !== null && m.top === headerRows + i && m.left === 0 && m.bottom === m.top && m.right >= lastColumn()) found.push(i)
+      else plain++
+    })
+    if (found.length > 0 && plain > 0) for (const i of found) report({ claim: { row: headerRows + i, role: 'unit' }, message: 'unit' })
+  }
+}
+
+const periods: RoleRefiner = {
+  id: 'rows-periods',
+  stage: 'row-roles-adjust',
+  description: 'A period without values ("1971 [x]") followed by periods of the same kind is a row of the series, not a section.',
+  messages: { data: 'a period of the series below it, without values' },
+  strength: 10,
+  applies: (ctx) => ctx.headerCols > 0,
+  refine(ctx, { roles }, report) {
+    const { g, headerRows, headerCols } = ctx
+    let next: string | null = null
+    for (let i = roles.length - 1; i >= 0; i--) {
+      const role = roles[i]
+      if (role === 'empty') continue
+      const shape = role === 'data' || role === 'section' ? periodShape(rowLabel(g, headerRows + i, headerCols)) : null
+      let now = role
+      if (role === 'section' && shape !== null && shape === next) {
+        now = 'data'
+        report({ claim: { row: headerRows + i, role: 'data' }, message: 'data' })
+      }
+      next = now === 'data' ? shape : null
+    }
+  }
+}
+
+export const ROLE_REFINERS: readonly RoleRefiner[] = [notesUnder, trailingLabels, banners, periods]
+
+/** The role of every body row: each row's strongest claim, then the refiners, the stronger first. */
+export function resolveRoles(
+  ctx: RowRolesContext,
+  rules: readonly RoleRule[] = ROLE_RULES,
+  refiners: readonly RoleRefiner[] = ROLE_REFINERS
+): RolesAnswer {
+  const n = Math.max(0, ctx.g.rows - ctx.headerRows)
+  const roles = new Array<RowRole>(n)
+  const evidence = new Array<Evidence<RoleClaim> | undefined>(n)
+  for (let i = 0; i < n; i++) {
+    const best = decideRow(rules, ctx, ctx.headerRows + i)
+    roles[i] = best?.claim.role ?? 'empty'
+    evidence[i] = best
+  }
+  const answer: RolesAnswer = { roles, evidence }
+  for (const refiner of byStrength(refiners)) {
+    if (refiner.applies !== undefined && !refiner.applies(ctx)) continue
+    const changes: Evidence<RoleClaim>[] = []
+    refiner.refine(ctx, answer, (f) =>
+      changes.push({ rule: refiner.id, claim: f.claim, strength: refiner.strength, message: f.message, data: f.data })
+    )
+    for (const e of changes) {
+      roles[e.claim.row - ctx.headerRows] = e.claim.role
+      evidence[e.claim.row - ctx.headerRows] = e
+    }
+  }
+  return answer
+}
+
+/** Text of a row's label cells, the innermost written one. */
+export function labelText(g: Grid, r: number, headerCols: number): string {
+  for (let c = headerCols - 1; c >= 0; c--) {
+    const t = rawText(g, r, c)
+    if (t.length > 0) return t
+  }
+  return ''
+}

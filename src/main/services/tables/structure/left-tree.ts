@@ -6,7 +6,7 @@ import { rowLabel, type RowRole } from './rows'
 import { resolveBlocks, type BlockClaim } from './rules/blocks'
 import { INDENT_COLUMN_RULE, resolveNestingFacts, type NestingContext } from './rules/nesting'
 import { resolveNotes } from './rules/notes'
-import { resolveRoles, type RoleClaim } from './rules/row-roles'
+import { resolveRoles, type RoleClaim, type RowRolesContext } from './rules/row-roles'
 import { sweep, type Placement } from './rules/sweep'
 import type { Why } from './rules/sweep-cues'
 import { collect, type Evidence } from './rules/types'
@@ -38,7 +38,8 @@ export type LeftTree = {
 export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, hierarchy: boolean, explain = false): LeftTree {
   // Notes under the table ("Source: …", "1 Includes …") are not rows of it.
   const notesFrom = hierarchy ? resolveNotes(g, headerRows).from : g.rows
-  const { roles, evidence } = resolveRoles({ g, headerRows, headerCols, hierarchy, notesFrom })
+  const rolesCtx: RowRolesContext = { g, headerRows, headerCols, hierarchy, notesFrom }
+  const { roles, evidence } = resolveRoles(rolesCtx)
   if (headerCols === 0) {
     const dataRows: number[] = []
     const paths: HeaderNode[][] = []
@@ -70,9 +71,9 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   let blockEvidence = new Map<number, Evidence<BlockClaim>>()
   if (ctx.numbers !== null && ctx.indentColumn < 0 && headerCols === 1) {
     // The shape of each data or section row's label when it names a period ("Sep-1953" → "aaa-9999"), else null.
-    const periods = roles.map((role, i) =>
-      role === 'data' || role === 'section' ? periodShape(rowLabel(g, headerRows + i, headerCols)) : null
-    )
+    const periods =
+      rolesCtx.periods ??
+      roles.map((role, i) => (role === 'data' || role === 'section' ? periodShape(rowLabel(g, headerRows + i, headerCols)) : null))
     const found = resolveBlocks({ g, headerRows, headerCols, roles, numbers: ctx.numbers, periods })
     blocks = found.ends
     blockEvidence = found.evidence

@@ -5,7 +5,7 @@
  * whose parts below add up to it); then blocks are read alike where labels repeat, and a total of totals is
  * kept flat.
  */
-import type { RowNumbers } from '../aggregates';
+import type { RowNumbers } from '../aggregates'
 import { aggregateBlocks, echoBlocks } from '../aggregates'
 import type { Grid } from '../grid'
 import { namedBlocks, ofWhichBlocks, rangeBlocks, regionParts, repeatedListBlocks, rowWords } from '../label-cues'
@@ -21,6 +21,13 @@ export type BlocksContext = {
   numbers: RowNumbers
   /** The shape of each data or section row's label when it names a period, else null. */
   periods: readonly (string | null)[]
+  /** The words of each data row's label, read once for the rules that compare labels. */
+  words?: (string[] | null)[]
+}
+
+function wordsOf(ctx: BlocksContext): (string[] | null)[] {
+  ctx.words ??= rowWords(ctx.g, ctx.headerRows, ctx.headerCols, ctx.roles)
+  return ctx.words
 }
 
 /** Body row `head` heads body rows head+1 … `end` (-1: it heads nothing). */
@@ -46,8 +53,7 @@ const otherCloses: BlockRule = {
   description: '"other …" names a row a few rows up ("other science fields" after "science"): that row heads the rows down to it.',
   messages: { other: 'heads the rows down to the "other …" row that names it' },
   strength: 10,
-  find: (ctx, report) =>
-    fromEnds(namedBlocks(ctx.roles, rowWords(ctx.g, ctx.headerRows, ctx.headerCols, ctx.roles), 'other'), 'other', report)
+  find: (ctx, report) => fromEnds(namedBlocks(ctx.roles, wordsOf(ctx), 'other'), 'other', report)
 }
 
 const complement: BlockRule = {
@@ -56,8 +62,7 @@ const complement: BlockRule = {
   description: '"not a X" or "non-X" after the parts of X ("visible minority" … "not a visible minority"): X heads the rows between.',
   messages: { complement: 'heads the rows up to its complement ("not …", "non-…")' },
   strength: 10,
-  find: (ctx, report) =>
-    fromEnds(namedBlocks(ctx.roles, rowWords(ctx.g, ctx.headerRows, ctx.headerCols, ctx.roles), 'complement'), 'complement', report)
+  find: (ctx, report) => fromEnds(namedBlocks(ctx.roles, wordsOf(ctx), 'complement'), 'complement', report)
 }
 
 const repeatedList: BlockRule = {
@@ -67,7 +72,7 @@ const repeatedList: BlockRule = {
     'The same list of labels after each of several different rows ("18 to 39 | males | females | 40 to 59 | males | females"): each heads its list.',
   messages: { list: 'heads a list of labels repeated under other rows' },
   strength: 10,
-  find: (ctx, report) => fromEnds(repeatedListBlocks(ctx.roles, rowWords(ctx.g, ctx.headerRows, ctx.headerCols, ctx.roles)), 'list', report)
+  find: (ctx, report) => fromEnds(repeatedListBlocks(ctx.roles, wordsOf(ctx)), 'list', report)
 }
 
 const ofWhich: BlockRule = {

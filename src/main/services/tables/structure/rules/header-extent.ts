@@ -5,7 +5,7 @@
 import { isDateLike } from '../number'
 import { rawText, type Grid } from '../grid'
 import { repeatedHeaderRows } from '../repeated-headers'
-import { collect, strongest, type Evidence, type Rule } from './types'
+import { decide, type Evidence, type Rule } from './types'
 import { MAX_HEADER_ROWS, metadataRow, SAMPLE_ROWS, sameDataCells } from './header-cues'
 
 export type HeaderExtentContext = { g: Grid; probeCols: number; /** The header rows read one by one. */ base: number }
@@ -78,6 +78,6 @@ export function resolveHeaderExtent(
   base: number,
   rules: readonly HeaderExtentRule[] = HEADER_EXTENT_RULES
 ): { rows: number; evidence: Evidence<HeaderExtentClaim> | undefined } {
-  const best = strongest(collect(rules, { g, probeCols, base }))
+  const best = decide(rules, { g, probeCols, base })
   return { rows: best?.claim.rows ?? base, evidence: best }
 }

@@ -3,9 +3,9 @@
  * says whether it goes on with the header or starts the body; the header is the rows before the first row
  * whose strongest claim is the body's.
  */
-import { countRow, isUnitRow } from '../rows'
+import { countRow, isUnitRow, type RowCounts } from '../rows'
 import type { Grid } from '../grid'
-import { collectRow, strongest, type Evidence, type RowRule } from './types'
+import { decideRow, type Evidence, type RowRule } from './types'
 import {
   ascendingWholeNumbers,
   columnNumbers,
@@ -29,6 +29,15 @@ export type HeaderRowsContext = {
   probeCols: number
   /** Rows looked at: the header is never longer. */
   limit: number
+  /** Each row's cell counts from `probeCols` on, read once for all the rules (see `counts`). */
+  counted: Map<number, RowCounts>
+}
+
+/** The cell counts of a row from the probe columns on, as countRow gives them, read once per row. */
+function countsOf(ctx: HeaderRowsContext, row: number): RowCounts {
+  let found = ctx.counted.get(row)
+  if (found === undefined) ctx.counted.set(row, (found = countRow(ctx.g, row, ctx.probeCols)))
+  return found
 }
 
 /**
@@ -101,11 +110,11 @@ const emptyRow: HeaderRowRule = {
   strength: 60,
   check(ctx, row, report) {
     const { g, probeCols } = ctx
-    if (countRow(g, row, probeCols).filled > 0) return
+    if (countsOf(ctx, row).filled > 0) return
     if (coveredThroughout(g, row)) return report({ claim: { row, header: true }, message: 'covered' })
     let next = row + 1
-    while (next < ctx.limit && countRow(g, next, probeCols).filled === 0) next++
-    if (next >= ctx.limit || countRow(g, next, probeCols).filled === 0) return report({ claim: { row, header: false }, message: 'empty' })
+    while (next < ctx.limit && countsOf(ctx, next).filled === 0) next++
+    if (next >= ctx.limit || countsOf(ctx, next).filled === 0) return report({ claim: { row, header: false }, message: 'empty' })
     // Inside a merge from above, the header goes on if the next row is a header row; else only a plain one.
     if (coveredFromAbove(g, row, probeCols))
       return report({ claim: { row, header: true, like: next }, message: 'below', data: { why: 'merges reach into it' } })
@@ -121,8 +130,7 @@ const stubHead: HeaderRowRule = {
   messages: { stub: 'names the label column beside one unit over the data' },
   strength: 50,
   check(ctx, row, report) {
-    if (countRow(ctx.g, row, ctx.probeCols).filled > 0 && stubHeadAndUnit(ctx.g, row))
-      report({ claim: { row, header: true }, message: 'stub' })
+    if (countsOf(ctx, row).filled > 0 && stubHeadAndUnit(ctx.g, row)) report({ claim: { row, header: true }, message: 'stub' })
   }
 }
 
@@ -130,7 +138,7 @@ const stubHead: HeaderRowRule = {
 function structural(ctx: HeaderRowsContext, row: number): boolean {
   const { g, probeCols } = ctx
   if (row >= g.rows - 1) return false
-  return coveredFromAbove(g, row, probeCols) || countRow(g, row - 1, probeCols).spans > 0 || spreadOut(g, row - 1, probeCols)
+  return coveredFromAbove(g, row, probeCols) || countsOf(ctx, row - 1).spans > 0 || spreadOut(g, row - 1, probeCols)
 }
 
 const recordsUnderParent: HeaderRowRule = {
@@ -143,7 +151,7 @@ const recordsUnderParent: HeaderRowRule = {
   applies: (ctx) => ctx.g.records,
   check(ctx, row, report) {
     const { g, probeCols } = ctx
-    const counts = countRow(g, row, probeCols)
+    const counts = countsOf(ctx, row)
     if (counts.filled > 0 && structural(ctx, row) && counts.numbers === 0 && !numbersInNextRecord(g, row, probeCols))
       report({ claim: { row, header: false }, message: 'record' })
   }
@@ -158,7 +166,7 @@ const childLabels: HeaderRowRule = {
   strength: 40,
   check(ctx, row, report) {
     const { g, probeCols } = ctx
-    const counts = countRow(g, row, probeCols)
+    const counts = countsOf(ctx, row)
     if (counts.filled === 0 || !structural(ctx, row)) return
     const header =
       labelCellsFree(g, row, probeCols) ||
@@ -176,7 +184,7 @@ const everyColumnNamed: HeaderRowRule = {
   strength: 30,
   check(ctx, row, report) {
     const { g, probeCols } = ctx
-    if (countRow(g, row, probeCols).filled > 0 && !labelCellsFree(g, row, probeCols) && namesEveryColumn(g, row))
+    if (countsOf(ctx, row).filled > 0 && !labelCellsFree(g, row, probeCols) && namesEveryColumn(g, row))
       report({ claim: { row, header: true }, message: 'names' })
   }
 }
@@ -189,7 +197,7 @@ const labelledOrValues: HeaderRowRule = {
   strength: 20,
   check(ctx, row, report) {
     const { g, probeCols } = ctx
-    const counts = countRow(g, row, probeCols)
+    const counts = countsOf(ctx, row)
     if (counts.filled === 0) return
     if (!labelCellsFree(g, row, probeCols)) report({ claim: { row, header: false }, message: 'label' })
     else if (counts.numbers > 0 || counts.missing > 0) report({ claim: { row, header: false }, message: 'values' })
@@ -204,7 +212,7 @@ const recordsOneRow: HeaderRowRule = {
   strength: 15,
   applies: (ctx) => ctx.g.records,
   check(ctx, row, report) {
-    if (countRow(ctx.g, row, ctx.probeCols).filled > 0) report({ claim: { row, header: false }, message: 'record' })
+    if (countsOf(ctx, row).filled > 0) report({ claim: { row, header: false }, message: 'record' })
   }
 }
 
@@ -215,7 +223,7 @@ const textsOnly: HeaderRowRule = {
   messages: { texts: 'texts only, no row label, no numbers', nothing: 'no texts' },
   strength: 10,
   check(ctx, row, report) {
-    const counts = countRow(ctx.g, row, ctx.probeCols)
+    const counts = countsOf(ctx, row)
     if (counts.filled === 0) return
     const header = counts.texts + counts.years > 0
     report({ claim: { row, header }, message: header ? 'texts' : 'nothing' })
@@ -249,22 +257,24 @@ export function resolveHeaderRows(g: Grid, probeCols: number, rules: readonly He
   if (g.rows === 1) return { rows: 1, evidence }
   const first = countRow(g, 0, probeCols)
   if (first.numbers > 0 && first.numbers + first.missing >= first.filled * 0.6 && first.texts === 0) return { rows: 0, evidence }
-  const ctx: HeaderRowsContext = { g, probeCols, limit: Math.min(g.rows - 1, MAX_HEADER_ROWS) }
-  const found = new Map<number, Evidence<HeaderRowClaim>[]>()
-  const claims = (row: number): Evidence<HeaderRowClaim>[] => {
-    let list = found.get(row)
-    if (list === undefined) found.set(row, (list = collectRow(rules, ctx, row)))
-    return list
+  const ctx: HeaderRowsContext = { g, probeCols, limit: Math.min(g.rows - 1, MAX_HEADER_ROWS), counted: new Map() }
+  // Each row's strongest claim, and its strongest that does not end the header, asked once.
+  const decided = new Map<number, Evidence<HeaderRowClaim> | undefined>()
+  const goingOn = new Map<number, Evidence<HeaderRowClaim> | undefined>()
+  const decision = (row: number, asked: boolean): Evidence<HeaderRowClaim> | undefined => {
+    const cache = asked ? goingOn : decided
+    if (!cache.has(row)) cache.set(row, decideRow(rules, ctx, row, asked ? (c) => c.stop !== true : undefined))
+    return cache.get(row)
   }
   // What a row is when another row asks (claims that end the header are not read then).
   const isHeader = (row: number): boolean => {
-    const best = strongest(claims(row).filter((e) => e.claim.stop !== true))
+    const best = decision(row, true)
     if (best === undefined) return false
     return best.claim.like !== undefined ? isHeader(best.claim.like) : best.claim.header
   }
   let h = 1
   for (; h < ctx.limit; h++) {
-    const best = strongest(claims(h))
+    const best = decision(h, false)
     if (best !== undefined) evidence.set(h, best)
     if (best === undefined || best.claim.stop === true || !(best.claim.like !== undefined ? isHeader(best.claim.like) : best.claim.header))
       break

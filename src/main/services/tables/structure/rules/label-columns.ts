@@ -16,7 +16,7 @@ import {
   withTextColumns,
   yearColumn
 } from '../header-cols'
-import { collect, strongest, type Evidence, type Rule } from './types'
+import { decide, type Evidence, type Rule } from './types'
 
 export type LabelColumnsContext = { g: Grid; headerRows: number }
 
@@ -187,7 +187,7 @@ export function resolveLabelColumns(
   extensions: readonly LabelExtentRule[] = LABEL_EXTENT_RULES
 ): LabelColumnsAnswer {
   const ctx: LabelColumnsContext = { g, headerRows }
-  const evidence = strongest(collect(rules, ctx))
+  const evidence = decide(rules, ctx)
   let count = evidence?.claim.count ?? 0
   const added: Evidence<LabelColumnsClaim>[] = []
   if (count === 0) return { count, evidence, extensions: added }

@@ -3,7 +3,7 @@
  * neither the body nor the left tree.
  */
 import { rawText, regionAt, type Grid } from '../grid'
-import { collect, strongest, type Evidence, type Rule } from './types'
+import { decideRow, type Evidence, type RowRule } from './types'
 import { emptyRow, prose, textCell } from './title'
 
 // Notes under a table are a few lines; a list of lone lines is not a table with notes.
@@ -12,20 +12,26 @@ const MAX_NOTE_ROWS = 40
 const FOOTNOTE = /^(?:\(?(?:\d{1,2}|[a-z])[.):]|\*{1,3}|[†‡§]|\d{1,2}\s+[A-Z])\s*\S/
 const REMARK = /^(?:sources?|notes?|footnotes?|symbols?|ref\.?|references?|released|revised|p\s*=|r\s*=)\b/i
 
-export type NotesContext = { g: Grid; /** The first body row. */ from: number }
+export type NotesContext = {
+  g: Grid
+  /** The first body row. */
+  from: number
+  /** The column of each row's one text, or -1, for the rows read so far (the rules of a row share it). */
+  lone: Map<number, number>
+}
 
 /** Row `row` is (`note`) or is not a line of the notes under the table. */
 export type NoteClaim = { row: number; note: boolean }
 
-type NoteRule = Rule<NotesContext, NoteClaim>
+type NoteRule = RowRule<NotesContext, NoteClaim>
 
-/** The last rows that may be notes, each with the column of its one text (rows holding more are skipped). */
-function forEachLine(ctx: NotesContext, each: (row: number, col: number, text: string) => void): void {
+/** A row among the last that may be notes, with the column of its one text (rows holding more are skipped). */
+function forLine(ctx: NotesContext, r: number, each: (row: number, col: number, text: string) => void): void {
   const { g } = ctx
-  for (let r = g.rows - 1; r >= ctx.from && g.rows - r <= MAX_NOTE_ROWS; r--) {
-    const col = loneText(g, r)
-    if (col >= 0) each(r, col, rawText(g, r, col))
-  }
+  if (r < ctx.from || g.rows - r > MAX_NOTE_ROWS) return
+  let col = ctx.lone.get(r)
+  if (col === undefined) ctx.lone.set(r, (col = loneText(g, r)))
+  if (col >= 0) each(r, col, rawText(g, r, col))
 }
 
 const acrossTable: NoteRule = {
@@ -34,9 +40,9 @@ const acrossTable: NoteRule = {
   description: "A line written across the whole table, three columns or more, under it (a web table's footer).",
   messages: { across: 'one line merged across the whole table, under it' },
   strength: 10,
-  find(ctx, report) {
+  check(ctx, r, report) {
     const { g } = ctx
-    forEachLine(ctx, (row, col) => {
+    forLine(ctx, r, (row, col) => {
       const m = regionAt(g, row, col)
       if (m !== null && m.top === row && m.bottom === row && m.left === 0 && m.right === g.cols - 1 && g.cols >= 3)
         report({ claim: { row, note: true }, message: 'across' })
@@ -50,8 +56,8 @@ const sentence: NoteRule = {
   description: 'A line under the table that reads like a sentence, an address, or a title or source line.',
   messages: { sentence: 'one line under the table that reads like a sentence or a source' },
   strength: 10,
-  find(ctx, report) {
-    forEachLine(ctx, (row, _col, text) => {
+  check(ctx, r, report) {
+    forLine(ctx, r, (row, _col, text) => {
       if (prose(text)) report({ claim: { row, note: true }, message: 'sentence' })
     })
   }
@@ -63,8 +69,8 @@ const remark: NoteRule = {
   description: 'A line under the table that opens with a remark word ("Source:", "Notes", "Symbols", "p = provisional").',
   messages: { remark: 'one line under the table opening with a remark word' },
   strength: 10,
-  find(ctx, report) {
-    forEachLine(ctx, (row, _col, text) => {
+  check(ctx, r, report) {
+    forLine(ctx, r, (row, _col, text) => {
       if (REMARK.test(text)) report({ claim: { row, note: true }, message: 'remark' })
     })
   }
@@ -76,8 +82,8 @@ const footnote: NoteRule = {
   description: 'A line under the table that opens with a footnote marker ("1 Includes …", "(a) …", "* …", "† …").',
   messages: { footnote: 'a footnote under the table' },
   strength: 10,
-  find(ctx, report) {
-    forEachLine(ctx, (row, _col, text) => {
+  check(ctx, r, report) {
+    forLine(ctx, r, (row, _col, text) => {
       if (FOOTNOTE.test(text)) report({ claim: { row, note: true }, message: 'footnote' })
     })
   }
@@ -94,13 +100,12 @@ export type NotesAnswer = { from: number; lines: Map<number, Evidence<NoteClaim>
  * body (they are dropped there anyway).
  */
 export function resolveNotes(g: Grid, from: number, rules: readonly NoteRule[] = NOTE_RULES): NotesAnswer {
-  const byRow = new Map<number, Evidence<NoteClaim>[]>()
-  for (const e of collect(rules, { g, from })) byRow.set(e.claim.row, [...(byRow.get(e.claim.row) ?? []), e])
+  const ctx: NotesContext = { g, from, lone: new Map() }
   const lines = new Map<number, Evidence<NoteClaim>>()
   let start = g.rows
   for (let r = g.rows - 1; r >= from && g.rows - r <= MAX_NOTE_ROWS; r--) {
     if (emptyRow(g, r)) continue
-    const best = strongest(byRow.get(r) ?? [])
+    const best = decideRow(rules, ctx, r)
     if (best === undefined || !best.claim.note) break
     lines.set(r, best)
     start = r

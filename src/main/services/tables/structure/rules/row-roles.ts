@@ -16,6 +16,16 @@ export type RowRolesContext = {
   hierarchy: boolean
   /** The first row of the notes under the table (`g.rows` when none). */
   notesFrom: number
+  /** What the rules read first in a row, for the row asked about last (the rules of a row share it). */
+  seen?: { row: number; empty: boolean; label: string }
+  /** The period shape of each data or section row's label (see periodShape), once rule rows-periods read them. */
+  periods?: (string | null)[]
+}
+
+/** Whether the row's data cells are empty, and its label: read once for all the rules asking about the row. */
+function cellsOf(ctx: RowRolesContext, row: number): { empty: boolean; label: string } {
+  if (ctx.seen?.row !== row) ctx.seen = { row, empty: dataEmpty(ctx.g, row, ctx.headerCols), label: rowLabel(ctx.g, row, ctx.headerCols) }
+  return ctx.seen
 }
 
 /** Body row `row` (a grid row) has the role `role`. */
@@ -56,9 +66,8 @@ const underMergedValue: RoleRule = {
   strength: 50,
   applies: (ctx) => ctx.hierarchy,
   check(ctx, row, report) {
-    const { g, headerCols } = ctx
-    if (dataEmpty(g, row, headerCols) && rowLabel(g, row, headerCols).length > 0 && sharesMergedData(g, row, headerCols))
-      report({ claim: { row, role: 'data' }, message: 'data' })
+    const { empty, label } = cellsOf(ctx, row)
+    if (empty && label.length > 0 && sharesMergedData(ctx.g, row, ctx.headerCols)) report({ claim: { row, role: 'data' }, message: 'data' })
   }
 }
 
@@ -70,10 +79,9 @@ const labelOnly: RoleRule = {
   strength: 40,
   applies: (ctx) => ctx.hierarchy,
   check(ctx, row, report) {
-    const { g, headerCols } = ctx
-    if (!dataEmpty(g, row, headerCols)) return
-    const label = rowLabel(g, row, headerCols)
-    const role: RowRole = label.length === 0 ? 'empty' : isNote(g, row, headerCols, label) ? 'note' : 'section'
+    const { empty, label } = cellsOf(ctx, row)
+    if (!empty) return
+    const role: RowRole = label.length === 0 ? 'empty' : isNote(ctx.g, row, ctx.headerCols, label) ? 'note' : 'section'
     report({ claim: { row, role }, message: role })
   }
 }
@@ -87,8 +95,8 @@ const labelledUnitRow: RoleRule = {
   strength: 30,
   applies: (ctx) => ctx.hierarchy,
   check(ctx, row, report) {
-    const { g, headerCols } = ctx
-    if (!dataEmpty(g, row, headerCols) && rowLabel(g, row, headerCols).length > 0 && labelledUnit(g, row, headerCols))
+    const { empty, label } = cellsOf(ctx, row)
+    if (!empty && label.length > 0 && labelledUnit(ctx.g, row, ctx.headerCols))
       report({ claim: { row, role: 'section' }, message: 'section' })
   }
 }
@@ -101,8 +109,7 @@ const unitRow: RoleRule = {
   strength: 20,
   applies: (ctx) => ctx.hierarchy,
   check(ctx, row, report) {
-    if (!dataEmpty(ctx.g, row, ctx.headerCols) && isUnitRow(ctx.g, row, ctx.headerCols))
-      report({ claim: { row, role: 'unit' }, message: 'unit' })
+    if (!cellsOf(ctx, row).empty && isUnitRow(ctx.g, row, ctx.headerCols)) report({ claim: { row, role: 'unit' }, message: 'unit' })
   }
 }
 
@@ -114,7 +121,7 @@ const dataRow: RoleRule = {
   strength: 10,
   applies: (ctx) => ctx.hierarchy,
   check(ctx, row, report) {
-    if (!dataEmpty(ctx.g, row, ctx.headerCols)) report({ claim: { row, role: 'data' }, message: 'data' })
+    if (!cellsOf(ctx, row).empty) report({ claim: { row, role: 'data' }, message: 'data' })
   }
 }
 
@@ -193,10 +200,13 @@ const periods: RoleRefiner = {
   refine(ctx, { roles }, report) {
     const { g, headerRows, headerCols } = ctx
     let next: string | null = null
+    // Kept for the blocks, which read the same shapes (this refiner turns sections into data rows only).
+    const shapes = (ctx.periods = new Array<string | null>(roles.length).fill(null))
     for (let i = roles.length - 1; i >= 0; i--) {
       const role = roles[i]
       if (role === 'empty') continue
       const shape = role === 'data' || role === 'section' ? periodShape(rowLabel(g, headerRows + i, headerCols)) : null
+      shapes[i] = shape
       let now = role
       if (role === 'section' && shape !== null && shape === next) {
         now = 'data'

@@ -68,6 +68,12 @@ export function sweep(input: SweepInput): SweepResult {
   let lastRow = g.rows - 1
   while (lastRow >= headerRows && roles[lastRow - headerRows] === 'empty') lastRow--
   let previousRole: RowRole | null = null
+  // What closed groups at the row being placed, with explain only; each reason is read only when it did.
+  let closed: Why[] = []
+  let before = 0
+  const closing = (why: () => Why): void => {
+    if (input.explain && stack.length < before) closed.push(why())
+  }
   const place = (r: number, closed: Why[]): void => {
     if (!input.explain) return
     const top = stack[stack.length - 1]
@@ -82,10 +88,7 @@ export function sweep(input: SweepInput): SweepResult {
     const i = r - headerRows
     const role: RowRole = roles[i] ?? 'empty'
     if (role === 'empty') continue
-    const closed: Why[] = []
-    const closing = (why: Why, before: number): void => {
-      if (input.explain && stack.length < before) closed.push(why)
-    }
+    if (input.explain) closed = []
     if (role === 'note') {
       // A note inside a unit's rows stays under the unit; the notes under the table are outside every group.
       while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) !== -Infinity) stack.pop()
@@ -140,15 +143,16 @@ export function sweep(input: SweepInput): SweepResult {
     // closes "WHO" there; "SENIOR" in the inner column closes only "ADULT").
     const sectionStep = role === 'section' ? columnStep(headerCols, firstLabelColumn(g, r, headerCols)) : 0
     effective -= sectionStep
-    let before = stack.length
+    before = stack.length
+    const ending = stack[stack.length - 1]
     while (stack.length > 0 && (stack[stack.length - 1]?.until ?? r) < r) stack.pop()
-    closing({ rule: stack[stack.length - 1]?.why.rule ?? 'nesting-block', message: 'block-ended' }, before)
+    closing(() => ({ rule: ending?.why.rule ?? 'nesting-block', message: 'block-ended' }))
     before = stack.length
     while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) >= effective) stack.pop()
-    closing(
-      { rule: indented ? 'nesting-indentation-column' : role === 'section' ? 'row-label-only' : 'nesting-level', message: 'level' },
-      before
-    )
+    closing(() => ({
+      rule: indented ? 'nesting-indentation-column' : role === 'section' ? 'row-label-only' : 'nesting-level',
+      message: 'level'
+    }))
     const label = labelText(g, r, headerCols)
     // A data row of one label column without indentation, nested by its wording and the sums.
     const worded = !indented && headerCols === 1 && hierarchy && role === 'data'
@@ -157,31 +161,31 @@ export function sweep(input: SweepInput): SweepResult {
     // Nor is a country ("canada" after "territories overall"'s rows) one of the rows of a whole.
     before = stack.length
     if (worded && stack[stack.length - 1]?.whole === true && flag('country', i)) stack.pop()
-    closing(ruleOf(i, 'country'), before)
+    closing(() => ruleOf(i, 'country'))
     const followsWhole = wholeLabel && stack[stack.length - 1]?.whole === true
     if (followsWhole) stack.pop()
     // "non-dangerous goods" after the parts of the section "dangerous goods" is that section's sibling; so is
     // "changes in employment rate" after those of "changes in employment shares".
     before = stack.length
     if (hierarchy && !indented) closeAtSibling(stack, label)
-    closing({ rule: 'nesting-sibling-closes', message: 'sibling' }, before)
+    closing(() => ({ rule: 'nesting-sibling-closes', message: 'sibling' }))
     // "male" after the parts of one "age group" and before the next is not an age group.
     before = stack.length
     if (flag('before-recurrence', i)) closeInnermostSection(stack)
-    closing(ruleOf(i, 'before-recurrence'), before)
+    closing(() => ruleOf(i, 'before-recurrence'))
     const membersFrom = role === 'data' ? (members[i] ?? -1) : -1
     const membersAt = membersFrom >= 0 ? (openedAt?.[membersFrom] ?? -1) : -1
     before = stack.length
     if (membersAt >= 0 && membersAt < stack.length) stack.length = membersAt
-    closing(ruleOf(i, 'members'), before)
+    closing(() => ruleOf(i, 'members'))
     // A total of the rows of several sections ("cma total" after the large and the small cities) closes them all.
     const over = facts.totalOfSections[i] ?? -1
     before = stack.length
     if (over >= 0) closeOpenedFrom(stack, over + headerRows)
-    closing(ruleOf(i, 'total-of-sections'), before)
+    closing(() => ruleOf(i, 'total-of-sections'))
     before = stack.length
     if (flag('grand-total', i)) while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) !== -Infinity) stack.pop()
-    closing(ruleOf(i, 'grand-total'), before)
+    closing(() => ruleOf(i, 'grand-total'))
     const contextParent = stack[stack.length - 1]?.node ?? root
     if (stack.length !== 0 || role === 'section') above.fill(null)
     place(r, closed)

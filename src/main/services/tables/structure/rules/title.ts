@@ -5,7 +5,7 @@
 import { cellKind } from '../number'
 import { rawText, regionAt, type Grid } from '../grid'
 import { UNIT_WORDS } from '../rows'
-import { collect, strongest, type Evidence, type Rule } from './types'
+import { decideRow, type Evidence, type RowRule } from './types'
 
 // A title block is a few lines; a table needs a header row and a data row below it.
 const MAX_TITLE_ROWS = 20
@@ -23,19 +23,21 @@ export type TitleContext = {
   last: number
   /** Rows looked at: a table needs rows below its title. */
   limit: number
+  /** The written columns of each row read so far (the rules of a row share them). */
+  written: Map<number, number[]>
 }
 
 /** Row `row` is (`title`) or is not a line of the title block; its title text sits in column `col`. */
 export type TitleClaim = { row: number; title: boolean; col: number }
 
-type TitleRule = Rule<TitleContext, TitleClaim>
+type TitleRule = RowRule<TitleContext, TitleClaim>
 
-/** Rows above the limit that hold text, with their written columns (more than three: none of them is a line). */
-function forEachLine(ctx: TitleContext, each: (row: number, filled: number[]) => void): void {
-  for (let r = 0; r < ctx.limit; r++) {
-    const filled = writtenColumns(ctx.g, r, 4)
-    if (filled.length > 0 && filled.length <= 3) each(r, filled)
-  }
+/** The written columns of a row above the limit that holds text (more than three: none of them is a line). */
+function forLine(ctx: TitleContext, r: number, each: (row: number, filled: number[]) => void): void {
+  if (r >= ctx.limit) return
+  let filled = ctx.written.get(r)
+  if (filled === undefined) ctx.written.set(r, (filled = writtenColumns(ctx.g, r, 4)))
+  if (filled.length > 0 && filled.length <= 3) each(r, filled)
 }
 
 const singleLine: TitleRule = {
@@ -48,8 +50,8 @@ const singleLine: TitleRule = {
     prose: 'one line that reads like a title, a source or a unit line'
   },
   strength: 10,
-  find(ctx, report) {
-    forEachLine(ctx, (row, [a = 0, ...rest]) => {
+  check(ctx, r, report) {
+    forLine(ctx, r, (row, [a = 0, ...rest]) => {
       const kind = rest.length === 0 ? lineOfText(ctx.g, row, a, ctx.first, ctx.last) : null
       if (kind !== null) report({ claim: { row, title: true, col: a }, message: kind })
     })
@@ -62,8 +64,8 @@ const continuation: TitleRule = {
   description: 'The next line of the title above it, in the same column, with no blank row between.',
   messages: { continues: 'the next line of the title above' },
   strength: 10,
-  find(ctx, report) {
-    forEachLine(ctx, (row, filled) => {
+  check(ctx, r, report) {
+    forLine(ctx, r, (row, filled) => {
       const a = filled[0] ?? 0
       const single = filled.length === 1
       const repeated = filled.every((c) => rawText(ctx.g, row, c) === rawText(ctx.g, row, a))
@@ -79,8 +81,8 @@ const unitUnderTitle: TitleRule = {
   description: 'Under a title, the unit or base of the whole table on a line of its own ("thousands", "2018=100").',
   messages: { unit: 'the unit of the whole table, under its title' },
   strength: 10,
-  find(ctx, report) {
-    forEachLine(ctx, (row, filled) => {
+  check(ctx, r, report) {
+    forLine(ctx, r, (row, filled) => {
       const a = filled[0] ?? 0
       if (filled.length === 1 && textAbove(ctx.g, row) && unitLine(ctx.g, row, a, ctx.last))
         report({ claim: { row, title: true, col: a }, message: 'unit' })
@@ -94,8 +96,8 @@ const tableNumber: TitleRule = {
   description: 'A short table number in the first column beside its title ("1a | Construction output").',
   messages: { number: 'a table number beside its title' },
   strength: 10,
-  find(ctx, report) {
-    forEachLine(ctx, (row, [a, b, ...rest]) => {
+  check(ctx, r, report) {
+    forLine(ctx, r, (row, [a, b, ...rest]) => {
       if (a === undefined || b === undefined || rest.length > 0 || a !== ctx.first) return
       if (TABLE_NUMBER.test(rawText(ctx.g, row, a)) && textCell(ctx.g, row, b))
         report({ claim: { row, title: true, col: b }, message: 'number' })
@@ -109,8 +111,8 @@ const repeatedOverParts: TitleRule = {
   description: 'The same title line written over each of several tables side by side.',
   messages: { repeated: 'the same line over each of the tables side by side' },
   strength: 10,
-  find(ctx, report) {
-    forEachLine(ctx, (row, filled) => {
+  check(ctx, r, report) {
+    forLine(ctx, r, (row, filled) => {
       const a = filled[0] ?? 0
       if (filled.length < 2 || !filled.every((c) => rawText(ctx.g, row, c) === rawText(ctx.g, row, a))) return
       if (lineOfText(ctx.g, row, a, ctx.first, ctx.last) !== null) report({ claim: { row, title: true, col: a }, message: 'repeated' })
@@ -124,8 +126,8 @@ const paragraph: TitleRule = {
   description: 'A paragraph of text that runs over a few cells ("http://… | and | http://…").',
   messages: { paragraph: 'a paragraph running over a few cells' },
   strength: 10,
-  find(ctx, report) {
-    forEachLine(ctx, (row, filled) => {
+  check(ctx, r, report) {
+    forLine(ctx, r, (row, filled) => {
       const a = filled[0] ?? 0
       if (filled.length >= 2 && prose(rawText(ctx.g, row, a)) && filled.every((c) => textCell(ctx.g, row, c)))
         report({ claim: { row, title: true, col: a }, message: 'paragraph' })
@@ -139,8 +141,8 @@ const reachesIntoTable: TitleRule = {
   description: 'A row with a cell merged down into rows that have content of their own (a header corner) is never a title line.',
   messages: { corner: 'a cell of the row is merged down into the table' },
   strength: 20,
-  find(ctx, report) {
-    forEachLine(ctx, (row, filled) => {
+  check(ctx, r, report) {
+    forLine(ctx, r, (row, filled) => {
       if (mergedIntoTable(ctx.g, row)) report({ claim: { row, title: false, col: filled[0] ?? 0 }, message: 'corner' })
     })
   }
@@ -170,14 +172,13 @@ export function resolveTitle(g: Grid, rules: readonly TitleRule[] = TITLE_RULES)
     g,
     first: firstUsedColumn(g),
     last: lastUsedColumn(g),
-    limit: Math.min(MAX_TITLE_ROWS, g.rows - TABLE_ROWS_BELOW)
+    limit: Math.min(MAX_TITLE_ROWS, g.rows - TABLE_ROWS_BELOW),
+    written: new Map()
   }
-  const byRow = new Map<number, Evidence<TitleClaim>[]>()
-  for (const e of collect(rules, ctx)) byRow.set(e.claim.row, [...(byRow.get(e.claim.row) ?? []), e])
   let r = 0
   for (; r < ctx.limit; r++) {
     if (emptyRow(g, r)) continue
-    const best = strongest(byRow.get(r) ?? [])
+    const best = decideRow(rules, ctx, r)
     if (best === undefined || !best.claim.title) break
     lines.set(r, best)
   }

@@ -67,17 +67,49 @@ export function collectRow<X, C>(rules: readonly RowRule<X, C>[], ctx: X, row: n
   return out
 }
 
-/** The strongest evidence the row rules report about one row, or undefined (only the best is kept). */
-export function decideRow<X, C>(rules: readonly RowRule<X, C>[], ctx: X, row: number): Evidence<C> | undefined {
+const ordered = new WeakMap<readonly { strength: number; id: string }[], readonly { strength: number; id: string }[]>()
+
+/** Rules the stronger first, ties by id: the order in which the first to report is also the strongest. */
+function inStrengthOrder<T extends { strength: number; id: string }>(rules: readonly T[]): readonly T[] {
+  let sorted = ordered.get(rules) as readonly T[] | undefined
+  if (sorted === undefined) ordered.set(rules, (sorted = byStrength(rules)))
+  return sorted
+}
+
+/**
+ * The strongest evidence the row rules report about one row (among the claims `accept` takes), or undefined.
+ * The same answer as collecting every rule's evidence and keeping the strongest (`collectRow`, `strongest`),
+ * but the rules are asked the stronger first and the weaker ones are not asked once one has answered.
+ */
+export function decideRow<X, C>(
+  rules: readonly RowRule<X, C>[],
+  ctx: X,
+  row: number,
+  accept?: (claim: C) => boolean
+): Evidence<C> | undefined {
   let best: Evidence<C> | undefined
-  for (const rule of rules) {
+  for (const rule of inStrengthOrder(rules)) {
     if (rule.applies !== undefined && !rule.applies(ctx)) continue
     rule.check(ctx, row, (f) => {
-      const e: Evidence<C> = { rule: rule.id, claim: f.claim, strength: rule.strength, message: f.message, data: f.data }
-      if (best === undefined || beats(e, best)) best = e
+      if (best === undefined && (accept === undefined || accept(f.claim)))
+        best = { rule: rule.id, claim: f.claim, strength: rule.strength, message: f.message, data: f.data }
     })
+    if (best !== undefined) return best
   }
-  return best
+  return undefined
+}
+
+/** As `decideRow`, for the rules of a stage that reads the table as a whole. */
+export function decide<X, C>(rules: readonly Rule<X, C>[], ctx: X): Evidence<C> | undefined {
+  let best: Evidence<C> | undefined
+  for (const rule of inStrengthOrder(rules)) {
+    if (rule.applies !== undefined && !rule.applies(ctx)) continue
+    rule.find(ctx, (f) => {
+      best ??= { rule: rule.id, claim: f.claim, strength: rule.strength, message: f.message, data: f.data }
+    })
+    if (best !== undefined) return best
+  }
+  return undefined
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Grid } from './grid'
 import { periodShape } from './number'
 import { rowLabel, type RowRole } from './rows'
 import { resolveBlocks, type BlockClaim } from './rules/blocks'
-import { INDENT_COLUMN_RULE, resolveNestingFacts, type NestingContext } from './rules/nesting'
+import { INDENT_COLUMN_RULES, resolveNestingFacts, type NestingContext } from './rules/nesting'
 import { resolveNotes } from './rules/notes'
 import { resolveRoles, type RoleClaim, type RowRolesContext } from './rules/row-roles'
 import { sweep, type Placement } from './rules/sweep'
@@ -63,7 +63,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     numbers: hierarchy ? new RowNumbers(g, headerRows, headerCols, roles.length) : null,
     indentColumn: -1
   }
-  const column = collect([INDENT_COLUMN_RULE], ctx)[0]?.claim
+  const column = collect(INDENT_COLUMN_RULES, ctx)[0]?.claim
   ctx.indentColumn = column?.kind === 'indent-column' ? column.col : -1
   const facts = resolveNestingFacts(ctx)
   let blocks: Int32Array | null = null

@@ -10,7 +10,7 @@ import { aggregateBlocks, echoBlocks } from '../aggregates'
 import type { Grid } from '../grid'
 import { namedBlocks, ofWhichBlocks, rangeBlocks, regionParts, repeatedListBlocks, rowWords } from '../label-cues'
 import { isTotalLabel, type RowRole } from '../rows'
-import { byStrength, type Evidence, type Refiner, type Rule } from './types'
+import { applies, byStrength, ranked, type Evidence, type Refiner, type Rule, type Unranked } from './types'
 import { labelText } from './row-roles'
 
 export type BlocksContext = {
@@ -47,53 +47,43 @@ function fromEnds(
   }
 }
 
-const otherCloses: BlockRule = {
+const otherCloses: Unranked<BlockRule> = {
   id: 'block-closed-by-other',
-  stage: 'label-blocks',
   description: '"other …" names a row a few rows up ("other science fields" after "science"): that row heads the rows down to it.',
   messages: { other: 'heads the rows down to the "other …" row that names it' },
-  strength: 10,
   find: (ctx, report) => fromEnds(namedBlocks(ctx.roles, wordsOf(ctx), 'other'), 'other', report)
 }
 
-const complement: BlockRule = {
+const complement: Unranked<BlockRule> = {
   id: 'block-before-complement',
-  stage: 'label-blocks',
   description: '"not a X" or "non-X" after the parts of X ("visible minority" … "not a visible minority"): X heads the rows between.',
   messages: { complement: 'heads the rows up to its complement ("not …", "non-…")' },
-  strength: 10,
   find: (ctx, report) => fromEnds(namedBlocks(ctx.roles, wordsOf(ctx), 'complement'), 'complement', report)
 }
 
-const repeatedList: BlockRule = {
+const repeatedList: Unranked<BlockRule> = {
   id: 'block-repeated-list',
-  stage: 'label-blocks',
   description:
     'The same list of labels after each of several different rows ("18 to 39 | males | females | 40 to 59 | males | females"): each heads its list.',
   messages: { list: 'heads a list of labels repeated under other rows' },
-  strength: 10,
   find: (ctx, report) => fromEnds(repeatedListBlocks(ctx.roles, wordsOf(ctx)), 'list', report)
 }
 
-const ofWhich: BlockRule = {
+const ofWhich: Unranked<BlockRule> = {
   id: 'block-of-which',
-  stage: 'label-blocks',
   description: 'Rows labelled "of which …", "of whom …", "including …" are parts of the row above them.',
   messages: { parts: 'heads the "of which" rows below it' },
-  strength: 10,
   find: (ctx, report) => fromEnds(ofWhichBlocks(ctx.g, ctx.headerRows, ctx.headerCols, ctx.roles), 'parts', report)
 }
 
-const ranges: BlockRule = {
+const ranges: Unranked<BlockRule> = {
   id: 'block-range-divided',
-  stage: 'label-blocks',
   description: 'A row whose range the rows right after it divide without gaps ("15 or older" over "15 to 24 | 25 to 54 | 55 and older").',
   messages: { range: 'its range is divided by the rows below it' },
-  strength: 10,
   find: (ctx, report) => fromEnds(rangeBlocks(ctx.g, ctx.headerRows, ctx.headerCols, ctx.roles), 'range', report)
 }
 
-export const LABEL_BLOCK_RULES: readonly BlockRule[] = [otherCloses, complement, repeatedList, ofWhich, ranges]
+export const LABEL_BLOCK_RULES: readonly BlockRule[] = ranked<BlockRule>([otherCloses, complement, repeatedList, ofWhich, ranges])
 
 /** Block ends per body row (-1: none) and the evidence of each block. */
 export type BlocksAnswer = { ends: Int32Array; evidence: Map<number, Evidence<BlockClaim>> }
@@ -103,7 +93,7 @@ export function resolveLabelBlocks(ctx: BlocksContext, rules: readonly BlockRule
   const ends = new Int32Array(ctx.roles.length).fill(-1)
   const evidence = new Map<number, Evidence<BlockClaim>>()
   for (const rule of rules) {
-    if (rule.applies !== undefined && !rule.applies(ctx)) continue
+    if (!applies(rule, ctx)) continue
     rule.find(ctx, (f) => {
       const { head, end } = f.claim
       if (end <= (ends[head] ?? -1) && !(end === ends[head] && rule.id < (evidence.get(head)?.rule ?? ''))) return
@@ -116,13 +106,11 @@ export function resolveLabelBlocks(ctx: BlocksContext, rules: readonly BlockRule
 
 type BlockRefiner = Refiner<BlocksContext, BlocksAnswer, BlockClaim>
 
-const sums: BlockRefiner = {
+const sums: Unranked<BlockRefiner> = {
   id: 'block-sum-of-parts',
-  stage: 'sum-blocks',
   description:
     'A row whose top-level members below it add up to it in the numeric columns (a member that heads a block counts once) heads them; columns whose total lies among its parts (rates) count as neither.',
   messages: { sum: 'the rows below it add up to it' },
-  strength: 50,
   refine(ctx, answer, report) {
     const found = aggregateBlocks(ctx.g, ctx.headerRows, ctx.headerCols, ctx.roles, ctx.numbers, ctx.periods, answer.ends)
     for (let i = 0; i < found.length; i++)
@@ -130,13 +118,11 @@ const sums: BlockRefiner = {
   }
 }
 
-const echo: BlockRefiner = {
+const echo: Unranked<BlockRefiner> = {
   id: 'block-alike-elsewhere',
-  stage: 'blocks-adjust',
   description:
     'The same run of labels elsewhere in the table nests the same way (growth rates listed under the same industries as the sums).',
   messages: { echo: 'the same labels nest this way elsewhere in the table' },
-  strength: 30,
   refine(ctx, answer, report) {
     const copy = echoBlocks(ctx.g, ctx.headerRows, ctx.headerCols, ctx.roles, answer.ends.slice())
     for (let i = 0; i < copy.length; i++)
@@ -144,13 +130,11 @@ const echo: BlockRefiner = {
   }
 }
 
-const totalsOfTotals: BlockRefiner = {
+const totalsOfTotals: Unranked<BlockRefiner> = {
   id: 'block-totals-side-by-side',
-  stage: 'blocks-adjust',
   description:
     'A total whose parts are all totals heading parts of their own ("total drug offences" over "total cannabis offences") is their sibling.',
   messages: { flat: 'a total of totals that head parts of their own: beside them' },
-  strength: 20,
   refine(ctx, { ends }, report) {
     const total = (i: number): boolean => isTotalLabel(labelText(ctx.g, ctx.headerRows + i, ctx.headerCols))
     for (let i = 0; i < ends.length; i++) {
@@ -163,13 +147,11 @@ const totalsOfTotals: BlockRefiner = {
   }
 }
 
-const regions: BlockRefiner = {
+const regions: Unranked<BlockRefiner> = {
   id: 'block-country-regions',
-  stage: 'blocks-adjust',
   description:
     'A country heads the run of its regions right below it, three or more (optional knowledge: places.json), where the sums found no block.',
   messages: { regions: 'a country over its regions' },
-  strength: 10,
   refine(ctx, { ends }, report) {
     const copy = ends.slice()
     regionParts(ctx.g, ctx.headerRows, ctx.headerCols, ctx.roles, copy)
@@ -178,7 +160,7 @@ const regions: BlockRefiner = {
   }
 }
 
-export const BLOCK_REFINERS: readonly BlockRefiner[] = [sums, echo, totalsOfTotals, regions]
+export const BLOCK_REFINERS: readonly BlockRefiner[] = ranked<BlockRefiner>([sums, echo, totalsOfTotals, regions])
 
 /**
  * Blocks from the wording of labels, then refined: the sums (stage sum-blocks, which take the label blocks as
@@ -187,7 +169,7 @@ export const BLOCK_REFINERS: readonly BlockRefiner[] = [sums, echo, totalsOfTota
 export function resolveBlocks(ctx: BlocksContext, refiners: readonly BlockRefiner[] = BLOCK_REFINERS): BlocksAnswer {
   const answer = resolveLabelBlocks(ctx)
   for (const refiner of byStrength(refiners)) {
-    if (refiner.applies !== undefined && !refiner.applies(ctx)) continue
+    if (!applies(refiner, ctx)) continue
     const changes: Evidence<BlockClaim>[] = []
     refiner.refine(ctx, answer, (f) =>
       changes.push({ rule: refiner.id, claim: f.claim, strength: refiner.strength, message: f.message, data: f.data })

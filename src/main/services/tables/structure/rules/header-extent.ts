@@ -5,7 +5,7 @@
 import { isDateLike } from '../number'
 import { rawText, type Grid } from '../grid'
 import { repeatedHeaderRows } from '../repeated-headers'
-import { decide, type Evidence, type Rule } from './types'
+import { decide, ranked, type Evidence, type Rule, type Unranked } from './types'
 import { MAX_HEADER_ROWS, metadataRow, SAMPLE_ROWS, sameDataCells } from './header-cues'
 
 export type HeaderExtentContext = { g: Grid; probeCols: number; /** The header rows read one by one. */ base: number }
@@ -15,13 +15,11 @@ export type HeaderExtentClaim = { rows: number }
 
 type HeaderExtentRule = Rule<HeaderExtentContext, HeaderExtentClaim>
 
-const seriesMetadata: HeaderExtentRule = {
+const seriesMetadata: Unranked<HeaderExtentRule> = {
   id: 'header-series-metadata',
-  stage: 'header-extent',
   description:
     'With dates down the first column, the rows between the series names and the first date, each named in the first column and filled across the series, mostly with text ("Unit", "Series Type", …, "Series ID"), belong to the header.',
   messages: { metadata: 'rows {from}–{to} describe the series, above the first date' },
-  strength: 20,
   applies: (ctx) => ctx.probeCols > 0,
   find(ctx, report) {
     const { g, base } = ctx
@@ -48,13 +46,11 @@ const seriesMetadata: HeaderExtentRule = {
   }
 }
 
-const writtenAgain: HeaderExtentRule = {
+const writtenAgain: Unranked<HeaderExtentRule> = {
   id: 'header-as-written-again',
-  stage: 'header-extent',
   description:
     'When the first header rows recur together further down (over every few rows of a web table, over a second stacked table), the header is the most rows that recur.',
   messages: { again: 'the body writes the first {rows} header rows again' },
-  strength: 10,
   applies: (ctx) => ctx.base >= 2,
   find(ctx, report) {
     const { g, base, probeCols } = ctx
@@ -69,7 +65,7 @@ const writtenAgain: HeaderExtentRule = {
   }
 }
 
-export const HEADER_EXTENT_RULES: readonly HeaderExtentRule[] = [seriesMetadata, writtenAgain]
+export const HEADER_EXTENT_RULES: readonly HeaderExtentRule[] = ranked<HeaderExtentRule>([seriesMetadata, writtenAgain])
 
 /** The header's rows: the strongest claim about the whole header, or the rows read one by one. */
 export function resolveHeaderExtent(

@@ -5,7 +5,7 @@
  */
 import { countRow, isUnitRow, type RowCounts } from '../rows'
 import type { Grid } from '../grid'
-import { decideRow, type Evidence, type RowRule } from './types'
+import { decideRow, ranked, type Evidence, type RowRule, type Unranked } from './types'
 import {
   ascendingWholeNumbers,
   columnNumbers,
@@ -49,46 +49,38 @@ export type HeaderRowClaim = { row: number; header: boolean; like?: number; stop
 
 type HeaderRowRule = RowRule<HeaderRowsContext, HeaderRowClaim>
 
-const lineNumbers: HeaderRowRule = {
+const lineNumbers: Unranked<HeaderRowRule> = {
   id: 'header-ends-at-line-numbers',
-  stage: 'header-rows',
   description: 'The first column numbers the rows 1, 2, 3 from this row down: the body starts here.',
   messages: { numbers: 'the first column numbers the rows from here down' },
-  strength: 100,
   check(ctx, row, report) {
     if (lineNumbersFrom(ctx.g, row)) report({ claim: { row, header: false, stop: true }, message: 'numbers' })
   }
 }
 
-const unmarked: HeaderRowRule = {
+const unmarked: Unranked<HeaderRowRule> = {
   id: 'header-ends-at-unmarked-row',
-  stage: 'header-rows',
   description: 'A source that marks its header cells (HTML <th>): the header ends at the first row without a mark.',
   messages: { unmarked: 'the source marks its header cells and none of this row' },
-  strength: 95,
   applies: (ctx) => ctx.g.marksHeaders,
   check(ctx, row, report) {
     if (unmarkedRow(ctx.g, row)) report({ claim: { row, header: false, stop: true }, message: 'unmarked' })
   }
 }
 
-const columnNumberRow: HeaderRowRule = {
+const columnNumberRow: Unranked<HeaderRowRule> = {
   id: 'header-column-numbers',
-  stage: 'header-rows',
   description: 'A row of column numbers ("1 | 2 | 3 | 1 | 2 | 3") while the corner merge reaches it.',
   messages: { numbers: 'numbers the columns, under the corner merged down to it' },
-  strength: 80,
   check(ctx, row, report) {
     if (cornerReaches(ctx.g, row) && columnNumbers(ctx.g, row, ctx.probeCols)) report({ claim: { row, header: true }, message: 'numbers' })
   }
 }
 
-const unitOverData: HeaderRowRule = {
+const unitOverData: Unranked<HeaderRowRule> = {
   id: 'body-starts-at-unit-row',
-  stage: 'header-rows',
   description: 'A unit-like row over the data ("percent") with no plain header row below it belongs to the body.',
   messages: { unit: 'a unit over the data with no header row below it' },
-  strength: 70,
   applies: (ctx) => ctx.probeCols > 0,
   check(ctx, row, report) {
     const { g, probeCols } = ctx
@@ -97,9 +89,8 @@ const unitOverData: HeaderRowRule = {
   }
 }
 
-const emptyRow: HeaderRowRule = {
+const emptyRow: Unranked<HeaderRowRule> = {
   id: 'header-empty-row',
-  stage: 'header-rows',
   description:
     'A row with nothing of its own is still the header inside merges reaching down from it, or when the header goes on below it.',
   messages: {
@@ -107,7 +98,6 @@ const emptyRow: HeaderRowRule = {
     below: 'an empty row inside the header: {why}',
     empty: 'an empty row after the header'
   },
-  strength: 60,
   check(ctx, row, report) {
     const { g, probeCols } = ctx
     if (countsOf(ctx, row).filled > 0) return
@@ -123,12 +113,10 @@ const emptyRow: HeaderRowRule = {
   }
 }
 
-const stubHead: HeaderRowRule = {
+const stubHead: Unranked<HeaderRowRule> = {
   id: 'header-stub-and-unit',
-  stage: 'header-rows',
   description: 'A lone label under an empty corner beside one unit merged over the data ("number of victimizations | percent").',
   messages: { stub: 'names the label column beside one unit over the data' },
-  strength: 50,
   check(ctx, row, report) {
     if (countsOf(ctx, row).filled > 0 && stubHeadAndUnit(ctx.g, row)) report({ claim: { row, header: true }, message: 'stub' })
   }
@@ -141,13 +129,11 @@ function structural(ctx: HeaderRowsContext, row: number): boolean {
   return coveredFromAbove(g, row, probeCols) || countsOf(ctx, row - 1).spans > 0 || spreadOut(g, row - 1, probeCols)
 }
 
-const recordsUnderParent: HeaderRowRule = {
+const recordsUnderParent: Unranked<HeaderRowRule> = {
   id: 'records-texts-are-records',
-  stage: 'header-rows',
   description:
     'In a file of records (CSV), a row of texts under a parent is a row of child labels only over numbers: over texts it is the first record.',
   messages: { record: 'a file of records, and no numbers below this row of texts' },
-  strength: 45,
   applies: (ctx) => ctx.g.records,
   check(ctx, row, report) {
     const { g, probeCols } = ctx
@@ -157,13 +143,11 @@ const recordsUnderParent: HeaderRowRule = {
   }
 }
 
-const childLabels: HeaderRowRule = {
+const childLabels: Unranked<HeaderRowRule> = {
   id: 'header-child-labels',
-  stage: 'header-rows',
   description:
     'Under a spanning parent or inside a merge from above: child labels (no row label, or no numbers, or small numbers rising beside texts).',
   messages: { children: 'child labels under the parents above', values: 'values under the header, not child labels' },
-  strength: 40,
   check(ctx, row, report) {
     const { g, probeCols } = ctx
     const counts = countsOf(ctx, row)
@@ -176,12 +160,10 @@ const childLabels: HeaderRowRule = {
   }
 }
 
-const everyColumnNamed: HeaderRowRule = {
+const everyColumnNamed: Unranked<HeaderRowRule> = {
   id: 'header-names-every-column',
-  stage: 'header-rows',
   description: 'A row naming every column, label columns included, all text, above a row of numbers ("Line | Description | C1").',
   messages: { names: 'names every column, above a row of numbers' },
-  strength: 30,
   check(ctx, row, report) {
     const { g, probeCols } = ctx
     if (countsOf(ctx, row).filled > 0 && !labelCellsFree(g, row, probeCols) && namesEveryColumn(g, row))
@@ -189,12 +171,10 @@ const everyColumnNamed: HeaderRowRule = {
   }
 }
 
-const labelledOrValues: HeaderRowRule = {
+const labelledOrValues: Unranked<HeaderRowRule> = {
   id: 'body-starts-at-label-or-values',
-  stage: 'header-rows',
   description: 'A row with a row label, or with numbers or missing-value marks, starts the body.',
   messages: { label: 'a row label of its own', values: 'numbers or missing-value marks' },
-  strength: 20,
   check(ctx, row, report) {
     const { g, probeCols } = ctx
     const counts = countsOf(ctx, row)
@@ -204,24 +184,20 @@ const labelledOrValues: HeaderRowRule = {
   }
 }
 
-const recordsOneRow: HeaderRowRule = {
+const recordsOneRow: Unranked<HeaderRowRule> = {
   id: 'records-one-header-row',
-  stage: 'header-rows',
   description: 'A file of records names its columns in one row: a second row of texts without a parent above it is a record.',
   messages: { record: 'a file of records names its columns in one row' },
-  strength: 15,
   applies: (ctx) => ctx.g.records,
   check(ctx, row, report) {
     if (countsOf(ctx, row).filled > 0) report({ claim: { row, header: false }, message: 'record' })
   }
 }
 
-const textsOnly: HeaderRowRule = {
+const textsOnly: Unranked<HeaderRowRule> = {
   id: 'header-texts-only',
-  stage: 'header-rows',
   description: 'A row of texts (or years) without a row label or numbers goes on with the header.',
   messages: { texts: 'texts only, no row label, no numbers', nothing: 'no texts' },
-  strength: 10,
   check(ctx, row, report) {
     const counts = countsOf(ctx, row)
     if (counts.filled === 0) return
@@ -230,7 +206,7 @@ const textsOnly: HeaderRowRule = {
   }
 }
 
-export const HEADER_ROW_RULES: readonly HeaderRowRule[] = [
+export const HEADER_ROW_RULES: readonly HeaderRowRule[] = ranked<HeaderRowRule>([
   lineNumbers,
   unmarked,
   columnNumberRow,
@@ -243,7 +219,7 @@ export const HEADER_ROW_RULES: readonly HeaderRowRule[] = [
   labelledOrValues,
   recordsOneRow,
   textsOnly
-]
+])
 
 /** The number of header rows and the evidence for each header row and for the first body row. */
 export type HeaderRowsAnswer = { rows: number; evidence: Map<number, Evidence<HeaderRowClaim>> }

@@ -16,7 +16,7 @@ import {
   withTextColumns,
   yearColumn
 } from '../header-cols'
-import { decide, type Evidence, type Rule } from './types'
+import { applies, decide, ranked, type Evidence, type Rule, type Unranked } from './types'
 
 export type LabelColumnsContext = { g: Grid; headerRows: number }
 
@@ -25,23 +25,19 @@ export type LabelColumnsClaim = { count: number }
 
 type LabelColumnsRule = Rule<LabelColumnsContext, LabelColumnsClaim>
 
-const tooSmall: LabelColumnsRule = {
+const tooSmall: Unranked<LabelColumnsRule> = {
   id: 'labels-need-data',
-  stage: 'label-columns',
   description: 'A grid of one column, or without rows below the header, has no label column.',
   messages: { none: 'no data below the header, or one column only' },
-  strength: 100,
   applies: (ctx) => ctx.g.cols <= 1 || ctx.g.rows <= ctx.headerRows,
   find: (_ctx, report) => report({ claim: { count: 0 }, message: 'none' })
 }
 
-const cornerColumns: LabelColumnsRule = {
+const cornerColumns: Unranked<LabelColumnsRule> = {
   id: 'labels-under-corner',
-  stage: 'label-columns',
   description:
     'Leading columns under the corner (header cells empty, one label reaching down through the header rows, or a name in the last header row under empty cells), not yes/no marks, not numbers unless they continue two text label columns.',
   messages: { corner: 'under the corner of the header ({count} columns)' },
-  strength: 60,
   applies: (ctx) => ctx.headerRows >= 1,
   find(ctx, report) {
     const { g, headerRows } = ctx
@@ -56,23 +52,19 @@ const cornerColumns: LabelColumnsRule = {
   }
 }
 
-const numericFirst: LabelColumnsRule = {
+const numericFirst: Unranked<LabelColumnsRule> = {
   id: 'labels-not-numbers',
-  stage: 'label-columns',
   description: 'A first column of numbers is data.',
   messages: { numbers: 'the first column holds numbers' },
-  strength: 50,
   find(ctx, report) {
     if (mostlyNumeric(ctx.g, 0, ctx.headerRows)) report({ claim: { count: 0 }, message: 'numbers' })
   }
 }
 
-const noHeader: LabelColumnsRule = {
+const noHeader: Unranked<LabelColumnsRule> = {
   id: 'labels-without-header',
-  stage: 'label-columns',
   description: 'Without a header row, a first column of text labels the rows.',
   messages: { text: 'no header row, and a first column of text', none: 'no header row, and the first column is not text' },
-  strength: 45,
   applies: (ctx) => ctx.headerRows === 0,
   find(ctx, report) {
     const likely = labelColumnLikely(ctx.g)
@@ -80,44 +72,36 @@ const noHeader: LabelColumnsRule = {
   }
 }
 
-const sectionRows: LabelColumnsRule = {
+const sectionRows: Unranked<LabelColumnsRule> = {
   id: 'labels-over-sections',
-  stage: 'label-columns',
   description: 'Rows with a label in the first column and nothing else (sections), or unit rows: the first column labels the rows.',
   messages: { sections: 'section or unit rows in the first column' },
-  strength: 40,
   find(ctx, report) {
     if (hasSectionOrUnitRows(ctx.g, ctx.headerRows)) report({ claim: { count: 1 }, message: 'sections' })
   }
 }
 
-const reportHeader: LabelColumnsRule = {
+const reportHeader: Unranked<LabelColumnsRule> = {
   id: 'labels-of-a-report',
-  stage: 'label-columns',
   description: 'Several header rows make a report rather than a list of records: its first column of text labels the rows.',
   messages: { report: 'several header rows over a first column of text' },
-  strength: 35,
   applies: (ctx) => ctx.headerRows >= 2 && !ctx.g.records,
   find: (_ctx, report) => report({ claim: { count: 1 }, message: 'report' })
 }
 
-const recordsNamed: LabelColumnsRule = {
+const recordsNamed: Unranked<LabelColumnsRule> = {
   id: 'records-first-column-is-data',
-  stage: 'label-columns',
   description: 'In a table of records a first column with a header of its own ("name", "city") is data.',
   messages: { records: 'a table of records, and the first column has a name of its own' },
-  strength: 30,
   applies: (ctx) => ctx.g.records && ctx.headerRows === 1 && rawText(ctx.g, 0, 0).length > 0,
   find: (_ctx, report) => report({ claim: { count: 0 }, message: 'records' })
 }
 
-const besideMeasures: LabelColumnsRule = {
+const besideMeasures: Unranked<LabelColumnsRule> = {
   id: 'labels-beside-measures',
-  stage: 'label-columns',
   description:
     'A text first column labels the rows when most other columns hold numbers (or are measures beside sentences about the rows), unless it is a column of years.',
   messages: { measures: 'a first column of text beside columns of numbers', data: 'a first column like the others' },
-  strength: 20,
   find(ctx, report) {
     const { g, headerRows } = ctx
     const labels = otherColumnsNumeric(g, headerRows) && !yearColumn(g, headerRows)
@@ -125,7 +109,7 @@ const besideMeasures: LabelColumnsRule = {
   }
 }
 
-export const LABEL_COLUMN_RULES: readonly LabelColumnsRule[] = [
+export const LABEL_COLUMN_RULES: readonly LabelColumnsRule[] = ranked<LabelColumnsRule>([
   tooSmall,
   cornerColumns,
   numericFirst,
@@ -134,40 +118,36 @@ export const LABEL_COLUMN_RULES: readonly LabelColumnsRule[] = [
   reportHeader,
   recordsNamed,
   besideMeasures
-]
+])
 
 /** Stage label-columns-extent: given the label columns found so far, how many there are with the columns after them. */
 export type LabelExtentRule = Omit<LabelColumnsRule, 'find'> & {
   extend: (ctx: LabelColumnsContext, count: number) => { count: number; message: string; data?: Record<string, number> } | null
 }
 
-const groupColumns: LabelExtentRule = {
+const groupColumns: Unranked<LabelExtentRule> = {
   id: 'labels-group-columns',
-  stage: 'label-columns-extent',
   description:
     'Columns merged down the body in step with the first label column, or in groups inside its groups, describe groups of rows; a text column right after them names the rows inside.',
   messages: { groups: 'merged down the body in groups of rows' },
-  strength: 20,
   extend(ctx, count) {
     const k = withGroupColumns(ctx.g, count, ctx.headerRows)
     return k > count ? { count: k, message: 'groups' } : null
   }
 }
 
-const textColumns: LabelExtentRule = {
+const textColumns: Unranked<LabelExtentRule> = {
   id: 'labels-inner-text-column',
-  stage: 'label-columns-extent',
   description:
     'A column of text right after the label columns, before columns of numbers, unnamed or under a label written once per group, holds the inner labels ("WHO | ADULT" then "| TOKENS").',
   messages: { text: 'a column of text labels after the label columns, before the numbers' },
-  strength: 10,
   extend(ctx, count) {
     const k = withTextColumns(ctx.g, count, ctx.headerRows)
     return k > count ? { count: k, message: 'text' } : null
   }
 }
 
-export const LABEL_EXTENT_RULES: readonly LabelExtentRule[] = [groupColumns, textColumns]
+export const LABEL_EXTENT_RULES: readonly LabelExtentRule[] = ranked<LabelExtentRule>([groupColumns, textColumns])
 
 export type LabelColumnsAnswer = {
   count: number
@@ -192,7 +172,7 @@ export function resolveLabelColumns(
   const added: Evidence<LabelColumnsClaim>[] = []
   if (count === 0) return { count, evidence, extensions: added }
   for (const rule of [...extensions].sort((a, b) => b.strength - a.strength || (a.id < b.id ? -1 : 1))) {
-    if (rule.applies !== undefined && !rule.applies(ctx)) continue
+    if (!applies(rule, ctx)) continue
     const found = rule.extend(ctx, count)
     if (found === null) continue
     count = found.count

@@ -9,7 +9,7 @@ import { closingTotals, type RowNumbers } from '../aggregates'
 import type { Grid } from '../grid'
 import { countryName } from '../label-cues'
 import { isTotalLabel, isWholeLabel, type RowRole } from '../rows'
-import { collect, type Evidence, type Rule } from './types'
+import { collect, ranked, type Evidence, type Rule, type StageId, type Unranked } from './types'
 import {
   grandTotalRow,
   groupRows,
@@ -50,13 +50,11 @@ type NestingRule = Rule<NestingContext, NestingClaim>
 const indented = (ctx: NestingContext): boolean => ctx.indentColumn >= 0
 const worded = (ctx: NestingContext): boolean => ctx.hierarchy && ctx.indentColumn < 0 && ctx.headerCols === 1
 
-export const INDENT_COLUMN_RULE: NestingRule = {
+const indentColumnRule: Unranked<NestingRule> = {
   id: 'nesting-indentation-column',
-  stage: 'nesting',
   description:
     'The first label column whose labels are indented differently from one another, down to the last data row, carries the hierarchy: a row sits under the nearest row above that is less indented.',
   messages: { column: 'the labels of column {col} are indented' },
-  strength: 10,
   applies: (ctx) => ctx.hierarchy,
   find(ctx, report) {
     const col = indentationColumn(ctx.g, ctx.headerRows, ctx.headerCols, ctx.lastDataRow)
@@ -64,13 +62,11 @@ export const INDENT_COLUMN_RULE: NestingRule = {
   }
 }
 
-const carried: NestingRule = {
+const carried: Unranked<NestingRule> = {
   id: 'nesting-labels-written-once',
-  stage: 'nesting',
   description:
     'In a grid with merges elsewhere, a label column written once per group and left blank below (a quarter of its rows at least) carries the label down, as a grid without merges does.',
   messages: { columns: 'labels written once per group' },
-  strength: 10,
   applies: (ctx) => ctx.g.owner !== null,
   find(ctx, report) {
     report({
@@ -80,12 +76,10 @@ const carried: NestingRule = {
   }
 }
 
-const groupColumns: NestingRule = {
+const groupColumns: Unranked<NestingRule> = {
   id: 'nesting-group-columns',
-  stage: 'nesting',
   description: 'Beside an indented column, outer label columns written once per group ("WHO", "WHERE") open groups of their own.',
   messages: { columns: 'outer labels written once per group' },
-  strength: 10,
   applies: indented,
   find(ctx, report) {
     report({
@@ -95,12 +89,10 @@ const groupColumns: NestingRule = {
   }
 }
 
-const totalsUnderParts: NestingRule = {
+const totalsUnderParts: Unranked<NestingRule> = {
   id: 'nesting-total-under-parts',
-  stage: 'nesting',
   description: 'A total written under its indented parts ("SUB-TOTAL") whose values are their sum sits beside them and heads nothing.',
   messages: { members: 'the total of the rows above it from {from}' },
-  strength: 10,
   applies: (ctx) => indented(ctx) && ctx.numbers !== null,
   find(ctx, report) {
     const { g, headerRows, headerCols, roles, numbers } = ctx
@@ -112,12 +104,10 @@ const totalsUnderParts: NestingRule = {
   }
 }
 
-const sectionDepth: NestingRule = {
+const sectionDepth: Unranked<NestingRule> = {
   id: 'nesting-section-runs',
-  stage: 'nesting',
   description: 'Without indentation, section rows in a run nest, each under the one before; a run longer than five is a list of labels.',
   messages: { run: 'a section over {depth} more below it' },
-  strength: 10,
   applies: (ctx) => !indented(ctx),
   find(ctx, report) {
     sectionRuns(ctx.roles).forEach((depth, row) => {
@@ -127,13 +117,11 @@ const sectionDepth: NestingRule = {
   }
 }
 
-const outerSections: NestingRule = {
+const outerSections: Unranked<NestingRule> = {
   id: 'nesting-sections-over-recurring',
-  stage: 'nesting',
   description:
     'Where one section recurs and other sections take turns with it ("source of funds" under each company type), the others hold it.',
   messages: { outer: 'holds the section that recurs under each of its kind' },
-  strength: 10,
   applies: (ctx) => !indented(ctx),
   find(ctx, report) {
     const labels = sectionsByLabel(ctx.g, ctx.headerRows, ctx.headerCols, ctx.roles)
@@ -143,13 +131,11 @@ const outerSections: NestingRule = {
   }
 }
 
-const beforeRecurrence: NestingRule = {
+const beforeRecurrence: Unranked<NestingRule> = {
   id: 'nesting-row-before-recurrence',
-  stage: 'nesting',
   description:
     'A row after the shared parts of a recurring section, right before its next occurrence ("male" after "45 and older"), is outside the section before it.',
   messages: { outside: 'not one of the parts the recurring section lists' },
-  strength: 10,
   applies: (ctx) => ctx.hierarchy && !indented(ctx),
   find(ctx, report) {
     const labels = sectionsByLabel(ctx.g, ctx.headerRows, ctx.headerCols, ctx.roles)
@@ -159,13 +145,11 @@ const beforeRecurrence: NestingRule = {
   }
 }
 
-const groupStatistic: NestingRule = {
+const groupStatistic: Unranked<NestingRule> = {
   id: 'nesting-group-statistic',
-  stage: 'nesting',
   description:
     'A data row whose filled columns and those of the next row do not overlap ("sex | | | 10.1 | < 0.001") is a statistic of the group below it.',
   messages: { group: 'its values and those of the rows below fill different columns' },
-  strength: 10,
   applies: worded,
   find(ctx, report) {
     groupRows(ctx.g, ctx.headerRows, ctx.headerCols, ctx.roles).forEach((group, row) => {
@@ -174,13 +158,11 @@ const groupStatistic: NestingRule = {
   }
 }
 
-const grandTotal: NestingRule = {
+const grandTotal: Unranked<NestingRule> = {
   id: 'nesting-grand-total',
-  stage: 'nesting',
   description:
     'The last row names the total of a table of four breakdowns or more (or of fewer, when an earlier breakdown adds up to it), or a closing mean or median: it is outside every breakdown.',
   messages: { total: 'the total of the whole table, after its breakdowns' },
-  strength: 10,
   applies: (ctx) => ctx.numbers !== null && !indented(ctx),
   find(ctx, report) {
     if (ctx.numbers === null) return
@@ -189,13 +171,11 @@ const grandTotal: NestingRule = {
   }
 }
 
-const totalEndsSection: NestingRule = {
+const totalEndsSection: Unranked<NestingRule> = {
   id: 'nesting-total-ends-section',
-  stage: 'nesting',
   description:
     'A row labelled as a total ends the section whose parts it follows, unless a plain data row follows it ("sum of 5 skinfolds" among measures is a measure).',
   messages: { ends: "a total after the section's parts ends the section" },
-  strength: 10,
   applies: (ctx) => ctx.hierarchy && !indented(ctx),
   find(ctx, report) {
     const { g, headerRows, headerCols, roles } = ctx
@@ -210,13 +190,11 @@ const totalEndsSection: NestingRule = {
   }
 }
 
-const totalOfSections: NestingRule = {
+const totalOfSections: Unranked<NestingRule> = {
   id: 'nesting-total-of-sections',
-  stage: 'nesting',
   description:
     'A total right after a section\'s rows, to which the rows of that section and of earlier ones add up ("cma total"), closes them all.',
   messages: { sections: 'the rows of the sections from {from} add up to it' },
-  strength: 10,
   applies: (ctx) => ctx.numbers !== null && !indented(ctx) && ctx.headerCols === 1,
   find(ctx, report) {
     if (ctx.numbers === null) return
@@ -227,13 +205,11 @@ const totalOfSections: NestingRule = {
   }
 }
 
-const wholes: NestingRule = {
+const wholes: Unranked<NestingRule> = {
   id: 'nesting-whole-heads-rows',
-  stage: 'nesting',
   description:
     'A row naming the whole of the rows listed under it ("all industries", "provinces overall", "u.s. total") heads them when it opens the body or a unit\'s rows; a second whole is its sibling.',
   messages: { whole: 'names the whole of the rows under it' },
-  strength: 10,
   applies: worded,
   find(ctx, report) {
     ctx.roles.forEach((role, row) => {
@@ -243,13 +219,11 @@ const wholes: NestingRule = {
   }
 }
 
-const countries: NestingRule = {
+const countries: Unranked<NestingRule> = {
   id: 'nesting-country-after-whole',
-  stage: 'nesting',
   description:
     'A country after the rows of a whole ("canada" after "territories overall") is not one of them (optional knowledge: places.json).',
   messages: { country: 'a country, not one of the rows of the whole above' },
-  strength: 10,
   applies: worded,
   find(ctx, report) {
     ctx.roles.forEach((role, row) => {
@@ -259,8 +233,11 @@ const countries: NestingRule = {
   }
 }
 
-/** The rules of stage nesting that need the indentation column (found first by INDENT_COLUMN_RULE). */
-export const NESTING_RULES: readonly NestingRule[] = [
+/** The rule that finds the indented label column, which the other rules of the stage read. */
+export const INDENT_COLUMN_RULES: readonly NestingRule[] = ranked<NestingRule>([indentColumnRule])
+
+/** The rules of stage nesting that need the indentation column (found first by INDENT_COLUMN_RULES). */
+export const NESTING_RULES: readonly NestingRule[] = ranked<NestingRule>([
   carried,
   groupColumns,
   totalsUnderParts,
@@ -273,7 +250,22 @@ export const NESTING_RULES: readonly NestingRule[] = [
   totalOfSections,
   wholes,
   countries
-]
+])
+
+/**
+ * Rules the sweep applies itself as it meets each row, since they read the groups open above it: listed
+ * here for the rule table, the reasons and the ablation.
+ */
+export type SweepRule = { id: string; stage: StageId; strength: number; description: string; messages: Record<string, string> }
+
+const siblingCloses: Unranked<SweepRule> = {
+  id: 'nesting-sibling-closes',
+  description:
+    'A row that negates an open group ("non-dangerous goods" after the parts of "dangerous goods") or names another measure of the innermost one ("changes in employment rate" after "changes in employment shares") closes it, unless the group lists its own name among its rows.',
+  messages: { sibling: 'a sibling of the group above it, by its wording' }
+}
+
+export const SWEEP_RULES: readonly SweepRule[] = ranked<SweepRule>([siblingCloses])
 
 /** The nesting evidence by kind, each as an array over the body rows (or the table's columns). */
 export type NestingFacts = {

@@ -3,7 +3,7 @@
  * neither the body nor the left tree.
  */
 import { rawText, regionAt, type Grid } from '../grid'
-import { decideRow, type Evidence, type RowRule } from './types'
+import { decideRow, ranked, type Evidence, type RowRule, type Unranked } from './types'
 import { emptyRow, prose, textCell } from './title'
 
 // Notes under a table are a few lines; a list of lone lines is not a table with notes.
@@ -34,12 +34,10 @@ function forLine(ctx: NotesContext, r: number, each: (row: number, col: number, 
   if (col >= 0) each(r, col, rawText(g, r, col))
 }
 
-const acrossTable: NoteRule = {
+const acrossTable: Unranked<NoteRule> = {
   id: 'note-across-table',
-  stage: 'notes',
   description: "A line written across the whole table, three columns or more, under it (a web table's footer).",
   messages: { across: 'one line merged across the whole table, under it' },
-  strength: 10,
   check(ctx, r, report) {
     const { g } = ctx
     forLine(ctx, r, (row, col) => {
@@ -50,12 +48,10 @@ const acrossTable: NoteRule = {
   }
 }
 
-const sentence: NoteRule = {
+const sentence: Unranked<NoteRule> = {
   id: 'note-sentence',
-  stage: 'notes',
   description: 'A line under the table that reads like a sentence, an address, or a title or source line.',
   messages: { sentence: 'one line under the table that reads like a sentence or a source' },
-  strength: 10,
   check(ctx, r, report) {
     forLine(ctx, r, (row, _col, text) => {
       if (prose(text)) report({ claim: { row, note: true }, message: 'sentence' })
@@ -63,12 +59,10 @@ const sentence: NoteRule = {
   }
 }
 
-const remark: NoteRule = {
+const remark: Unranked<NoteRule> = {
   id: 'note-remark',
-  stage: 'notes',
   description: 'A line under the table that opens with a remark word ("Source:", "Notes", "Symbols", "p = provisional").',
   messages: { remark: 'one line under the table opening with a remark word' },
-  strength: 10,
   check(ctx, r, report) {
     forLine(ctx, r, (row, _col, text) => {
       if (REMARK.test(text)) report({ claim: { row, note: true }, message: 'remark' })
@@ -76,12 +70,10 @@ const remark: NoteRule = {
   }
 }
 
-const footnote: NoteRule = {
+const footnote: Unranked<NoteRule> = {
   id: 'note-footnote',
-  stage: 'notes',
   description: 'A line under the table that opens with a footnote marker ("1 Includes …", "(a) …", "* …", "† …").',
   messages: { footnote: 'a footnote under the table' },
-  strength: 10,
   check(ctx, r, report) {
     forLine(ctx, r, (row, _col, text) => {
       if (FOOTNOTE.test(text)) report({ claim: { row, note: true }, message: 'footnote' })
@@ -89,7 +81,7 @@ const footnote: NoteRule = {
   }
 }
 
-export const NOTE_RULES: readonly NoteRule[] = [acrossTable, sentence, remark, footnote]
+export const NOTE_RULES: readonly NoteRule[] = ranked<NoteRule>([acrossTable, sentence, remark, footnote])
 
 /** The first row of the notes (`g.rows` without any) and the evidence for each note line. */
 export type NotesAnswer = { from: number; lines: Map<number, Evidence<NoteClaim>> }

@@ -6,7 +6,7 @@
 import { blankColumns, rawText, regionAt, type Grid } from '../grid'
 import { periodShape } from '../number'
 import { dataEmpty, isNote, isUnitRow, labelledUnit, placeholdersOnly, rowLabel, sharesMergedData, type RowRole } from '../rows'
-import { byStrength, decideRow, type Evidence, type Refiner, type RowRule } from './types'
+import { applies, byStrength, decideRow, ranked, type Evidence, type Refiner, type RowRule, type Unranked } from './types'
 
 export type RowRolesContext = {
   g: Grid
@@ -33,12 +33,10 @@ export type RoleClaim = { row: number; role: RowRole }
 
 type RoleRule = RowRule<RowRolesContext, RoleClaim>
 
-const flat: RoleRule = {
+const flat: Unranked<RoleRule> = {
   id: 'rows-flat',
-  stage: 'row-roles',
   description: 'With nesting turned off, a row is data when it has anything in it.',
   messages: { data: 'nesting is off: a row of the table', empty: 'nothing in the row' },
-  strength: 100,
   applies: (ctx) => !ctx.hierarchy,
   check(ctx, row, report) {
     const empty = (ctx.g.cells[row] ?? []).every((t) => t.trim().length === 0)
@@ -46,24 +44,20 @@ const flat: RoleRule = {
   }
 }
 
-const placeholders: RoleRule = {
+const placeholders: Unranked<RoleRule> = {
   id: 'row-placeholders',
-  stage: 'row-roles',
   description: 'A row of missing-value marks only ("none | none | none") is an empty row.',
   messages: { empty: 'missing-value marks only' },
-  strength: 60,
   applies: (ctx) => ctx.hierarchy,
   check(ctx, row, report) {
     if (placeholdersOnly(ctx.g, row)) report({ claim: { row, role: 'empty' }, message: 'empty' })
   }
 }
 
-const underMergedValue: RoleRule = {
+const underMergedValue: Unranked<RoleRule> = {
   id: 'row-under-merged-value',
-  stage: 'row-roles',
   description: 'A labelled row whose data cells lie under a value merged down from a row above ("No Team" over three seasons) is data.',
   messages: { data: 'its values are merged down from the row above' },
-  strength: 50,
   applies: (ctx) => ctx.hierarchy,
   check(ctx, row, report) {
     const { empty, label } = cellsOf(ctx, row)
@@ -71,12 +65,10 @@ const underMergedValue: RoleRule = {
   }
 }
 
-const labelOnly: RoleRule = {
+const labelOnly: Unranked<RoleRule> = {
   id: 'row-label-only',
-  stage: 'row-roles',
   description: 'A row with a label and no values heads the rows below it (a section), unless it reads like a remark or a divider (a note).',
   messages: { section: 'a label and no values', note: 'a remark or a divider, not a heading', empty: 'nothing in the row' },
-  strength: 40,
   applies: (ctx) => ctx.hierarchy,
   check(ctx, row, report) {
     const { empty, label } = cellsOf(ctx, row)
@@ -86,13 +78,11 @@ const labelOnly: RoleRule = {
   }
 }
 
-const labelledUnitRow: RoleRule = {
+const labelledUnitRow: Unranked<RoleRule> = {
   id: 'row-labelled-unit',
-  stage: 'row-roles',
   description:
     'A label whose data area is one short unit merged across all of it ("region of ancestry | percent") heads the rows below it.',
   messages: { section: 'a label over one unit merged across the data' },
-  strength: 30,
   applies: (ctx) => ctx.hierarchy,
   check(ctx, row, report) {
     const { empty, label } = cellsOf(ctx, row)
@@ -101,55 +91,55 @@ const labelledUnitRow: RoleRule = {
   }
 }
 
-const unitRow: RoleRule = {
+const unitRow: Unranked<RoleRule> = {
   id: 'row-unit',
-  stage: 'row-roles',
   description: 'No label and one short text above the data ("percent", "$ thousands", often merged across it): a unit over the rows below.',
   messages: { unit: 'one short text over the data, no label' },
-  strength: 20,
   applies: (ctx) => ctx.hierarchy,
   check(ctx, row, report) {
     if (!cellsOf(ctx, row).empty && isUnitRow(ctx.g, row, ctx.headerCols)) report({ claim: { row, role: 'unit' }, message: 'unit' })
   }
 }
 
-const dataRow: RoleRule = {
+const dataRow: Unranked<RoleRule> = {
   id: 'row-data',
-  stage: 'row-roles',
   description: 'A row with values is a data row.',
   messages: { data: 'a row of values' },
-  strength: 10,
   applies: (ctx) => ctx.hierarchy,
   check(ctx, row, report) {
     if (!cellsOf(ctx, row).empty) report({ claim: { row, role: 'data' }, message: 'data' })
   }
 }
 
-export const ROLE_RULES: readonly RoleRule[] = [flat, placeholders, underMergedValue, labelOnly, labelledUnitRow, unitRow, dataRow]
+export const ROLE_RULES: readonly RoleRule[] = ranked<RoleRule>([
+  flat,
+  placeholders,
+  underMergedValue,
+  labelOnly,
+  labelledUnitRow,
+  unitRow,
+  dataRow
+])
 
 /** Roles of the body rows so far (index 0 = row headerRows), and the evidence of each. */
 export type RolesAnswer = { roles: RowRole[]; evidence: (Evidence<RoleClaim> | undefined)[] }
 
 type RoleRefiner = Refiner<RowRolesContext, RolesAnswer, RoleClaim>
 
-const notesUnder: RoleRefiner = {
+const notesUnder: Unranked<RoleRefiner> = {
   id: 'rows-notes-under-table',
-  stage: 'row-roles-adjust',
   description: 'The rows of the notes under the table (stage notes) are notes, not rows of it.',
   messages: { note: 'one of the notes under the table' },
-  strength: 40,
   refine(ctx, { roles }, report) {
     for (let r = Math.max(ctx.notesFrom, ctx.headerRows); r < ctx.g.rows; r++)
       if (roles[r - ctx.headerRows] !== 'empty') report({ claim: { row: r, role: 'note' }, message: 'note' })
   }
 }
 
-const trailingLabels: RoleRefiner = {
+const trailingLabels: Unranked<RoleRefiner> = {
   id: 'rows-labels-after-data',
-  stage: 'row-roles-adjust',
   description: 'Rows with a label and nothing else after the last data row head nothing: notes ("Abbreviations and symbols:").',
   messages: { note: 'a label after the last row of values' },
-  strength: 30,
   applies: (ctx) => ctx.headerCols > 0,
   refine(ctx, { roles }, report) {
     const last = roles.lastIndexOf('data')
@@ -159,13 +149,11 @@ const trailingLabels: RoleRefiner = {
   }
 }
 
-const banners: RoleRefiner = {
+const banners: Unranked<RoleRefiner> = {
   id: 'rows-banners',
-  stage: 'row-roles-adjust',
   description:
     'Section rows merged across the whole table when other section rows are not ("HH:MIN" over "KEY SERIES"): banners, each heading everything down to the next, as a unit does.',
   messages: { unit: 'merged across the table, unlike the other section rows' },
-  strength: 20,
   applies: (ctx) => ctx.hierarchy && ctx.headerCols > 0,
   refine(ctx, { roles }, report) {
     const { g, headerRows } = ctx
@@ -190,12 +178,10 @@ const banners: RoleRefiner = {
   }
 }
 
-const periods: RoleRefiner = {
+const periods: Unranked<RoleRefiner> = {
   id: 'rows-periods',
-  stage: 'row-roles-adjust',
   description: 'A period without values ("1971 [x]") followed by periods of the same kind is a row of the series, not a section.',
   messages: { data: 'a period of the series below it, without values' },
-  strength: 10,
   applies: (ctx) => ctx.headerCols > 0,
   refine(ctx, { roles }, report) {
     const { g, headerRows, headerCols } = ctx
@@ -217,7 +203,7 @@ const periods: RoleRefiner = {
   }
 }
 
-export const ROLE_REFINERS: readonly RoleRefiner[] = [notesUnder, trailingLabels, banners, periods]
+export const ROLE_REFINERS: readonly RoleRefiner[] = ranked<RoleRefiner>([notesUnder, trailingLabels, banners, periods])
 
 /** The role of every body row: each row's strongest claim, then the refiners, the stronger first. */
 export function resolveRoles(
@@ -235,7 +221,7 @@ export function resolveRoles(
   }
   const answer: RolesAnswer = { roles, evidence }
   for (const refiner of byStrength(refiners)) {
-    if (refiner.applies !== undefined && !refiner.applies(ctx)) continue
+    if (!applies(refiner, ctx)) continue
     const changes: Evidence<RoleClaim>[] = []
     refiner.refine(ctx, answer, (f) =>
       changes.push({ rule: refiner.id, claim: f.claim, strength: refiner.strength, message: f.message, data: f.data })

@@ -11,6 +11,7 @@ import { rawText, regionAt, type Grid } from '../grid'
 import type { RowRole } from '../rows'
 import type { NestingFacts } from './nesting'
 import { labelText } from './row-roles'
+import { inUse } from './types'
 import {
   closeAtSibling,
   closeInnermostSection,
@@ -167,7 +168,7 @@ export function sweep(input: SweepInput): SweepResult {
     // "non-dangerous goods" after the parts of the section "dangerous goods" is that section's sibling; so is
     // "changes in employment rate" after those of "changes in employment shares".
     before = stack.length
-    if (hierarchy && !indented) closeAtSibling(stack, label)
+    if (hierarchy && !indented && inUse('nesting-sibling-closes')) closeAtSibling(stack, label)
     closing(() => ({ rule: 'nesting-sibling-closes', message: 'sibling' }))
     // "male" after the parts of one "age group" and before the next is not an age group.
     before = stack.length

@@ -5,7 +5,7 @@
 import { cellKind } from '../number'
 import { rawText, regionAt, type Grid } from '../grid'
 import { UNIT_WORDS } from '../rows'
-import { decideRow, type Evidence, type RowRule } from './types'
+import { decideRow, ranked, type Evidence, type RowRule, type Unranked } from './types'
 
 // A title block is a few lines; a table needs a header row and a data row below it.
 const MAX_TITLE_ROWS = 20
@@ -40,16 +40,14 @@ function forLine(ctx: TitleContext, r: number, each: (row: number, filled: numbe
   if (filled.length > 0 && filled.length <= 3) each(r, filled)
 }
 
-const singleLine: TitleRule = {
+const singleLine: Unranked<TitleRule> = {
   id: 'title-line',
-  stage: 'title',
   description: 'A row holding one text and nothing else in the first used column, merged across, or reading like a title.',
   messages: {
     merged: 'one line merged across the table',
     first: 'one line in the first column, nothing else on the row',
     prose: 'one line that reads like a title, a source or a unit line'
   },
-  strength: 10,
   check(ctx, r, report) {
     forLine(ctx, r, (row, [a = 0, ...rest]) => {
       const kind = rest.length === 0 ? lineOfText(ctx.g, row, a, ctx.first, ctx.last) : null
@@ -58,12 +56,10 @@ const singleLine: TitleRule = {
   }
 }
 
-const continuation: TitleRule = {
+const continuation: Unranked<TitleRule> = {
   id: 'title-continues',
-  stage: 'title',
   description: 'The next line of the title above it, in the same column, with no blank row between.',
   messages: { continues: 'the next line of the title above' },
-  strength: 10,
   check(ctx, r, report) {
     forLine(ctx, r, (row, filled) => {
       const a = filled[0] ?? 0
@@ -75,12 +71,10 @@ const continuation: TitleRule = {
   }
 }
 
-const unitUnderTitle: TitleRule = {
+const unitUnderTitle: Unranked<TitleRule> = {
   id: 'title-unit-line',
-  stage: 'title',
   description: 'Under a title, the unit or base of the whole table on a line of its own ("thousands", "2018=100").',
   messages: { unit: 'the unit of the whole table, under its title' },
-  strength: 10,
   check(ctx, r, report) {
     forLine(ctx, r, (row, filled) => {
       const a = filled[0] ?? 0
@@ -90,12 +84,10 @@ const unitUnderTitle: TitleRule = {
   }
 }
 
-const tableNumber: TitleRule = {
+const tableNumber: Unranked<TitleRule> = {
   id: 'title-table-number',
-  stage: 'title',
   description: 'A short table number in the first column beside its title ("1a | Construction output").',
   messages: { number: 'a table number beside its title' },
-  strength: 10,
   check(ctx, r, report) {
     forLine(ctx, r, (row, [a, b, ...rest]) => {
       if (a === undefined || b === undefined || rest.length > 0 || a !== ctx.first) return
@@ -105,12 +97,10 @@ const tableNumber: TitleRule = {
   }
 }
 
-const repeatedOverParts: TitleRule = {
+const repeatedOverParts: Unranked<TitleRule> = {
   id: 'title-repeated',
-  stage: 'title',
   description: 'The same title line written over each of several tables side by side.',
   messages: { repeated: 'the same line over each of the tables side by side' },
-  strength: 10,
   check(ctx, r, report) {
     forLine(ctx, r, (row, filled) => {
       const a = filled[0] ?? 0
@@ -120,12 +110,10 @@ const repeatedOverParts: TitleRule = {
   }
 }
 
-const paragraph: TitleRule = {
+const paragraph: Unranked<TitleRule> = {
   id: 'title-paragraph',
-  stage: 'title',
   description: 'A paragraph of text that runs over a few cells ("http://… | and | http://…").',
   messages: { paragraph: 'a paragraph running over a few cells' },
-  strength: 10,
   check(ctx, r, report) {
     forLine(ctx, r, (row, filled) => {
       const a = filled[0] ?? 0
@@ -135,12 +123,10 @@ const paragraph: TitleRule = {
   }
 }
 
-const reachesIntoTable: TitleRule = {
+const reachesIntoTable: Unranked<TitleRule> = {
   id: 'title-not-header-corner',
-  stage: 'title',
   description: 'A row with a cell merged down into rows that have content of their own (a header corner) is never a title line.',
   messages: { corner: 'a cell of the row is merged down into the table' },
-  strength: 20,
   check(ctx, r, report) {
     forLine(ctx, r, (row, filled) => {
       if (mergedIntoTable(ctx.g, row)) report({ claim: { row, title: false, col: filled[0] ?? 0 }, message: 'corner' })
@@ -148,7 +134,7 @@ const reachesIntoTable: TitleRule = {
   }
 }
 
-export const TITLE_RULES: readonly TitleRule[] = [
+export const TITLE_RULES: readonly TitleRule[] = ranked<TitleRule>([
   singleLine,
   continuation,
   unitUnderTitle,
@@ -156,7 +142,7 @@ export const TITLE_RULES: readonly TitleRule[] = [
   repeatedOverParts,
   paragraph,
   reachesIntoTable
-]
+])
 
 /** The title block's length and the evidence that decided each of its lines. */
 export type TitleAnswer = { rows: number; lines: Map<number, Evidence<TitleClaim>> }

@@ -7,6 +7,8 @@
  * is explained, as eslint's rule messages are.
  */
 
+import { RULE_TABLE } from './table'
+
 /** The stages of the structure pass, in the order their answers are needed: each reads only earlier ones. */
 export const STAGES = [
   'title',
@@ -42,7 +44,7 @@ export type Rule<X, C> = {
   description: string
   /** Message templates by id; `{name}` reads the finding's data. */
   messages: Record<string, string>
-  /** The strength its claims carry against other rules' claims; set by the rule table. */
+  /** The strength its claims carry against other rules' claims; set by the rule table (rules/table.ts). */
   strength: number
   /** Whether the rule looks at this table at all; absent means always. */
   applies?: (ctx: X) => boolean
@@ -57,11 +59,47 @@ export type RowRule<X, C> = Omit<Rule<X, C>, 'find'> & {
   check: (ctx: X, row: number, report: (finding: Finding<C>) => void) => void
 }
 
+/** A rule as its stage file writes it: the rule table gives it its stage and strength (see `ranked`). */
+export type Unranked<R> = Omit<R, 'stage' | 'strength'>
+
+/** The rules of a stage with the stage and strength the rule table gives each; a rule it does not list is an error. */
+export function ranked<R extends { id: string; stage: StageId; strength: number }>(rules: readonly Unranked<R>[]): readonly R[] {
+  return rules.map((rule) => {
+    const entry = RULE_TABLE[rule.id]
+    if (entry === undefined) throw new Error(`structure rule ${rule.id} is not in the rule table (rules/table.ts)`)
+    return { ...rule, stage: entry.stage, strength: entry.strength } as R
+  })
+}
+
+// Rules turned off, to measure what each one does (`npm run bench -- parse --ablate`) or to debug one.
+let disabled: ReadonlySet<string> = new Set()
+
+/** Runs `work` with the rules `ids` turned off, as if the rule table did not list them. */
+export function withoutRules<T>(ids: Iterable<string>, work: () => T): T {
+  const before = disabled
+  disabled = new Set([...before, ...ids])
+  try {
+    return work()
+  } finally {
+    disabled = before
+  }
+}
+
+/** Whether a rule is in use and looks at this table. */
+export function applies<X>(rule: { id: string; applies?: (ctx: X) => boolean }, ctx: X): boolean {
+  return !disabled.has(rule.id) && (rule.applies === undefined || rule.applies(ctx))
+}
+
+/** Whether a rule is in use (for rules the sweep applies itself, such as nesting-sibling-closes). */
+export function inUse(id: string): boolean {
+  return !disabled.has(id)
+}
+
 /** Every applying row rule's evidence about one row. */
 export function collectRow<X, C>(rules: readonly RowRule<X, C>[], ctx: X, row: number): Evidence<C>[] {
   const out: Evidence<C>[] = []
   for (const rule of rules) {
-    if (rule.applies !== undefined && !rule.applies(ctx)) continue
+    if (!applies(rule, ctx)) continue
     rule.check(ctx, row, (f) => out.push({ rule: rule.id, claim: f.claim, strength: rule.strength, message: f.message, data: f.data }))
   }
   return out
@@ -89,7 +127,7 @@ export function decideRow<X, C>(
 ): Evidence<C> | undefined {
   let best: Evidence<C> | undefined
   for (const rule of inStrengthOrder(rules)) {
-    if (rule.applies !== undefined && !rule.applies(ctx)) continue
+    if (!applies(rule, ctx)) continue
     rule.check(ctx, row, (f) => {
       if (best === undefined && (accept === undefined || accept(f.claim)))
         best = { rule: rule.id, claim: f.claim, strength: rule.strength, message: f.message, data: f.data }
@@ -103,7 +141,7 @@ export function decideRow<X, C>(
 export function decide<X, C>(rules: readonly Rule<X, C>[], ctx: X): Evidence<C> | undefined {
   let best: Evidence<C> | undefined
   for (const rule of inStrengthOrder(rules)) {
-    if (rule.applies !== undefined && !rule.applies(ctx)) continue
+    if (!applies(rule, ctx)) continue
     rule.find(ctx, (f) => {
       best ??= { rule: rule.id, claim: f.claim, strength: rule.strength, message: f.message, data: f.data }
     })
@@ -151,7 +189,7 @@ export function reasonOf<C>(rules: ReadonlyMap<string, { messages: Record<string
 export function collect<X, C>(rules: readonly Rule<X, C>[], ctx: X): Evidence<C>[] {
   const out: Evidence<C>[] = []
   for (const rule of rules) {
-    if (rule.applies !== undefined && !rule.applies(ctx)) continue
+    if (!applies(rule, ctx)) continue
     rule.find(ctx, (f) => out.push({ rule: rule.id, claim: f.claim, strength: rule.strength, message: f.message, data: f.data }))
   }
   return out

@@ -26,6 +26,7 @@ import { datasetsDir } from '../../src/main/services/paths'
 import type { HeaderNode, RawGrid } from '../../src/shared/table'
 import { cellLines, openGrids } from './parse-cells'
 import { compareDumps, writeDump } from './parse-dump'
+import { explainFile } from './parse-explain'
 import { evaluateSheetStructure } from './parse-sheets'
 
 export type Miss = {
@@ -476,7 +477,7 @@ function tool(args: string[]): { metrics: Record<string, number>; details: unkno
     args,
     allowPositionals: true,
     strict: false,
-    options: { dump: { type: 'string' }, compare: { type: 'boolean' }, cells: { type: 'string' } }
+    options: { dump: { type: 'string' }, compare: { type: 'boolean' }, cells: { type: 'string' }, explain: { type: 'string' } }
   })
   if (typeof values.dump === 'string') {
     const tables = writeDump(values.dump)
@@ -488,6 +489,10 @@ function tool(args: string[]): { metrics: Record<string, number>; details: unkno
     const changed = compareDumps(a, b)
     for (const c of changed) console.log(`${c.id}: ${c.fields.join(', ')}`)
     return { metrics: { tables_changed: changed.length }, details: { changed } }
+  }
+  if (typeof values.explain === 'string') {
+    console.log(explainFile(values.explain).join('\n'))
+    return { metrics: {}, details: {} }
   }
   if (typeof values.cells === 'string') {
     const [file = '', sheet] = values.cells.split('#')

@@ -37,7 +37,7 @@ const cornerColumns: Unranked<LabelColumnsRule> = {
   id: 'labels-under-corner',
   description:
     'Leading columns under the corner (header cells empty, one label reaching down through the header rows, or a name in the last header row under empty cells), not yes/no marks, not numbers unless they continue two text label columns.',
-  messages: { corner: 'under the corner of the header ({count} columns)' },
+  messages: { corner: '{columns} under the corner of the header' },
   applies: (ctx) => ctx.headerRows >= 1,
   find(ctx, report) {
     const { g, headerRows } = ctx
@@ -48,7 +48,8 @@ const cornerColumns: Unranked<LabelColumnsRule> = {
     // numeric column named in the corner after two or more text label columns continues them ("year | team | games").
     const floor = headerRows >= 2 ? 1 : 0
     while (k > floor && mostlyNumeric(g, k - 1, headerRows) && !continuesLabels(g, k - 1, headerRows)) k--
-    if (k > 0) report({ claim: { count: k }, message: 'corner', data: { count: k } })
+    if (k > 0)
+      report({ claim: { count: k }, message: 'corner', data: { columns: k === 1 ? 'the first column' : `the first ${k} columns` } })
   }
 }
 

@@ -45,14 +45,19 @@ describe('the inspector says why', () => {
     await expect.poll(() => page.getByTestId('top-why').textContent(), { timeout: 10_000 }).toBe('child labels under the parents above')
   })
 
-  it('says a layout changed in the inspector is set by hand', async () => {
+  it('says a layout changed in the inspector is set by hand, and sets it again when the same file is opened again', async () => {
     await page.getByLabel('Header columns').fill('0')
     await expect
       .poll(() => page.getByTestId('label-columns-why').textContent(), { timeout: 30_000 })
       .toBe('Label columns set by hand in the inspector')
-    await page.getByLabel('Header columns').fill('1')
+    await page.getByTestId('file-input').setInputFiles(PHD)
+    await expect.poll(() => page.getByRole('tablist', { name: 'Open tables' }).getByRole('tab').count(), { timeout: 30_000 }).toBe(2)
+    // The new tab is the one shown, with the layout set on the first.
+    const tabs = page.getByRole('tablist', { name: 'Open tables' }).getByRole('tab')
+    await expect.poll(() => tabs.nth(1).getAttribute('aria-selected'), { timeout: 30_000 }).toBe('true')
+    await expect.poll(() => page.getByLabel('Header columns').inputValue(), { timeout: 30_000 }).toBe('0')
     await expect
       .poll(() => page.getByTestId('label-columns-why').textContent(), { timeout: 30_000 })
-      .toBe('Label columns: the first column under the corner of the header')
+      .toBe('Label columns set by hand in the inspector')
   })
 })

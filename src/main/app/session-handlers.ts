@@ -5,9 +5,9 @@
 
 import type { Handlers, TableSummary } from '../../shared/api'
 import { fail, ok, type Result } from '../../shared/result'
-import type { SessionRecord, SessionSource } from '../../shared/session'
+import type { SessionRecord, SessionSource, SessionTable } from '../../shared/session'
 import type { SessionStore } from '../services/sessions'
-import { exportSession, parseExport, summarize } from '../services/sessions'
+import { exportSession, parseExport, summarize, tablePart } from '../services/sessions'
 import type { OpenDialog } from './table-handlers'
 
 type TableChannel = Extract<keyof Handlers, `table:${string}`>
@@ -51,12 +51,12 @@ export function createSessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, 
   const tracked = new Map<string, Tracked>()
   let sourceSeq = 0
 
-  const record = (origin: SessionSource['origin'], opened: TableSummary[]): void => {
+  const record = (origin: SessionSource['origin'], opened: TableSummary[], saved?: ReadonlyMap<string, SessionTable>): void => {
     const sessionId = sessions.current().id
     const sourceId = `s${Date.now().toString(36)}${(sourceSeq++).toString(36)}`
     sessions.update(sessionId, (r) => ({
       ...r,
-      sources: [...r.sources, { id: sourceId, origin, tables: opened.map((t) => ({ name: t.name })) }]
+      sources: [...r.sources, { id: sourceId, origin, tables: opened.map((t) => saved?.get(t.name) ?? { name: t.name }) }]
     }))
     for (const t of opened) tracked.set(t.id, { sessionId, sourceId, name: t.name })
   }
@@ -64,9 +64,26 @@ export function createSessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, 
   const openBytes = async (name: string, bytes: Uint8Array): Promise<Result<TableSummary[]>> => {
     const opened = await inner['table:openBytes']({ name, bytes })
     if (!opened.ok || opened.value.length === 0) return opened
+    const sha256 = opened.value[0]?.source.sha256
+    // A layout set by hand on these bytes before (in this session or another) is set again.
+    const saved = new Map<string, SessionTable>()
+    const tables: TableSummary[] = []
+    for (const table of opened.value) {
+      const layout = sha256 === undefined ? undefined : sessions.savedLayout(sha256, tablePart(table.name, name))
+      const again =
+        layout?.structure === undefined
+          ? null
+          : await inner['table:restructure']({
+              tableId: table.id,
+              options: layout.structure,
+              ...(layout.view ? { view: layout.view } : {})
+            })
+      if (again?.ok === true) saved.set(table.name, { name: table.name, structure: again.value.structure, view: again.value.view })
+      tables.push(again?.ok === true ? again.value : table)
+    }
     const stored = sessions.saveBytes(sessions.current().id, bytes)
-    record({ kind: 'file', fileName: name, stored, bytes: bytes.byteLength }, opened.value)
-    return opened
+    record({ kind: 'file', fileName: name, stored, bytes: bytes.byteLength, ...(sha256 === undefined ? {} : { sha256 }) }, tables, saved)
+    return ok(tables)
   }
 
   const forget = (tableId: string): void => {

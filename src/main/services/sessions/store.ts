@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import type { SessionListing, SessionProblem, SessionRecord, SessionSummary } from '../../../shared/session'
+import type { SessionListing, SessionProblem, SessionRecord, SessionSummary, SessionTable } from '../../../shared/session'
 import { TEMP_SUFFIX, writeFileAtomic } from './atomic'
 import { redactDeep } from './redact'
 import { isSessionId, validateSession } from './validate'
@@ -186,6 +186,24 @@ export class SessionStore {
     rmSync(join(this.dir, id, stored), { force: true })
   }
 
+  /**
+   * The header layout last set by hand for a table of the file with these bytes (by SHA-256), whatever the
+   * file was called: `part` is the table's name after the file name (its sheet, "" for a one-table file). In
+   * the current session first, then in the others, the most recently changed first.
+   */
+  savedLayout(sha256: string, part: string): SessionTable | undefined {
+    const current = this.current()
+    for (const record of [current, ...this.ordered().filter((r) => r.id !== current.id)])
+      for (let k = record.sources.length - 1; k >= 0; k--) {
+        const source = record.sources[k]
+        if (source?.origin.kind !== 'file' || source.origin.sha256 !== sha256) continue
+        const { fileName } = source.origin
+        const table = source.tables.find((t) => t.structure !== undefined && tablePart(t.name, fileName) === part)
+        if (table) return table
+      }
+    return undefined
+  }
+
   listing(query = ''): SessionListing {
     const words = query
       .toLowerCase()
@@ -223,4 +241,9 @@ function searchText(record: SessionRecord): string {
 
 function defaultName(at: Date): string {
   return `Session ${at.toISOString().slice(0, 16).replace('T', ' ')}`
+}
+
+/** A table's name after the name of its file ("scores.csv › Sheet1" → " › Sheet1"). */
+export function tablePart(name: string, fileName: string): string {
+  return name.startsWith(fileName) ? name.slice(fileName.length) : name
 }

@@ -28,13 +28,15 @@ function origin(value: unknown, where: string): Check<SessionOrigin> {
       : fail('bad-input', `${where}: unknown sample ${JSON.stringify(sample)}.`)
   }
   if (value['kind'] === 'file') {
-    const { fileName, stored, bytes } = value
+    const { fileName, stored, bytes, sha256 } = value
     if (typeof fileName !== 'string' || fileName === '' || fileName.length > 500)
       return fail('bad-input', `${where}: the file name is missing.`)
     if (typeof stored !== 'string' || !STORED.test(stored)) return fail('bad-input', `${where}: the stored file name is not valid.`)
     if (typeof bytes !== 'number' || !Number.isInteger(bytes) || bytes < 0)
       return fail('bad-input', `${where}: the file size is not valid.`)
-    return ok({ kind: 'file', fileName, stored, bytes })
+    if (sha256 !== undefined && (typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256)))
+      return fail('bad-input', `${where}: the file's SHA-256 is not valid.`)
+    return ok({ kind: 'file', fileName, stored, bytes, ...(sha256 === undefined ? {} : { sha256 }) })
   }
   return fail('bad-input', `${where}: the origin kind must be "file" or "sample".`)
 }

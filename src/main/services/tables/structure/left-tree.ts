@@ -1,5 +1,5 @@
 import type { HeaderNode } from '../../../../shared/table'
-import { RowNumbers } from './aggregates'
+import { RowNumbers } from './row-numbers'
 import type { Grid } from './grid'
 import { periodShape } from './number'
 import { rowLabel, type RowRole } from './rows'

@@ -5,10 +5,11 @@
  * whose parts below add up to it); then blocks are read alike where labels repeat, and a total of totals is
  * kept flat.
  */
-import type { RowNumbers } from '../aggregates'
+import type { RowNumbers } from '../row-numbers'
 import { aggregateBlocks, echoBlocks } from '../aggregates'
 import type { Grid } from '../grid'
-import { namedBlocks, ofWhichBlocks, rangeBlocks, regionParts, repeatedListBlocks, rowWords } from '../label-cues'
+import { namedBlocks, ofWhichBlocks, rangeBlocks, repeatedListBlocks, rowWords } from '../label-cues'
+import { regionParts } from '../regions'
 import { isTotalLabel, type RowRole } from '../rows'
 import { applies, byStrength, ranked, type Evidence, type Refiner, type Rule, type Unranked } from './types'
 import { labelText } from './row-roles'

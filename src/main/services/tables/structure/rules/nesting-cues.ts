@@ -3,7 +3,8 @@
  * parts. Shared by the rules of stage `nesting` (rules/nesting.ts); none of them decides anything on its own.
  */
 import { rawText, regionAt, type Grid } from '../grid'
-import { rowsAddUpTo, sectionsAddingUpTo, type RowNumbers } from '../aggregates'
+import type { RowNumbers } from '../row-numbers'
+import { rowsAddUpTo, sectionsAddingUpTo } from '../totals'
 import { isTotalLabel, isWholeLabel, type RowRole } from '../rows'
 import { labelText as rowLabelText } from './row-roles'
 

@@ -5,9 +5,10 @@
  * one (a statistic of a group, a whole heading the rows listed under it). The sweep (rules/sweep.ts) resolves
  * them row by row into the tree.
  */
-import { closingTotals, type RowNumbers } from '../aggregates'
+import type { RowNumbers } from '../row-numbers'
+import { closingTotals } from '../totals'
 import type { Grid } from '../grid'
-import { countryName } from '../label-cues'
+import { countryName } from '../regions'
 import { isTotalLabel, isWholeLabel, type RowRole } from '../rows'
 import { collect, ranked, type Evidence, type Rule, type StageId, type Unranked } from './types'
 import {

@@ -22,6 +22,11 @@ export type ErrorCode =
   | 'model-not-found'
   | 'model-no-code'
   | 'no-answer'
+  | 'bad-chart'
+  | 'package-unreachable'
+  | 'package-http'
+  | 'package-bad-hash'
+  | 'package-missing'
 
 /** An error as data: what every boundary returns instead of throwing. */
 export type AppError = {

@@ -41,7 +41,8 @@ function origin(value: unknown, where: string): Check<SessionOrigin> {
   return fail('bad-input', `${where}: the origin kind must be "file" or "sample".`)
 }
 
-function table(value: unknown, where: string): Check<SessionTable> {
+/** A table of a session: its name, and its header layout when it is valid. */
+export function validateTable(value: unknown, where: string): Check<SessionTable> {
   if (!isObject(value) || typeof value['name'] !== 'string') return fail('bad-input', `${where}: a table has no name.`)
   const out: SessionTable = { name: value['name'] }
   const structure = value['structure']
@@ -59,7 +60,7 @@ function source(value: unknown, index: number): Check<SessionSource> {
   if (!Array.isArray(value['tables'])) return fail('bad-input', `${where}: the table list is missing.`)
   const tables: SessionTable[] = []
   for (const t of value['tables']) {
-    const checked = table(t, where)
+    const checked = validateTable(t, where)
     if (!checked.ok) return checked
     tables.push(checked.value)
   }

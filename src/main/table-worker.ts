@@ -35,6 +35,10 @@ async function handle(message: ToThread): Promise<void> {
       const one = await reader.restructure(message.key, message.options, message.view)
       return send(message.job, one.ok ? ok([one.value]) : one)
     }
+    case 'explain': {
+      const why = await reader.explain(message.key, message.options)
+      return post(why.ok ? { type: 'explained', job: message.job, why: why.value } : { type: 'failed', job: message.job, error: why })
+    }
     case 'next': {
       const parts = outgoing.get(message.job)
       const part = parts?.shift()

@@ -10,6 +10,7 @@ const api = {
   closeTable: (request) => ipcRenderer.invoke(apiMethods.closeTable, request),
   listTables: () => ipcRenderer.invoke(apiMethods.listTables),
   tableStructure: (request) => ipcRenderer.invoke(apiMethods.tableStructure, request),
+  explainTable: (request) => ipcRenderer.invoke(apiMethods.explainTable, request),
   restructureTable: (request) => ipcRenderer.invoke(apiMethods.restructureTable, request),
   openSample: (request) => ipcRenderer.invoke(apiMethods.openSample, request),
   runPython: (request) => ipcRenderer.invoke(apiMethods.runPython, request),

@@ -12,6 +12,7 @@ import type { ExecutorState, RunRecord } from './python'
 import type { Result } from './result'
 import type { SettingsUpdate, SettingsView } from './settings'
 import type { ExportFormat, SampleName, SessionExport, SessionListing, SessionOpened, SessionSummary } from './session'
+import type { StructureWhy } from './structure-why'
 import type { HeaderNode, IndexView, StructureOptions } from './table'
 
 /** A table open in the workspace, without its cells. */
@@ -120,6 +121,8 @@ export type ApiSpec = {
   'table:list': { request: void; response: Result<TableSummary[]> }
   /** The header trees, tuples and layout of a table, with what detection guessed. */
   'table:structure': { request: { tableId: string }; response: Result<TableStructure> }
+  /** Why the table has its layout: the rules behind each title line, header row, label column and row's parent. */
+  'table:explain': { request: { tableId: string }; response: Result<StructureWhy> }
   /**
    * Structure a table again from its imported cells with the given header layout (and view), and give the
    * new table to Python under the same id. No re-import: this takes as long as the structure pass.
@@ -219,6 +222,7 @@ export const apiMethods = {
   closeTable: 'table:close',
   listTables: 'table:list',
   tableStructure: 'table:structure',
+  explainTable: 'table:explain',
   restructureTable: 'table:restructure',
   openSample: 'table:openSample',
   runPython: 'python:run',

@@ -9,7 +9,14 @@ export type SampleName = 'orders-csv' | 'regional-report-xlsx' | 'bookshop-sqlit
 /** Where a session's tables came from, so reopening the session can open them again. */
 export type SessionOrigin =
   /** A file opened by its bytes: the bytes are kept in the session's folder under `stored`. */
-  | { kind: 'file'; fileName: string; stored: string; bytes: number }
+  | {
+      kind: 'file'
+      fileName: string
+      stored: string
+      bytes: number
+      /** SHA-256 (hex) of the bytes, so a layout set by hand follows the same file opened again (absent in older sessions). */
+      sha256?: string
+    }
   /** One of the sample tables shipped with the app. */
   | { kind: 'sample'; sample: SampleName }
 

@@ -122,6 +122,39 @@ describe('session handlers', () => {
     expect(sessions.current().id).toBe(first)
   })
 
+  it('sets a layout set by hand again when the same bytes are opened again, in another session and under another name', async () => {
+    const [scores] = await value(handlers['table:openBytes']({ name: 'scores.csv', bytes: CSV }))
+    expect(scores?.structure.headerCols).toBe(0)
+    await value(
+      handlers['table:restructure']({ tableId: scores?.id ?? '', options: { headerRows: 1, headerCols: 1, leftHierarchy: 'none' } })
+    )
+    await value(handlers['session:new']({ name: 'Later' }))
+    // A restart: the layout is found in the sessions on disk.
+    make()
+    const [again] = await value(handlers['table:openBytes']({ name: 'scores copy.csv', bytes: CSV }))
+    expect(again?.structure).toEqual({ headerRows: 1, headerCols: 1, leftHierarchy: 'none' })
+    expect(workspace.get(again?.id ?? '')?.parsed.index).toEqual([['Ann'], ['Bo'], ['Cy']])
+    // Saved with the new session too, so it reopens with it.
+    const source = sessions.current().sources[0]
+    expect(source?.origin).toMatchObject({ kind: 'file', fileName: 'scores copy.csv', sha256: again?.source.sha256 })
+    expect(source?.tables).toEqual([{ name: again?.name, structure: again?.structure, view: 'multiindex' }])
+    // Other bytes under the first name are another table: detected afresh.
+    const [other] = await value(handlers['table:openBytes']({ name: 'scores.csv', bytes: new TextEncoder().encode('Name,Score\nAnn,4\n') }))
+    expect(other?.structure.headerCols).toBe(0)
+  })
+
+  it('keeps a layout set by hand for the file after its table is closed', async () => {
+    const [scores] = await value(handlers['table:openBytes']({ name: 'scores.csv', bytes: CSV }))
+    await value(handlers['table:restructure']({ tableId: scores?.id ?? '', options: { headerRows: 1, headerCols: 1 } }))
+    await value(handlers['table:close']({ tableId: scores?.id ?? '' }))
+    expect(sessions.current().sources).toEqual([])
+    // Also after a restart, and without the store taking the layouts for a broken session.
+    make()
+    const [again] = await value(handlers['table:openBytes']({ name: 'scores.csv', bytes: CSV }))
+    expect(again?.structure).toMatchObject({ headerRows: 1, headerCols: 1 })
+    expect(sessions.listing().problems).toEqual([])
+  })
+
   it('lists, renames, searches and deletes sessions', async () => {
     const a = sessions.current().id
     await value(handlers['session:rename']({ id: a, name: 'Scores work' }))

@@ -7,9 +7,9 @@ import type { Handlers, TableSummary } from '../../shared/api'
 import type { AskSummary } from '../../shared/ask'
 import { chartSvg } from '../services/charts/svg'
 import { fail, ok, type Result } from '../../shared/result'
-import type { SessionRecord, SessionSource, SessionSummary } from '../../shared/session'
+import type { SessionRecord, SessionSource, SessionSummary, SessionTable } from '../../shared/session'
 import type { SessionStore } from '../services/sessions'
-import { exportSession, parseExport, summarize } from '../services/sessions'
+import { exportSession, parseExport, summarize, tablePart } from '../services/sessions'
 import type { OpenDialog } from './table-handlers'
 
 type TableChannel = Extract<keyof Handlers, `table:${string}`>
@@ -71,12 +71,12 @@ export function createSessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, 
     if (current.id === sessionId) deps.events.emit('session:updated', summarize(current))
   }
 
-  const record = (origin: SessionSource['origin'], opened: TableSummary[]): void => {
+  const record = (origin: SessionSource['origin'], opened: TableSummary[], saved?: ReadonlyMap<string, SessionTable>): void => {
     const sessionId = sessions.current().id
     const sourceId = `s${Date.now().toString(36)}${(sourceSeq++).toString(36)}`
     sessions.update(sessionId, (r) => ({
       ...r,
-      sources: [...r.sources, { id: sourceId, origin, tables: opened.map((t) => ({ name: t.name })) }]
+      sources: [...r.sources, { id: sourceId, origin, tables: opened.map((t) => saved?.get(t.name) ?? { name: t.name }) }]
     }))
     for (const t of opened) tracked.set(t.id, { sessionId, sourceId, name: t.name })
     updated(sessionId)
@@ -87,12 +87,34 @@ export function createSessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, 
     if (!opened.ok || opened.value.length === 0) return opened
     // The file was open already: its tables are back in front, nothing new to record.
     if (opened.value.every((t) => tracked.has(t.id))) return opened
+    const sha256 = opened.value[0]?.source.sha256
+    // A layout set by hand on these bytes before (in this session or another) is set again.
+    const saved = new Map<string, SessionTable>()
+    const tables: TableSummary[] = []
+    for (const table of opened.value) {
+      if (tracked.has(table.id)) {
+        tables.push(table)
+        continue
+      }
+      const layout = sha256 === undefined ? undefined : sessions.savedLayout(sha256, tablePart(table.name, name))
+      const again =
+        layout?.structure === undefined
+          ? null
+          : await inner['table:restructure']({
+              tableId: table.id,
+              options: layout.structure,
+              ...(layout.view ? { view: layout.view } : {})
+            })
+      if (again?.ok === true) saved.set(table.name, { name: table.name, structure: again.value.structure, view: again.value.view })
+      tables.push(again?.ok === true ? again.value : table)
+    }
     const stored = sessions.saveBytes(sessions.current().id, bytes)
     record(
-      { kind: 'file', fileName: name, stored, bytes: bytes.byteLength },
-      opened.value.filter((t) => !tracked.has(t.id))
+      { kind: 'file', fileName: name, stored, bytes: bytes.byteLength, ...(sha256 === undefined ? {} : { sha256 }) },
+      tables.filter((t) => !tracked.has(t.id)),
+      saved
     )
-    return opened
+    return ok(tables)
   }
 
   const forget = (tableId: string): void => {
@@ -193,7 +215,8 @@ export function createSessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, 
       const result = await inner['table:restructure'](request)
       const where = tracked.get(request.tableId)
       if (result.ok && where) {
-        const { structure, view } = result.value
+        const { structure, view, source } = result.value
+        sessions.rememberLayout(source.sha256, tablePart(where.name, source.fileName), { name: where.name, structure, view })
         sessions.update(where.sessionId, (r) => ({
           ...r,
           sources: r.sources.map((s) =>

@@ -79,6 +79,7 @@ export function createTableHandlers(deps: TableHandlerDeps): Pick<Handlers, Tabl
     },
     'table:list': () => Promise.resolve(ok(workspace.list().map((t) => t.summary))),
     'table:structure': (request) => Promise.resolve(workspace.structure(request.tableId)),
+    'table:explain': (request) => workspace.explain(request.tableId),
     'table:restructure': async (request) => {
       const result = await workspace.restructure(request.tableId, request.options, request.view)
       if (!result.ok) return result

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { RowBlock, TableSource, TableStructure, TableSummary } from '../../shared/api'
 import { fail, ok, type Result } from '../../shared/result'
+import type { StructureWhy } from '../../shared/structure-why'
 import type { HeaderNode, IndexView, ParsedTable, StructureOptions } from '../../shared/table'
 import { figureShare } from './tables/figures'
 import { parseNumber } from './tables/structure'
@@ -137,6 +138,13 @@ export class Workspace {
     }
     this.tables.set(id, next)
     return ok(next)
+  }
+
+  /** Why the table has its layout in use, rule by rule (asked for when the inspector shows it). */
+  async explain(id: string): Promise<Result<StructureWhy>> {
+    const table = this.get(id)
+    if (!table) return fail('not-found', 'That table is no longer open.')
+    return this.reader.explain(id, table.summary.structure)
   }
 
   structure(id: string): Result<TableStructure> {

@@ -1,4 +1,4 @@
-export { SessionStore, summarize } from './store'
+export { SessionStore, summarize, tablePart } from './store'
 export { currentSessionStore, adoptOldHistory } from './history-store'
 export { exportSession, parseExport, toMarkdown, EXPORT_FORMAT } from './export'
 export { redactDeep, redactText, REDACTED } from './redact'

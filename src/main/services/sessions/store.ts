@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import type { SessionListing, SessionProblem, SessionRecord, SessionSummary } from '../../../shared/session'
+import type { SessionListing, SessionProblem, SessionRecord, SessionSummary, SessionTable } from '../../../shared/session'
 import { TEMP_SUFFIX, writeFileAtomic } from './atomic'
 import { redactDeep } from './redact'
-import { isSessionId, validateSession } from './validate'
+import { isSessionId, validateSession, validateTable } from './validate'
 
 const INDEX = 'index.json'
+// Layouts set by hand, by file bytes and table: kept apart from the sessions, so closing a table keeps its layout.
+// (a name no session id can take: the loader reads `<id>.json` files as sessions)
+const LAYOUTS = 'layouts.v1.json'
+const MAX_LAYOUTS = 2000
 type IndexFile = { version: 1; currentId: string | null; order: string[] }
 
 /**
@@ -186,6 +190,59 @@ export class SessionStore {
     rmSync(join(this.dir, id, stored), { force: true })
   }
 
+  /**
+   * The header layout last set by hand for a table of the file with these bytes (by SHA-256), whatever the
+   * file was called: `part` is the table's name after the file name (its sheet, "" for a one-table file). In
+   * the current session first, then in the others, the most recently changed first.
+   */
+  savedLayout(sha256: string, part: string): SessionTable | undefined {
+    const remembered = this.readLayouts().get(`${sha256}\n${part}`)
+    if (remembered) return remembered
+    const current = this.current()
+    for (const record of [current, ...this.ordered().filter((r) => r.id !== current.id)])
+      for (let k = record.sources.length - 1; k >= 0; k--) {
+        const source = record.sources[k]
+        if (source?.origin.kind !== 'file' || source.origin.sha256 !== sha256) continue
+        const { fileName } = source.origin
+        const table = source.tables.find((t) => t.structure !== undefined && tablePart(t.name, fileName) === part)
+        if (table) return table
+      }
+    return undefined
+  }
+
+  /** Keep the layout set by hand on a table of a file (by its bytes' SHA-256), also after the table is closed. */
+  rememberLayout(sha256: string, part: string, table: SessionTable): void {
+    const layouts = this.readLayouts()
+    const key = `${sha256}\n${part}`
+    layouts.delete(key)
+    layouts.set(key, table)
+    // The most recent ones: a layout is a few dozen bytes, the file stays small.
+    for (const old of layouts.keys()) {
+      if (layouts.size <= MAX_LAYOUTS) break
+      layouts.delete(old)
+    }
+    writeFileAtomic(join(this.dir, LAYOUTS), `${JSON.stringify(Object.fromEntries(layouts))}\n`)
+  }
+
+  private layouts: Map<string, SessionTable> | null = null
+
+  private readLayouts(): Map<string, SessionTable> {
+    if (this.layouts !== null) return this.layouts
+    this.layouts = new Map()
+    try {
+      const path = join(this.dir, LAYOUTS)
+      const data: unknown = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {}
+      if (typeof data === 'object' && data !== null)
+        for (const [key, value] of Object.entries(data)) {
+          const checked = validateTable(value, 'a saved layout')
+          if (checked.ok && checked.value.structure !== undefined) this.layouts.set(key, checked.value)
+        }
+    } catch {
+      // An unreadable file loses remembered layouts only; the sessions keep theirs.
+    }
+    return this.layouts
+  }
+
   listing(query = ''): SessionListing {
     const words = query
       .toLowerCase()
@@ -223,4 +280,9 @@ function searchText(record: SessionRecord): string {
 
 function defaultName(at: Date): string {
   return `Session ${at.toISOString().slice(0, 16).replace('T', ' ')}`
+}
+
+/** A table's name after the name of its file ("scores.csv › Sheet1" → " › Sheet1"). */
+export function tablePart(name: string, fileName: string): string {
+  return name.startsWith(fileName) ? name.slice(fileName.length) : name
 }

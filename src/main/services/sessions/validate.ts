@@ -28,18 +28,21 @@ function origin(value: unknown, where: string): Check<SessionOrigin> {
       : fail('bad-input', `${where}: unknown sample ${JSON.stringify(sample)}.`)
   }
   if (value['kind'] === 'file') {
-    const { fileName, stored, bytes } = value
+    const { fileName, stored, bytes, sha256 } = value
     if (typeof fileName !== 'string' || fileName === '' || fileName.length > 500)
       return fail('bad-input', `${where}: the file name is missing.`)
     if (typeof stored !== 'string' || !STORED.test(stored)) return fail('bad-input', `${where}: the stored file name is not valid.`)
     if (typeof bytes !== 'number' || !Number.isInteger(bytes) || bytes < 0)
       return fail('bad-input', `${where}: the file size is not valid.`)
-    return ok({ kind: 'file', fileName, stored, bytes })
+    if (sha256 !== undefined && (typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256)))
+      return fail('bad-input', `${where}: the file's SHA-256 is not valid.`)
+    return ok({ kind: 'file', fileName, stored, bytes, ...(sha256 === undefined ? {} : { sha256 }) })
   }
   return fail('bad-input', `${where}: the origin kind must be "file" or "sample".`)
 }
 
-function table(value: unknown, where: string): Check<SessionTable> {
+/** A table of a session: its name, and its header layout when it is valid. */
+export function validateTable(value: unknown, where: string): Check<SessionTable> {
   if (!isObject(value) || typeof value['name'] !== 'string') return fail('bad-input', `${where}: a table has no name.`)
   const out: SessionTable = { name: value['name'] }
   const structure = value['structure']
@@ -57,7 +60,7 @@ function source(value: unknown, index: number): Check<SessionSource> {
   if (!Array.isArray(value['tables'])) return fail('bad-input', `${where}: the table list is missing.`)
   const tables: SessionTable[] = []
   for (const t of value['tables']) {
-    const checked = table(t, where)
+    const checked = validateTable(t, where)
     if (!checked.ok) return checked
     tables.push(checked.value)
   }

@@ -127,9 +127,16 @@ function readerContract(name: string, make: () => TableReader): void {
       expect(flat.ok && flat.value.structure).toMatchObject({ headerRows: 1, headerCols: 1 })
       expect(flat.ok && flat.value.view).toBe('flatten')
 
+      const why = await reader.explain(table.key, { headerRows: 1, headerCols: 1 })
+      // "Alpha" (sheet row 3) sits under the section "North" (row 2).
+      expect(why.ok && why.value.rows.find((p) => p.row === 2)).toMatchObject({ role: 'data', parentRow: 1 })
+      expect(why.ok && why.value.rows.find((p) => p.row === 1)).toMatchObject({ role: 'section', parentRow: null })
+
       reader.forget(table.key)
       const gone = await reader.restructure(table.key, { headerRows: 1, headerCols: 1 }, 'multiindex')
       expect(gone.ok ? null : gone.error.code).toBe('not-found')
+      const unknown = await reader.explain(table.key, { headerRows: 1, headerCols: 1 })
+      expect(unknown.ok ? null : unknown.error.code).toBe('not-found')
     })
 
     it.runIf(existsSync(woodland))('opens tables side by side on one sheet as one table each, naming the sheet’s cells', async () => {

@@ -3,10 +3,12 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { fail, ok, type Result } from '../../../shared/result'
+import type { StructureWhy } from '../../../shared/structure-why'
 import type { IndexView, RawGrid, StructureOptions } from '../../../shared/table'
 import { appRoot } from '../paths'
 import { importFile } from './import'
 import { splitSideBySide } from './structure'
+import { explainStructure } from './structure/explain'
 import { joinPrepared, prepareTable, type PreparedHead, type PreparedPart, type PreparedTable } from './prepare'
 
 /** A table as the reader hands it over; `key` names the grid the reader keeps for restructuring. */
@@ -20,6 +22,8 @@ export type ReadTable = PreparedTable & { key: string }
 export type TableReader = {
   open(name: string, bytes: Uint8Array): Promise<Result<ReadTable[]>>
   restructure(key: string, options: StructureOptions, view: IndexView): Promise<Result<ReadTable>>
+  /** Why the kept grid has the layout `options` (see structure/explain.ts). */
+  explain(key: string, options: StructureOptions): Promise<Result<StructureWhy>>
   forget(key: string): void
 }
 
@@ -48,6 +52,10 @@ export function localReader(): TableReader {
       const grid = grids.get(key)
       return Promise.resolve(grid ? ok(prepare(key, grid, options, view)) : fail('not-found', TABLE_CELLS_LOST))
     },
+    explain(key, options) {
+      const grid = grids.get(key)
+      return Promise.resolve(grid ? ok(explainStructure(grid, options)) : fail('not-found', TABLE_CELLS_LOST))
+    },
     forget(key) {
       grids.delete(key)
     }
@@ -58,6 +66,7 @@ export function localReader(): TableReader {
 export type ToThread =
   | { type: 'open'; job: number; name: string; bytes: Uint8Array }
   | { type: 'restructure'; job: number; key: string; options: StructureOptions; view: IndexView }
+  | { type: 'explain'; job: number; key: string; options: StructureOptions }
   | { type: 'next'; job: number }
   | { type: 'forget'; key: string }
 
@@ -65,6 +74,7 @@ export type ToThread =
 export type FromThread =
   | { type: 'heads'; job: number; tables: { key: string; head: PreparedHead; parts: number }[] }
   | { type: 'part'; job: number; part: PreparedPart }
+  | { type: 'explained'; job: number; why: StructureWhy }
   | { type: 'failed'; job: number; error: Result<never> }
 
 /** Data rows (and left-tree branches) per part: about 50 ms of cloning for eight short columns. */
@@ -147,6 +157,23 @@ export function threadedReader(script = join(appRoot(), 'out', 'main', 'table-wo
       if (!result.ok) return result
       const table = result.value[0]
       return table ? ok(table) : fail('internal', 'The file reader returned no table.')
+    },
+    async explain(key, options) {
+      const thread = (worker ??= start())
+      const job = ++seq
+      try {
+        const answer = await new Promise<FromThread>((resolve, reject) => {
+          inboxes.set(job, (message, why) => (message === null ? reject(new Error(why ?? 'stopped')) : resolve(message)))
+          thread.postMessage({ type: 'explain', job, key, options } satisfies ToThread)
+        })
+        if (answer.type === 'failed') return answer.error
+        if (answer.type !== 'explained') throw new Error(`unexpected ${answer.type}`)
+        return ok(answer.why)
+      } catch (error) {
+        return fail('internal', `The file reader stopped (${error instanceof Error ? error.message : String(error)}). Try again.`)
+      } finally {
+        inboxes.delete(job)
+      }
     },
     forget(key) {
       worker?.postMessage({ type: 'forget', key } satisfies ToThread)

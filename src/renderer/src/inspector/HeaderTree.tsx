@@ -3,6 +3,7 @@ import type { HeaderNode } from '../../../shared/table'
 import { formatCount } from '../common/format'
 import { ancestorKeys, pathKey, type HeaderAxis, type HeaderSelection } from '../table/grid/selection'
 import { keysToDepth, visibleItems, type TreeItem } from '../table/grid/treeItems'
+import type { WhyOf } from './why'
 
 type Props = {
   /** Accessible name of the tree. */
@@ -11,6 +12,8 @@ type Props = {
   root: HeaderNode
   selection: HeaderSelection | null
   onSelect: (selection: HeaderSelection) => void
+  /** Why a node is where it is, shown under the selected node and as every node's tooltip. */
+  whyOf?: WhyOf
 }
 
 const INITIAL_DEPTH = 2
@@ -19,7 +22,7 @@ const INITIAL_DEPTH = 2
  * A header tree as an ARIA tree: arrows move, Right/Left open and close (or go to the child/parent),
  * Home/End jump, Enter or Space selects. One item is in the tab order at a time.
  */
-export function HeaderTree({ label, axis, root, selection, onSelect }: Props): React.JSX.Element {
+export function HeaderTree({ label, axis, root, selection, onSelect, whyOf }: Props): React.JSX.Element {
   const [expanded, setExpanded] = useState<Set<string>>(() => keysToDepth(root, INITIAL_DEPTH))
   const [focusedId, setFocusedId] = useState<string | null>(null)
   const list = useRef<HTMLUListElement>(null)
@@ -104,44 +107,62 @@ export function HeaderTree({ label, axis, root, selection, onSelect }: Props): R
 
   return (
     <ul className="header-tree" role="tree" aria-label={label} ref={list} onKeyDown={onKeyDown}>
-      {items.map((item) => [
-        <li
-          key={item.id}
-          data-id={item.id}
-          role="treeitem"
-          aria-level={item.level}
-          aria-setsize={item.setSize}
-          aria-posinset={item.posInSet}
-          aria-expanded={item.hasChildren ? item.expanded : undefined}
-          aria-selected={item.key === selectedKey}
-          tabIndex={item.id === tabbableId ? 0 : -1}
-          className="tree-item"
-          style={{ paddingLeft: 4 + (item.level - 1) * 14 }}
-          onClick={() => {
-            setFocusedId(item.id)
-            onSelect({ axis, path: item.path })
-          }}
-        >
-          <span
-            className="tree-twisty"
-            aria-hidden="true"
-            onClick={(event) => {
-              if (!item.hasChildren) return
-              event.stopPropagation()
+      {items.map((item) => {
+        const why = whyOf?.(item.cell) ?? null
+        const selected = item.key === selectedKey
+        return [
+          <li
+            key={item.id}
+            data-id={item.id}
+            role="treeitem"
+            aria-level={item.level}
+            aria-setsize={item.setSize}
+            aria-posinset={item.posInSet}
+            aria-expanded={item.hasChildren ? item.expanded : undefined}
+            aria-selected={selected}
+            aria-describedby={selected && why !== null ? `${axis}-why` : undefined}
+            title={why ?? undefined}
+            tabIndex={item.id === tabbableId ? 0 : -1}
+            className="tree-item"
+            style={{ paddingLeft: 4 + (item.level - 1) * 14 }}
+            onClick={() => {
               setFocusedId(item.id)
-              toggle(item, !item.expanded)
+              onSelect({ axis, path: item.path })
             }}
           >
-            {item.hasChildren ? (item.expanded ? '▾' : '▸') : ''}
-          </span>
-          <span className={item.text === '' ? 'tree-text muted' : 'tree-text'}>{item.text === '' ? '(blank)' : item.text}</span>
-        </li>,
-        item.more > 0 && (
-          <li key={`${item.id}+`} role="none" className="tree-more" style={{ paddingLeft: 22 + (item.level - 1) * 14 }}>
-            …and {formatCount(item.more)} more
-          </li>
-        )
-      ])}
+            <span
+              className="tree-twisty"
+              aria-hidden="true"
+              onClick={(event) => {
+                if (!item.hasChildren) return
+                event.stopPropagation()
+                setFocusedId(item.id)
+                toggle(item, !item.expanded)
+              }}
+            >
+              {item.hasChildren ? (item.expanded ? '▾' : '▸') : ''}
+            </span>
+            <span className={item.text === '' ? 'tree-text muted' : 'tree-text'}>{item.text === '' ? '(blank)' : item.text}</span>
+          </li>,
+          selected && why !== null && (
+            <li
+              key={`${item.id}?`}
+              id={`${axis}-why`}
+              role="none"
+              className="tree-why"
+              data-testid={`${axis}-why`}
+              style={{ paddingLeft: 22 + (item.level - 1) * 14 }}
+            >
+              {why}
+            </li>
+          ),
+          item.more > 0 && (
+            <li key={`${item.id}+`} role="none" className="tree-more" style={{ paddingLeft: 22 + (item.level - 1) * 14 }}>
+              …and {formatCount(item.more)} more
+            </li>
+          )
+        ]
+      })}
     </ul>
   )
 }

@@ -6,6 +6,8 @@ import { formatCount } from '../common/format'
 import type { HeaderSelection } from '../table/grid/selection'
 import { HeaderTree } from './HeaderTree'
 import { useTableStructure } from './useTableStructure'
+import { useTableWhy } from './useTableWhy'
+import { whyLookup } from './why'
 
 type Layout = { options: StructureOptions; view: IndexView }
 
@@ -46,6 +48,7 @@ function sameLayout(a: Layout, b: Layout): boolean {
 /** The header-tree inspector: the layout as editable numbers, both trees, and the tuples they give. */
 export function Inspector({ table, revision, selection, onSelect, onRestructure, onClose }: Props): React.JSX.Element {
   const { structure, error } = useTableStructure(table.id, revision)
+  const why = useTableWhy(table.id, revision)
   const [draft, setDraft] = useState<Layout | null>(null)
   const [pending, setPending] = useState(false)
   const [failure, setFailure] = useState<AppError | null>(null)
@@ -212,8 +215,15 @@ export function Inspector({ table, revision, selection, onSelect, onRestructure,
             root={structure.topTree}
             selection={selection}
             onSelect={onSelect}
+            whyOf={whyLookup(why, 'top')}
           />
           <h3 id="left-tree-title">Left tree (rows)</h3>
+          {why !== null && why.labelColumns.length > 0 && (
+            <p className="hint" data-testid="label-columns-why">
+              {structure.detected.headerCols === table.structure.headerCols ? 'Label columns: ' : 'Label columns '}
+              {why.labelColumns.map((r) => r.text).join('; ')}
+            </p>
+          )}
           <HeaderTree
             key={`left:${revision}`}
             label="Left header tree"
@@ -221,6 +231,7 @@ export function Inspector({ table, revision, selection, onSelect, onRestructure,
             root={structure.leftTree}
             selection={selection}
             onSelect={onSelect}
+            whyOf={whyLookup(why, 'left')}
           />
           {structure.treeTruncated && <p className="hint">The left tree is long; only its first nodes are shown.</p>}
           <details open>

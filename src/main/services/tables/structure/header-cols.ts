@@ -24,19 +24,11 @@ export function labelColumnLikely(g: Grid): boolean {
   return text > 0 && text >= numbers
 }
 
-/** How many leading columns label the rows, given the number of header rows. */
-export function detectHeaderCols(g: Grid, headerRows: number): number {
-  const k = leadingLabelColumns(g, headerRows)
-  if (k === 0) return 0
-  const grouped = withGroupColumns(g, k, headerRows)
-  return withTextColumns(g, grouped, headerRows)
-}
-
 /**
  * A column of text labels right after the label columns, before columns of numbers, labels the rows too: the
  * inner level of a two-column row header ("WHO | ADULT" over "| TOKENS", "North East | Imports").
  */
-function withTextColumns(g: Grid, labelCols: number, headerRows: number): number {
+export function withTextColumns(g: Grid, labelCols: number, headerRows: number): number {
   const limit = Math.min(g.cols - 1, labelCols + MAX_TEXT_LABEL_COLUMNS)
   if (labelCols >= limit) return labelCols
   // Numeric columns from each column to the right edge, counted once (a wide grid must not be scanned per column).
@@ -52,7 +44,7 @@ function withTextColumns(g: Grid, labelCols: number, headerRows: number): number
 }
 
 /** Every header cell of the column is blank. */
-function unnamed(g: Grid, col: number, headerRows: number): boolean {
+export function unnamed(g: Grid, col: number, headerRows: number): boolean {
   for (let r = 0; r < headerRows; r++) if (!blankHeaderCell(rawText(g, r, col))) return false
   return headerRows > 0
 }
@@ -61,7 +53,7 @@ function unnamed(g: Grid, col: number, headerRows: number): boolean {
  * The outer label is written once for its group and left blank beside the group's other rows, without a merge
  * ("North East | Imports" then "| Exports"): most rows that have an inner label have no outer one.
  */
-function writtenOnce(g: Grid, outer: number, inner: number, headerRows: number): boolean {
+export function writtenOnce(g: Grid, outer: number, inner: number, headerRows: number): boolean {
   if (outer < 0) return false
   let blank = 0
   let written = 0
@@ -75,7 +67,7 @@ function writtenOnce(g: Grid, outer: number, inner: number, headerRows: number):
   return written > 0 && blank > written
 }
 
-function textualColumn(g: Grid, col: number, headerRows: number): boolean {
+export function textualColumn(g: Grid, col: number, headerRows: number): boolean {
   const k = columnKinds(g, col, headerRows)
   return k.texts > 0 && k.texts > 3 * (k.numbers + k.years + k.missing)
 }
@@ -86,7 +78,7 @@ function textualColumn(g: Grid, col: number, headerRows: number): boolean {
  * inside each group then need a label of their own, which a text column right after them gives ("mnes |
  * domestic enterprises").
  */
-function withGroupColumns(g: Grid, labelCols: number, headerRows: number): number {
+export function withGroupColumns(g: Grid, labelCols: number, headerRows: number): number {
   let k = labelCols
   while (k < g.cols - 1 && (mergedInStep(g, k, headerRows) || mergedWithin(g, k, headerRows))) k++
   if (k > labelCols && k < g.cols - 1 && !mostlyNumeric(g, k, headerRows)) k++
@@ -97,7 +89,7 @@ function withGroupColumns(g: Grid, labelCols: number, headerRows: number): numbe
  * The column has vertical merges in the body, each inside a merge of the column before it: groups within the
  * groups of the outer label column ("ALABAMA" over "Metropolitan Statistical Area" over its two rows).
  */
-function mergedWithin(g: Grid, col: number, headerRows: number): boolean {
+export function mergedWithin(g: Grid, col: number, headerRows: number): boolean {
   if (col < 1) return false
   let found = false
   for (const m of g.merges) {
@@ -110,7 +102,7 @@ function mergedWithin(g: Grid, col: number, headerRows: number): boolean {
 }
 
 /** The column has vertical merges in the body, and each spans exactly the rows of a merge in column 0. */
-function mergedInStep(g: Grid, col: number, headerRows: number): boolean {
+export function mergedInStep(g: Grid, col: number, headerRows: number): boolean {
   let found = false
   for (const m of g.merges) {
     if (m.top < headerRows || m.left !== col || m.right !== col || m.bottom === m.top) continue
@@ -121,37 +113,12 @@ function mergedInStep(g: Grid, col: number, headerRows: number): boolean {
   return found
 }
 
-function leadingLabelColumns(g: Grid, headerRows: number): number {
-  if (g.cols <= 1 || g.rows <= headerRows) return 0
-  if (headerRows >= 1) {
-    let k = 0
-    while (k < g.cols - 1 && cornerColumn(g, k, headerRows) && !flagColumn(g, k, headerRows)) k++
-    // A numeric column under a corner-like header is data (a column named by a vertical merge), except that
-    // column 0 of a report with several header rows labels the rows even when the labels are ordinals
-    // ("0", "1", "2" years), and a numeric column named in the corner (a vertical merge, or a name under empty
-    // cells) after two or more text label columns continues them ("year | team | games": HiTab's sports tables).
-    const floor = headerRows >= 2 ? 1 : 0
-    while (k > floor && mostlyNumeric(g, k - 1, headerRows) && !continuesLabels(g, k - 1, headerRows)) k--
-    if (k > 0) return k
-  }
-  if (mostlyNumeric(g, 0, headerRows)) return 0
-  if (headerRows === 0) return labelColumnLikely(g) ? 1 : 0
-  if (hasSectionOrUnitRows(g, headerRows)) return 1
-  // Several header rows make a report rather than a list of records: its first column of text labels the rows.
-  if (headerRows >= 2 && !g.records) return 1
-  // A labelled first column: row labels of a matrix when most other columns are numbers,
-  // an ordinary column of a relational table otherwise. In a table of records a first column with a
-  // header of its own ("name", "city") is always data.
-  if (g.records && headerRows === 1 && rawText(g, 0, 0).length > 0) return 0
-  return otherColumnsNumeric(g, headerRows) && !yearColumn(g, headerRows) ? 1 : 0
-}
-
 /**
  * Column k belongs to the corner above the row labels: its header cells are all empty, or (with several
  * header rows) it has one label reaching down through the header rows, merged or over empty cells, or its
  * one label sits in the last header row under empty cells ("name | years" below a band of group headers).
  */
-function cornerColumn(g: Grid, k: number, headerRows: number): boolean {
+export function cornerColumn(g: Grid, k: number, headerRows: number): boolean {
   const top = regionAt(g, 0, k)
   if (top !== null) {
     if (top.right > top.left) return false
@@ -165,7 +132,7 @@ function cornerColumn(g: Grid, k: number, headerRows: number): boolean {
 }
 
 /** Every header cell of the column above the last header row is empty or a missing marker ("none"). */
-function namedBelowBlanks(g: Grid, col: number, headerRows: number): boolean {
+export function namedBelowBlanks(g: Grid, col: number, headerRows: number): boolean {
   for (let r = 0; r < headerRows - 1; r++) {
     if (regionAt(g, r, col) !== null || !blankHeaderCell(rawText(g, r, col))) return false
   }
@@ -175,7 +142,7 @@ function namedBelowBlanks(g: Grid, col: number, headerRows: number): boolean {
 const FLAG = /^(?:yes|no|y|n|true|false|[✓✔✗✘])$/i
 
 /** A column of yes/no marks: values, never row labels. */
-function flagColumn(g: Grid, col: number, headerRows: number): boolean {
+export function flagColumn(g: Grid, col: number, headerRows: number): boolean {
   let flags = 0
   let filled = 0
   const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
@@ -188,13 +155,13 @@ function flagColumn(g: Grid, col: number, headerRows: number): boolean {
   return filled > 0 && flags * 2 > filled
 }
 
-function mostlyNumeric(g: Grid, col: number, headerRows: number): boolean {
+export function mostlyNumeric(g: Grid, col: number, headerRows: number): boolean {
   const k = columnKinds(g, col, headerRows)
   return k.numbers > k.texts + k.years
 }
 
 /** Cell kinds in the first rows below the header: numbers other than years, years written as numbers, texts, missing markers. */
-function columnKinds(g: Grid, col: number, headerRows: number): { numbers: number; years: number; texts: number; missing: number } {
+export function columnKinds(g: Grid, col: number, headerRows: number): { numbers: number; years: number; texts: number; missing: number } {
   const counts = { numbers: 0, years: 0, texts: 0, missing: 0 }
   const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
   for (let r = headerRows; r < end; r++) {
@@ -209,7 +176,7 @@ function columnKinds(g: Grid, col: number, headerRows: number): { numbers: numbe
   return counts
 }
 
-function yearColumn(g: Grid, headerRows: number): boolean {
+export function yearColumn(g: Grid, headerRows: number): boolean {
   let years = 0
   let filled = 0
   const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
@@ -226,7 +193,7 @@ function yearColumn(g: Grid, headerRows: number): boolean {
  * Most columns right of the first hold numbers: a matrix of measures whose rows the first column names,
  * even with a text column among the measures ("state | r&d | r&d/gdp | largest industry | share").
  */
-function otherColumnsNumeric(g: Grid, headerRows: number): boolean {
+export function otherColumnsNumeric(g: Grid, headerRows: number): boolean {
   let numeric = 0
   let textual = 0
   let prose = 0
@@ -255,7 +222,7 @@ function otherColumnsNumeric(g: Grid, headerRows: number): boolean {
   return numeric > textual || (numeric > 0 && prose > 0 && textual === prose)
 }
 
-function hasSectionOrUnitRows(g: Grid, headerRows: number): boolean {
+export function hasSectionOrUnitRows(g: Grid, headerRows: number): boolean {
   // Notes under the table ("Source: …") are label-only rows too, but not sections.
   const end = Math.min(detectNoteRows(g, headerRows), headerRows + SAMPLE_ROWS)
   for (let r = headerRows; r < end - 1; r++) {
@@ -269,13 +236,13 @@ function hasSectionOrUnitRows(g: Grid, headerRows: number): boolean {
   return false
 }
 
-function continuesLabels(g: Grid, col: number, headerRows: number): boolean {
+export function continuesLabels(g: Grid, col: number, headerRows: number): boolean {
   const named = regionAt(g, 0, col) !== null || (headerRows >= 2 && namedBelowBlanks(g, col, headerRows))
   return named && textColumns(g, col, headerRows) >= 2 && !largeNumbers(g, col, headerRows)
 }
 
 /** Most numbers of the column are ten thousand or more: measures (a population), not labels (games played). */
-function largeNumbers(g: Grid, col: number, headerRows: number): boolean {
+export function largeNumbers(g: Grid, col: number, headerRows: number): boolean {
   let numbers = 0
   let large = 0
   const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
@@ -289,13 +256,13 @@ function largeNumbers(g: Grid, col: number, headerRows: number): boolean {
 }
 
 /** How many of the columns before `before` are not mostly numeric. */
-function textColumns(g: Grid, before: number, headerRows: number): number {
+export function textColumns(g: Grid, before: number, headerRows: number): number {
   let n = 0
   for (let c = 0; c < before; c++) if (!mostlyNumeric(g, c, headerRows)) n++
   return n
 }
 
 /** Empty, or a placeholder that some sources write into empty header cells ("none"). */
-function blankHeaderCell(t: string): boolean {
+export function blankHeaderCell(t: string): boolean {
   return t.length === 0 || isMissingMarker(t)
 }

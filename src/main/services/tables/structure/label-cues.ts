@@ -20,14 +20,38 @@ const MAX_REACH = 200
  * Returns, per body row (index 0 = row headerRows), the last body row of the block it heads, or -1.
  */
 export function labelBlocks(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): Int32Array {
+  const words = rowWords(g, headerRows, headerCols, roles)
+  const ends = namedBlocks(roles, words, 'other')
+  for (const more of [
+    namedBlocks(roles, words, 'complement'),
+    repeatedListBlocks(roles, words),
+    ofWhichBlocks(g, headerRows, headerCols, roles),
+    rangeBlocks(g, headerRows, headerCols, roles)
+  ])
+    for (let i = 0; i < ends.length; i++) if ((more[i] ?? -1) > (ends[i] ?? -1)) ends[i] = more[i] ?? -1
+  return ends
+}
+
+/** The words of each data row's label (null for other rows). */
+export function rowWords(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): (string[] | null)[] {
+  const words: (string[] | null)[] = new Array<string[] | null>(roles.length).fill(null)
+  for (let i = 0; i < roles.length; i++) if (roles[i] === 'data') words[i] = labelWords(rowLabel(g, headerRows + i, headerCols))
+  return words
+}
+
+/**
+ * Blocks named by a later label: "other science fields" closes the block of "science" a few rows up
+ * (`other`); "not a visible minority" or "non-X" is the sibling of "visible minority" (or "total visible
+ * minority"), whose parts are the rows between (`complement`).
+ */
+export function namedBlocks(roles: RowRole[], words: (string[] | null)[], kind: 'other' | 'complement'): Int32Array {
   const n = roles.length
   const ends = new Int32Array(n).fill(-1)
-  const words: (string[] | null)[] = new Array<string[] | null>(n).fill(null)
-  for (let i = 0; i < n; i++) if (roles[i] === 'data') words[i] = labelWords(rowLabel(g, headerRows + i, headerCols))
   for (let k = 1; k < n; k++) {
     const w = words[k] ?? null
     if (w === null || w.length < 2) continue
     const closing = w[0] === 'other'
+    if (closing !== (kind === 'other')) continue
     const complement = closing ? null : complementOf(w)
     if (!closing && complement === null) continue
     const named = closing ? w.slice(1) : (complement ?? [])
@@ -58,136 +82,7 @@ export function labelBlocks(g: Grid, headerRows: number, headerCols: number, rol
     // Nor when a row between is a variant of the named one ("s&e | s&e-related | non-s&e"): three siblings.
     if (p >= 0 && p < k - 1 && (closing || !variantBetween(words, named, p, k))) ends[p] = Math.max(ends[p] ?? -1, closing ? k : k - 1)
   }
-  repeatedLists(roles, words, ends)
-  namedParts(g, headerRows, headerCols, roles, ends)
-  rangeParts(g, headerRows, headerCols, roles, ends)
   return ends
-}
-
-// Countries and the regions they divide into, as statistical tables list them.
-const SUBDIVISIONS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
-  [
-    'canada',
-    new Set([
-      'newfoundland and labrador',
-      'prince edward island',
-      'nova scotia',
-      'new brunswick',
-      'quebec',
-      'ontario',
-      'manitoba',
-      'saskatchewan',
-      'alberta',
-      'british columbia',
-      'yukon',
-      'northwest territories',
-      'nunavut'
-    ])
-  ],
-  [
-    'united states',
-    new Set([
-      'alabama',
-      'alaska',
-      'arizona',
-      'arkansas',
-      'california',
-      'colorado',
-      'connecticut',
-      'delaware',
-      'district of columbia',
-      'florida',
-      'georgia',
-      'hawaii',
-      'idaho',
-      'illinois',
-      'indiana',
-      'iowa',
-      'kansas',
-      'kentucky',
-      'louisiana',
-      'maine',
-      'maryland',
-      'massachusetts',
-      'michigan',
-      'minnesota',
-      'mississippi',
-      'missouri',
-      'montana',
-      'nebraska',
-      'nevada',
-      'new hampshire',
-      'new jersey',
-      'new mexico',
-      'new york',
-      'north carolina',
-      'north dakota',
-      'ohio',
-      'oklahoma',
-      'oregon',
-      'pennsylvania',
-      'rhode island',
-      'south carolina',
-      'south dakota',
-      'tennessee',
-      'texas',
-      'utah',
-      'vermont',
-      'virginia',
-      'washington',
-      'west virginia',
-      'wisconsin',
-      'wyoming'
-    ])
-  ]
-])
-
-// First letters of the countries: most labels are passed over on their first letter.
-const COUNTRY_INITIALS = new Set([...SUBDIVISIONS.keys()].map((name) => name.charAt(0)))
-
-/** The country a row label names ("canada", "united statesc"), or null. */
-export function countryName(label: string): string | null {
-  return COUNTRY_INITIALS.has(label.charAt(0).toLowerCase()) ? placeIn(SUBDIVISIONS, label) : null
-}
-
-/** A place name in `names`, allowing a footnote mark glued on ("united statesc", "Ontario 2", "Quebec*"). */
-function placeIn(names: ReadonlySet<string> | ReadonlyMap<string, unknown>, label: string): string | null {
-  const name = label
-    .toLowerCase()
-    .replace(/[\s\d*†‡§]+$/u, '')
-    .trim()
-  if (names.has(name)) return name
-  const bare = name.slice(0, -1)
-  return /[a-z]$/.test(name) && bare.length > 3 && names.has(bare) ? bare : null
-}
-
-/**
- * A country heads the run of its regions right below it ("canada" over "newfoundland and labrador | … |
- * nunavut"), three or more, whether or not their values add up (rates, shares and averages do not). Only
- * rows that head no block yet get one: where the sums found a block ("canada" over the provinces and
- * "territories"), it stands. Changes `ends` in place.
- */
-export function regionParts(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], ends: Int32Array): void {
-  for (let i = 0; i < roles.length; i++) {
-    if (roles[i] !== 'data') continue
-    const country = countryName(rowLabel(g, headerRows + i, headerCols))
-    const regions = country === null ? undefined : SUBDIVISIONS.get(country)
-    if (regions === undefined || (ends[i] ?? -1) >= 0) continue
-    // In a list of regions ranked with the country among them ("alberta | ontario | canada | prince edward
-    // island"), the country is one of the rows.
-    let before = i - 1
-    while (before >= 0 && roles[before] === 'empty') before--
-    if (before >= 0 && roles[before] === 'data' && placeIn(regions, rowLabel(g, headerRows + before, headerCols)) !== null) continue
-    let last = -1
-    let count = 0
-    for (let k = i + 1; k < roles.length && (roles[k] === 'data' || roles[k] === 'empty'); k++) {
-      if (roles[k] === 'empty') continue
-      if (placeIn(regions, rowLabel(g, headerRows + k, headerCols)) === null) break
-      last = k
-      count++
-    }
-    if (count >= 3) ends[i] = last
-  }
 }
 
 /** A row between `from` and `to` whose words begin with `named` and go on ("s&e-related" after "s&e"). */
@@ -203,7 +98,8 @@ function variantBetween(words: (string[] | null)[], named: string[], from: numbe
 const PART = /^(?:of\s+which|of\s+whom|including|among\s+(?:which|them))\b/i
 
 /** A row followed by rows labelled "of which …" is the parent of that run. */
-function namedParts(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], ends: Int32Array): void {
+export function ofWhichBlocks(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): Int32Array {
+  const ends = new Int32Array(roles.length).fill(-1)
   let head = -1
   for (let i = 0; i < roles.length; i++) {
     if (roles[i] === 'empty') continue
@@ -215,6 +111,7 @@ function namedParts(g: Grid, headerRows: number, headerCols: number, roles: RowR
       if (head >= 0) ends[head] = Math.max(ends[head] ?? -1, i)
     } else head = i
   }
+  return ends
 }
 
 const NUMBER = String.raw`\$?\s*(\d[\d,]*)`
@@ -243,8 +140,9 @@ export function numberRange(label: string): [number, number] | null {
  * A row whose range the rows right after it divide without gaps ("15 or older" then "15 to 24 | 25 to 54 |
  * 55 to 64 | 65 or older") is their parent.
  */
-function rangeParts(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], ends: Int32Array): void {
+export function rangeBlocks(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): Int32Array {
   const n = roles.length
+  const ends = new Int32Array(n).fill(-1)
   // Whole numbers follow on from the number after the last ("15 to 24 | 25 to 54"); periods from the quarter
   // where the last one ended ("2011 q2 to 2014 q2 | 2014 q2 to 2016 q3").
   const ranges = roles.map((role, i) => {
@@ -274,6 +172,7 @@ function rangeParts(g: Grid, headerRows: number, headerCols: number, roles: RowR
     }
     if (k - i - 1 >= 2 && next === whole.hi + whole.step) ends[i] = Math.max(ends[i] ?? -1, k - 1)
   }
+  return ends
 }
 
 const QUARTER_RANGE = /^((?:18|19|20)\d{2})\s*q([1-4])\s*(?:to|-|–)\s*((?:18|19|20)\d{2})\s*q([1-4])$/i
@@ -297,9 +196,10 @@ const MAX_ROWS = 5000
  * labels, repeated right after each other, inside one run of data rows; the heads differ and do not occur in
  * the list.
  */
-function repeatedLists(roles: RowRole[], words: (string[] | null)[], ends: Int32Array): void {
+export function repeatedListBlocks(roles: RowRole[], words: (string[] | null)[]): Int32Array {
   const n = roles.length
-  if (n > MAX_ROWS) return
+  const ends = new Int32Array(n).fill(-1)
+  if (n > MAX_ROWS) return ends
   const keys: string[] = words.map((w) => (w === null ? '' : w.join(' ')))
   for (let s = 0; s < n; s++) {
     if (roles[s] !== 'data') continue
@@ -316,6 +216,7 @@ function repeatedLists(roles: RowRole[], words: (string[] | null)[], ends: Int32
       break
     }
   }
+  return ends
 }
 
 /** Rows a+1 .. a+period-1 and b+1 .. b+period-1 are data rows with the same labels, and b is a data row. */

@@ -90,7 +90,7 @@ export function isUnitRow(g: Grid, row: number, headerCols: number): boolean {
 }
 
 /** A left header cell of the row lies under a merge anchored in an earlier row. */
-function labelFromAbove(g: Grid, row: number, headerCols: number): boolean {
+export function labelFromAbove(g: Grid, row: number, headerCols: number): boolean {
   for (let c = 0; c < headerCols; c++) {
     const m = regionAt(g, row, c)
     if (m !== null && m.top < row) return true
@@ -99,7 +99,7 @@ function labelFromAbove(g: Grid, row: number, headerCols: number): boolean {
 }
 
 /** A label whose data area is one short text merged across all of it ("region of ancestry | percent"). */
-function labelledUnit(g: Grid, row: number, headerCols: number): boolean {
+export function labelledUnit(g: Grid, row: number, headerCols: number): boolean {
   if (headerCols >= g.cols - 1) return false
   const m = regionAt(g, row, headerCols)
   if (m === null || m.top !== row || m.left !== headerCols || m.right < g.cols - 1) return false
@@ -119,7 +119,7 @@ export function classifyRow(g: Grid, row: number, headerCols: number): RowRole {
 }
 
 /** A data cell of the row lies under a merge with text that starts in a row above ("No Team" over 3 seasons). */
-function sharesMergedData(g: Grid, row: number, headerCols: number): boolean {
+export function sharesMergedData(g: Grid, row: number, headerCols: number): boolean {
   for (let c = headerCols; c < g.cols; c++) {
     const m = regionAt(g, row, c)
     if (m !== null && m.top < row && m.left >= headerCols && rawText(g, m.top, m.left).length > 0) return true
@@ -146,7 +146,7 @@ export function isWholeLabel(label: string): boolean {
 
 const REMARK = /^(?:sources?|notes?|ref\.?|references?)\s*:|^["'“]?[-–—*]["'”]?\s+(?:denotes|indicates|means)\b/i
 
-function isNote(g: Grid, row: number, headerCols: number, label: string): boolean {
+export function isNote(g: Grid, row: number, headerCols: number, label: string): boolean {
   if (REMARK.test(label)) return true
   if (headerCols < 2) return false
   const m = regionAt(g, row, 0)
@@ -154,7 +154,7 @@ function isNote(g: Grid, row: number, headerCols: number, label: string): boolea
 }
 
 /** Every cell is empty or a missing marker ("none | none | none"): a blank row written with placeholders. */
-function placeholdersOnly(g: Grid, row: number): boolean {
+export function placeholdersOnly(g: Grid, row: number): boolean {
   let markers = 0
   for (let c = 0; c < g.cols; c++) {
     const kind = cellKind(rawText(g, row, c))

@@ -1,4 +1,4 @@
-import type { HeaderNode } from '../../../../shared/table'
+import type { CellRef, HeaderNode } from '../../../../shared/table'
 import { pathKey } from './selection'
 
 /** One visible row of a header tree widget. */
@@ -9,6 +9,8 @@ export type TreeItem = {
   path: string[]
   key: string
   text: string
+  /** The sheet cell the node stands for (null for a node without one). */
+  cell: CellRef | null
   level: number
   hasChildren: boolean
   expanded: boolean
@@ -65,6 +67,7 @@ export function visibleItems(root: HeaderNode, expanded: ReadonlySet<string>, li
       path: f.path,
       key,
       text: f.node.text,
+      cell: f.node.cell,
       level: f.level,
       hasChildren: f.node.children.length > 0,
       expanded: open,

@@ -14,6 +14,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   exec: () => import('./bench/exec'),
   oracle: () => import('./bench/oracle'),
   parse: () => import('./bench/parse'),
+  question: () => import('./bench/question'),
   robustness: () => import('./bench/robustness')
 }
 

@@ -13,6 +13,7 @@ type Suite = { run(args: string[]): Promise<SuiteResult> }
 const SUITES: Record<string, () => Promise<Suite>> = {
   exec: () => import('./bench/exec'),
   oracle: () => import('./bench/oracle'),
+  packages: () => import('./bench/packages'),
   parse: () => import('./bench/parse'),
   question: () => import('./bench/question'),
   robustness: () => import('./bench/robustness')

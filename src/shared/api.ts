@@ -6,6 +6,7 @@
  * Handlers live in src/main/app; only src/main/ipc.ts and the web server register them.
  */
 
+import type { PackageSource, PackagesState, PackagesView } from './packages'
 import type { AskProgress, AskQuestionRequest, AskSummary, EndpointDraft, EndpointTestReport, EndpointView } from './ask'
 import type { ExecutorState, RunRecord } from './python'
 import type { Result } from './result'
@@ -168,6 +169,15 @@ export type ApiSpec = {
   'settings:get': { request: void; response: Result<SettingsView> }
   /** Change app settings; choosing local CPython checks the interpreter (it must import pandas) first. */
   'settings:set': { request: { settings: SettingsUpdate }; response: Result<SettingsView> }
+  /** Where the sandbox's package files (pandas) come from, where they are kept, and how far fetching them has got. */
+  'packages:get': { request: void; response: Result<PackagesView> }
+  /**
+   * Take the package files from another source (the official distribution, a mirror URL or a local folder)
+   * and fetch whatever is missing from it now; progress arrives as `packages:status` events.
+   */
+  'packages:setSource': { request: { source: PackageSource }; response: Result<PackagesView> }
+  /** Check the package files again and fetch what is missing (after a failed download). Answers at once. */
+  'packages:retry': { request: void; response: Result<PackagesView> }
 }
 
 export type Channel = keyof ApiSpec
@@ -177,6 +187,8 @@ export type ResponseOf<C extends Channel> = ApiSpec[C]['response']
 /** Events pushed from main to the renderer. */
 export type EventSpec = {
   'python:status': ExecutorState
+  /** Checking and downloading the sandbox's package files. */
+  'packages:status': PackagesState
   'history:changed': { count: number }
   'question:progress': AskProgress
   /** Another session became current (opened, started or the current one deleted). */
@@ -216,7 +228,10 @@ export const apiMethods = {
   testEndpoint: 'endpoints:test',
   endpointModels: 'endpoints:models',
   getSettings: 'settings:get',
-  setSettings: 'settings:set'
+  setSettings: 'settings:set',
+  packageInfo: 'packages:get',
+  setPackageSource: 'packages:setSource',
+  retryPackages: 'packages:retry'
 } as const satisfies Record<string, Channel>
 
 export type ApiMethods = typeof apiMethods

@@ -18,6 +18,11 @@ export type ExecutorConfig = {
   poolSize: number
   /** Load numpy + pandas from the package source; false when the wheels are not present. */
   loadPandas: boolean
+  /**
+   * Packages from Pyodide's lock file each interpreter loads at start (their dependencies come along).
+   * Default: numpy and pandas when `loadPandas`, none otherwise.
+   */
+  packages?: string[]
   /** Grace after an interrupt before the interpreter is terminated (C-level loops ignore interrupts). */
   killGraceMs: number
   /**

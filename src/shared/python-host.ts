@@ -94,7 +94,11 @@ export type HostEvents = {
 }
 
 /** How an executor starts interpreters. */
-export type SpawnHost = (events: HostEvents, options: { loadPandas: boolean }) => PythonHost
+export type SpawnHost = (
+  events: HostEvents,
+  /** `packages`: what a Pyodide interpreter loads at start (`bootPackages`); CPython has its own. */
+  options: { loadPandas: boolean; packages: string[] }
+) => PythonHost
 
 /** Longest sub-question and value a program may send through `qa(...)`. */
 export const QA_QUESTION_LIMIT = 2_000

@@ -22,6 +22,10 @@ export type ErrorCode =
   | 'model-not-found'
   | 'model-no-code'
   | 'no-answer'
+  | 'package-unreachable'
+  | 'package-http'
+  | 'package-bad-hash'
+  | 'package-missing'
 
 /** An error as data: what every boundary returns instead of throwing. */
 export type AppError = {

@@ -29,6 +29,7 @@ import {
   type PageToHost,
   type TablePayload
 } from './executor-protocol'
+import { bootPackages } from './boot-steps'
 import type { HostCrash, HostMessage, PythonHost, SpawnHost } from './python-host'
 import type { BootProgress, PythonRunResult } from './python'
 import { assertNever, type Result } from './result'
@@ -140,7 +141,7 @@ export class RunPool {
         malformed: () => this.misbehaved(slot),
         crash: (crash) => this.crashed(slot, crash)
       },
-      { loadPandas: this.config.loadPandas }
+      { loadPandas: this.config.loadPandas, packages: bootPackages(this.config) }
     )
   }
 

@@ -10,7 +10,8 @@ import type { KeyValueStore } from '../services/store/store'
 import type { ExecutorChoice } from '../../shared/settings'
 import { probePython } from '../services/python/cpython-channel'
 import { createSettingsHandlers, defaultRunTimeout, withStoredQaTimeout } from './settings-handlers'
-import { missingPandasWheels, packageDirs } from '../services/python/package-source'
+import type { PackageManager } from '../services/python/package-manager'
+import { createPackageHandlers } from './package-handlers'
 import type { Workspace } from '../services/workspace'
 import { createTableHandlers, samplesDir, type OpenDialog } from './table-handlers'
 import { createQuestionHandlers } from './question-handlers'
@@ -26,6 +27,9 @@ export type AppServices = {
   workspace: Workspace
   /** Runs programs; the user can switch it between the Pyodide sandbox and a local CPython. */
   executor: SwitchableExecutor
+  /** The sandbox's package files (pandas): checked and fetched at start, and on request. */
+  packages: PackageManager
+  packageInfo: { officialUrl: string; pyodideVersion: string }
   createExecutor: (choice: ExecutorChoice) => Executor
   settingsStore: KeyValueStore
   history: History
@@ -53,12 +57,9 @@ export function createHandlers(services: AppServices): Handlers {
       executor,
       tables: () => workspace.list().map((t) => ({ tableId: t.id, payload: t.payload })),
       createExecutor: services.createExecutor,
-      probe: probePython,
-      packages: () => {
-        const dirs = packageDirs(services.info.dataDir)
-        return { dirs, missing: missingPandasWheels(dirs) }
-      }
+      probe: probePython
     }),
+    ...createPackageHandlers({ manager: services.packages, store: services.settingsStore, ...services.packageInfo }),
     ...createSessionHandlers({
       sessions: services.sessions,
       tables: createTableHandlers({ workspace, executor, openDialog: services.openDialog, samplesDir: samplesDir() }),

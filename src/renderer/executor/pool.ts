@@ -37,7 +37,15 @@ export function pyodideHosts(urls: Urls): SpawnHost {
       if (!dead) events.crash({ code: 'error', detail: String(event.message).slice(0, 500) })
     }
     Atomics.store(qaHeader, 0, QA_STATE_WAITING)
-    send({ type: 'init', interruptBuffer, qaBuffer, indexURL: urls.indexURL, runtimeURL: urls.runtimeURL, loadPandas: options.loadPandas })
+    send({
+      type: 'init',
+      interruptBuffer,
+      qaBuffer,
+      indexURL: urls.indexURL,
+      runtimeURL: urls.runtimeURL,
+      loadPandas: options.loadPandas,
+      packages: options.packages
+    })
 
     const host: PythonHost = {
       loadTable: (tableId, payloadJson) => send({ type: 'table', tableId, payloadJson }),

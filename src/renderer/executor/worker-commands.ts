@@ -17,6 +17,8 @@ export type WorkerInit = {
   /** Absolute URL of the runtime library bundle (JSON: { files: { "tableqa/x.py": source } }). */
   runtimeURL: string
   loadPandas: boolean
+  /** Packages to load from the lock file at `${indexURL}pyodide-lock.json`, whose files lie beside it. */
+  packages: string[]
 }
 export type WorkerTable = { type: 'table'; tableId: string; payloadJson: TablePayload }
 export type WorkerDropTable = { type: 'drop-table'; tableId: string }

@@ -8,10 +8,11 @@
  * library; then the worker is sealed (`seal.ts`), both snapshots are taken and `ready` is posted.
  */
 
-import { bootPlan, readLock, type BootPlan, type LockLike } from '../../shared/boot-steps'
+import { bootPlan, type BootPlan } from '../../shared/boot-steps'
 import { isFields } from '../../shared/check'
 import type { BootStep, HostMessage } from '../../shared/python-host'
 import { assertNever } from '../../shared/result'
+import { fetchLock, loadPackage, packageOptions, type ServedLock } from './packages'
 import { bindHost, Runtime } from './runtime'
 import { intrinsicsSnapshot, sealWorker } from './seal'
 import type { WorkerCommand, WorkerInit } from './worker-commands'
@@ -34,30 +35,20 @@ const RUNTIME_ROOT = '/home/pyodide/runtime'
 /** Readiness as one promise: commands that arrive while booting wait for it. */
 const booted = deferred<Runtime>()
 
-/** Pyodide's lock file, for the packages to load in order; null when it cannot be read. */
-async function fetchLock(indexURL: string): Promise<LockLike | null> {
-  try {
-    const response = await fetch(`${indexURL}pyodide-lock.json`)
-    return response.ok ? readLock(await response.json()) : null
-  } catch {
-    return null
-  }
-}
-
 /** The package step of boot, one package at a time, dependencies first (without the lock file, each pulls in its own). */
 async function loadPackages(py: Pyodide, plan: BootPlan, step: () => void): Promise<void> {
   // A failed loadPackage resolves instead of throwing, so the import in the library step is the real check.
   for (const name of plan.packages) {
     step()
-    await py.loadPackage([name], { messageCallback: () => {}, errorCallback: () => {} })
+    await loadPackage(py, name)
   }
 }
 
-async function loadPyodide(indexURL: string): Promise<Pyodide> {
+async function loadPyodide(indexURL: string, served: ServedLock | null): Promise<Pyodide> {
   const module: unknown = await import(/* @vite-ignore */ `${indexURL}pyodide.mjs`)
   const load: unknown = isFields(module) ? module.loadPyodide : undefined
   if (typeof load !== 'function') throw new Error('pyodide.mjs has no loadPyodide')
-  const options = { indexURL, env: { HOME: '/home/pyodide' }, stdout: () => {}, stderr: () => {} }
+  const options = { indexURL, ...packageOptions(indexURL, served), env: { HOME: '/home/pyodide' }, stdout: () => {}, stderr: () => {} }
   const py: unknown = await Reflect.apply(load, undefined, [options])
   if (!isPyodide(py)) throw new Error('loadPyodide returned something else than the Pyodide API')
   return py
@@ -95,12 +86,12 @@ async function boot(init: WorkerInit): Promise<void> {
   const started = performance.now()
   let stage: BootStep = 'runtime'
   try {
-    const wanted = init.loadPandas ? ['numpy', 'pandas'] : []
-    const plan = bootPlan(wanted.length > 0 ? await fetchLock(init.indexURL) : null, wanted)
+    const served = init.packages.length > 0 ? await fetchLock(init.indexURL) : null
+    const plan = bootPlan(served?.lock ?? null, init.packages)
     let done = 0
     const step = (): void => post({ type: 'progress', progress: { done, total: plan.steps.length, label: plan.steps[done] ?? '' } })
     step()
-    const py = await loadPyodide(init.indexURL)
+    const py = await loadPyodide(init.indexURL, served)
     py.setInterruptBuffer(new Int32Array(init.interruptBuffer))
     done += 1
     stage = 'packages'

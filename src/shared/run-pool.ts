@@ -30,26 +30,13 @@ import {
   type TablePayload
 } from './executor-protocol'
 import { bootPackages } from './boot-steps'
-import type { HostCrash, HostMessage, PythonHost, SpawnHost } from './python-host'
+import type { HostCrash, HostMessage, SpawnHost } from './python-host'
 import type { BootProgress, PythonRunResult } from './python'
 import { assertNever, type Result } from './result'
 import { RunClock, stoppedResult, type ClockLimits, type StopReason } from './run-clock'
 import { readRunResult, runFailure } from './run-result'
+import { bestSlot, dropFrom, holds, isWarm, loadInto, neededTables, newSlot, type Slot } from './run-slots'
 import { PoolTables } from './run-tables'
-
-type Slot = {
-  host: PythonHost
-  state: 'booting' | 'ready' | 'busy' | 'dead'
-  /** The scope this interpreter serves once it has run one of its programs; null while clean. */
-  scope: string | null
-  /** Tables loaded or being loaded. */
-  held: Set<string>
-  /** Held tables whose payload has changed since (clean interpreters only: a question keeps its layout). */
-  stale: Set<string>
-  /** Loads sent and not yet acknowledged. */
-  loads: number
-  run: RunClock | null
-}
 
 const MAX_BOOT_FAILURES = 3
 /** Interpreters taken by questions beyond the pool; past this, replacements wait for a question to end. */
@@ -133,7 +120,7 @@ export class RunPool {
   }
 
   private spawn(): void {
-    const slot: Slot = { host: INERT, state: 'booting', scope: null, held: new Set(), stale: new Set(), loads: 0, run: null }
+    const slot = newSlot()
     this.slots.push(slot)
     slot.host = this.spawnHost(
       {
@@ -286,16 +273,7 @@ export class RunPool {
       choices = own.filter((s) => s.state === 'ready')
       if (choices.length === 0 && own.length < this.parallelism) choices = this.slots.filter((s) => s.state === 'ready' && s.scope === null)
     }
-    const needed = neededTables(request)
-    let best: Slot | null = null
-    let bestScore = -Infinity
-    for (const slot of choices) {
-      const held = needed.filter((id) => slot.held.has(id) && !slot.stale.has(id)).length
-      // Holding the tables counts most; an interpreter still busy loading counts against.
-      const score = held * 2 - (held === needed.length && slot.loads === 0 ? 0 : 1) - slot.loads / 1000
-      if (score > bestScore) [best, bestScore] = [slot, score]
-    }
-    return best
+    return bestSlot(choices, request)
   }
 
   private start(slot: Slot, request: HostPageRun): void {
@@ -303,12 +281,7 @@ export class RunPool {
     if (request.scope !== null && slot.scope === null) {
       // Taken by a question: it keeps only that question's tables, and a clean replacement boots.
       slot.scope = request.scope
-      for (const tableId of [...slot.held]) {
-        if (needed.includes(tableId)) continue
-        slot.host.dropTable(tableId)
-        slot.held.delete(tableId)
-        slot.stale.delete(tableId)
-      }
+      for (const tableId of [...slot.held]) if (!needed.includes(tableId)) dropFrom(slot, tableId)
       this.refill()
     }
     for (const tableId of needed) {
@@ -318,8 +291,7 @@ export class RunPool {
         this.settle()
         return
       }
-      if (slot.held.has(tableId) && !slot.stale.has(tableId)) continue
-      this.load(slot, tableId, payload)
+      if (!holds(slot, tableId)) loadInto(slot, tableId, payload)
     }
     slot.state = 'busy'
     const run = new RunClock(request, this.limits, (why) => this.halt(slot, why))
@@ -334,13 +306,6 @@ export class RunPool {
     if (slot.loads > 0) run.awaitLoads()
     else run.awaitStart()
     this.showSpares()
-  }
-
-  private load(slot: Slot, tableId: string, payload: TablePayload): void {
-    slot.host.loadTable(tableId, payload)
-    slot.held.add(tableId)
-    slot.stale.delete(tableId)
-    slot.loads += 1
   }
 
   private putTable(tableId: string, payload: TablePayload): void {
@@ -368,13 +333,9 @@ export class RunPool {
       if (slot.state !== 'ready' || slot.scope !== null) continue
       for (const tableId of wanted) {
         const payload = this.tables.payload(tableId)
-        if (payload !== undefined && (!slot.held.has(tableId) || slot.stale.has(tableId))) this.load(slot, tableId, payload)
+        if (payload !== undefined && !holds(slot, tableId)) loadInto(slot, tableId, payload)
       }
-      for (const tableId of [...slot.stale]) {
-        slot.host.dropTable(tableId)
-        slot.held.delete(tableId)
-        slot.stale.delete(tableId)
-      }
+      for (const tableId of [...slot.stale]) dropFrom(slot, tableId)
     }
   }
 
@@ -387,9 +348,7 @@ export class RunPool {
 
   private showSpares(): void {
     const wanted = this.tables.preloadSet()
-    const warm = this.slots.filter(
-      (s) => s.state === 'ready' && s.scope === null && s.loads === 0 && wanted.every((id) => s.held.has(id) && !s.stale.has(id))
-    ).length
+    const warm = this.slots.filter((s) => isWarm(s, wanted)).length
     if (warm === this.sparesShown) return
     this.sparesShown = warm
     this.emit({ type: 'spares', warm, size: Math.max(1, this.config.poolSize) })
@@ -521,18 +480,4 @@ export class RunPool {
     this.refill()
     this.settle()
   }
-}
-
-/** Stands in until `spawnHost` returns: nothing is sent to an interpreter during its own creation. */
-const INERT: PythonHost = {
-  loadTable: () => {},
-  dropTable: () => {},
-  run: () => {},
-  answerQa: () => {},
-  interrupt: () => {},
-  terminate: () => {}
-}
-
-function neededTables(request: HostPageRun): string[] {
-  return [request.tableId, ...request.namedTables.map((t) => t.tableId)].filter((id): id is string => id !== null)
 }

@@ -163,7 +163,8 @@ describe('isolation between questions', () => {
       const text = JSON.stringify(summary)
       expect(text).not.toContain(Q1_MARKER)
       expect(text).not.toContain(OTHER_MARKER)
-      expect(text).not.toContain('666')
+      // No answer was rewritten by an encoder question 1 edited (durations and the like may contain any digits).
+      for (const c of summary.candidates) if (c.result.ok) expect(c.result.answer.text).not.toMatch(/^(666|42)$/)
     }
     expect(JSON.stringify(executor.status())).not.toContain('evil.example')
     // Every question boots fresh interpreters: on a loaded two-core machine a boot can take 20 s.

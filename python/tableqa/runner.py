@@ -75,6 +75,10 @@ class _CappedText(io.TextIOBase):
 
 
 def _capped_repr(value: object) -> str:
+    if type(value) is str and len(value) > REPR_CAP_CHARS:
+        # Only the part that is kept: a huge string's whole repr would cost as much as the string again.
+        head = repr(value[:REPR_CAP_CHARS])[:REPR_CAP_CHARS]
+        return head + f"... [{len(value) - REPR_CAP_CHARS} more characters]"
     try:
         text = repr(value)
     except Exception as exc:  # a broken __repr__ must not fail the run
@@ -301,7 +305,10 @@ def _answer_too_large(described: dict[str, Any]) -> str:
     """
     if "json" not in described:
         return ""
-    size = len(json.dumps(described["json"]))
+    data = described["json"]
+    # A long string is too large before it is serialised (its JSON is at least as long); serialising
+    # hundreds of megabytes just to measure them would outlast the run's time limit.
+    size = len(data) + 2 if type(data) is str and len(data) > ANSWER_CAP_BYTES else len(json.dumps(data))
     if size <= ANSWER_CAP_BYTES:
         return ""
     return (

@@ -1,8 +1,9 @@
 """Build a pandas DataFrame from a ParsedTable payload (the JSON the host sends).
 
 Top header tuples become the columns (a MultiIndex when there are several levels), left header
-tuples the row index, and each data column is numeric when its cells read as numbers. The raw cell
-text and the source cell of every data cell stay with the frame, for display and answer provenance.
+tuples the row index, and each data column holds what the source stores (see :mod:`tableqa.columns`):
+numbers, dates, truth values, text, NaN/None/NaT where a value is missing. The cell text as the source
+shows it and the source cell of every data cell stay with the frame, for display and answer provenance.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .rows import header_tuples, rows_view, typed_columns
+from .columns import Column, read_columns
+from .rows import header_tuples, rows_view
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -78,6 +80,22 @@ def _axis_index(tuples: list[tuple[str, ...]], length: int) -> pd.Index:
     return pd.MultiIndex.from_tuples(tuples)
 
 
+def _column_data(column: Column, n_rows: int) -> Any:
+    import pandas as pd
+
+    if column.kind == "number":
+        series = pd.Series(column.values, dtype="float64")
+        whole = bool(n_rows) and not series.isna().any() and bool((series % 1 == 0).all())
+        return series.astype("int64").to_numpy() if whole else series.to_numpy()
+    if column.kind == "datetime":
+        return pd.Series(column.values, dtype="datetime64[us]").to_numpy()
+    if column.kind == "duration":
+        return pd.Series(column.values, dtype="timedelta64[us]").to_numpy()
+    if column.kind == "bool":
+        return pd.Series(column.values, dtype="bool").to_numpy()
+    return pd.array(column.values, dtype=object)
+
+
 def build_frame(payload: Mapping[str, Any]) -> pd.DataFrame:
     """Turn a ParsedTable payload into a DataFrame with hierarchical headers.
 
@@ -85,14 +103,17 @@ def build_frame(payload: Mapping[str, Any]) -> pd.DataFrame:
     ----------
     payload : mapping
         ``columns`` (top header tuples, one per data column), ``index`` (left header tuples, one per
-        data row; empty for a RangeIndex), ``values`` (cell text, row-major), optionally ``numbers``
-        (the host's numeric view of ``values``), ``name``, ``rowSource`` and ``colSource``.
+        data row; empty for a RangeIndex), ``values`` (cell text, row-major), optionally ``stored``
+        (the stored values of typed sources, :mod:`tableqa.columns`), ``name``, ``rowSource`` and
+        ``colSource``.
 
     Returns
     -------
     pandas.DataFrame
         One-level headers give a plain Index, deeper ones a MultiIndex. Numeric columns are int64 or
-        float64 (missing marks such as ``—`` become NaN). ``df.attrs["source"]`` holds a
+        float64 (missing marks such as ``—`` become NaN), date columns datetime64, text columns
+        pandas' text dtype, mixed ones object; an empty cell and a database NULL are missing (NaN,
+        None among mixed values, NaT among dates). ``df.attrs["source"]`` holds a
         :class:`TableSource` with the raw text (see :func:`raw_frame`) and source cells.
 
     Examples
@@ -109,25 +130,24 @@ def build_frame(payload: Mapping[str, Any]) -> pd.DataFrame:
     -12
     >>> raw_frame(df).loc["unemployed", ("2019", "women")]
     '—'
+    >>> stored = build_frame({"columns": [["share"]], "index": [], "values": [["12%"]],
+    ...                       "stored": [{"kinds": "N", "numbers": [0.123]}]})
+    >>> float(stored.loc[0, "share"]), raw_frame(stored).loc[0, "share"]
+    (0.123, '12%')
     """
     import pandas as pd
 
     values = payload.get("values") or []
-    typed = typed_columns(payload)
+    typed = read_columns(payload)
     n_rows, n_cols = len(values), len(typed)
     columns = _axis_index(header_tuples(payload.get("columns") or []), n_cols)
     index = _axis_index(header_tuples(payload.get("index") or []), n_rows)
 
     data: dict[int, Any] = {}
     raw: dict[int, list[str]] = {}
-    for j, (numeric, texts, nums) in enumerate(typed):
-        raw[j] = texts
-        if numeric:
-            series = pd.Series(nums, dtype="float64")
-            whole = bool(n_rows) and not series.isna().any() and bool((series % 1 == 0).all())
-            data[j] = series.astype("int64").to_numpy() if whole else series.to_numpy()
-        else:
-            data[j] = pd.array(texts, dtype=object)
+    for j, column in enumerate(typed):
+        raw[j] = column.texts
+        data[j] = _column_data(column, n_rows)
     df = pd.DataFrame(data, index=pd.RangeIndex(n_rows))
     df.index, df.columns = index, columns
     raw_df = pd.DataFrame(raw, index=pd.RangeIndex(n_rows), dtype=object)

@@ -7,12 +7,11 @@ used by :func:`tableqa.sql.sqldf` for hierarchical columns, so both views agree.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
-from .text import is_blank_cell, parse_number
+from .columns import Column, _plain_number, column_texts, plain_numbers, read_columns, typed_columns
 
 __all__ = [
     "LEVEL_SEP",
@@ -146,141 +145,13 @@ def header_tuples(raw: object) -> list[tuple[str, ...]]:
     return [t + ("",) * (depth - len(t)) for t in tuples]
 
 
-def _cell_number(numbers: object, i: int, j: int) -> tuple[bool, float | None]:
-    """The host's numeric view of cell (i, j), if the payload has one."""
-    if not isinstance(numbers, Sequence):
-        return False, None
-    try:
-        v = numbers[i][j]
-    except (IndexError, TypeError, KeyError):
-        return False, None
-    if v is None:
-        return True, None
-    if isinstance(v, (int, float)) and not isinstance(v, bool):
-        return True, float(v)
-    return False, None
-
-
-# Cells written as plain decimals read the same with float() as with parse_number(). A column is checked
-# in one regex search over its joined text, for a line that is not such a number: per-cell calls are
-# what makes a table of millions of cells slow.
-_PLAIN = r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
-_PLAIN_NUMBER = re.compile(_PLAIN)
-_NOT_PLAIN_NUMBER = re.compile(rf"^(?!{_PLAIN}$)", re.MULTILINE)
-# Whole numbers that int() reads exactly as _plain_number() would give them.
-_NOT_PLAIN_INT = re.compile(r"^(?!-?[0-9]{1,15}$)", re.MULTILINE)
-
-
-def _all_lines_match(texts: list[str], not_matching: re.Pattern[str]) -> bool:
-    joined = "\n".join(texts)
-    return joined.count("\n") == len(texts) - 1 and not_matching.search(joined) is None
-
-
-def column_texts(values: Sequence[Sequence[object]], width: int) -> list[list[str]]:
-    """The cell text of each column; cells missing from short rows read as empty, None as empty.
-
-    Examples
-    --------
-    >>> column_texts([["a", "1"], ["b"], [None, 2]], 2)
-    [['a', 'b', ''], ['1', '', '2']]
-    """
-    full = min(map(len, values), default=width) == width
-    out: list[list[str]] = []
-    for j in range(width):
-        col: list[Any] = (
-            list(map(itemgetter(j), values)) if full else [r[j] if j < len(r) else "" for r in values]
-        )
-        try:
-            "".join(col)  # fails on anything but text, at C speed
-        except TypeError:
-            col = ["" if x is None else str(x) for x in col]
-        out.append(col)
-    return out
-
-
-def _read_column(texts: list[str]) -> tuple[bool, list[float | None]]:
-    """Numeric or not, and the numbers of a numeric column (empty for a text column)."""
-    if _all_lines_match(texts, _NOT_PLAIN_NUMBER):
-        return True, list(map(float, texts))
-    nums: list[float] = []
-    plain = _PLAIN_NUMBER.fullmatch
-    for text in texts:
-        v = float(text) if plain(text) else parse_number(text)
-        if v is None:  # one text cell makes the column text; the rest need not be read
-            return False, []
-        nums.append(v)
-    return any(not math.isnan(v) for v in nums), list[float | None](nums)
-
-
-def _read_known_column(texts: list[str], numbers: object, j: int) -> tuple[bool, list[float | None]]:
-    nums: list[float | None] = []
-    for i, text in enumerate(texts):
-        known, v = _cell_number(numbers, i, j)
-        if not known:
-            v = parse_number(text)
-        elif v is None and is_blank_cell(text):
-            v = math.nan
-        nums.append(v)
-    numeric = all(v is not None for v in nums) and any(v is not None and not math.isnan(v) for v in nums)
-    return numeric, (nums if numeric else [])
-
-
-def typed_columns(payload: Mapping[str, Any]) -> list[tuple[bool, list[str], list[float | None]]]:
-    """Decide, column by column, whether the data is numeric.
-
-    A column is numeric when each of its cells is either a number (``1,234``, ``(12)``, ``12%``,
-    ``$3.5``) or a missing-value mark (empty, ``—``, ``n/a``), and at least one is a number.
-    The payload's optional ``numbers`` matrix (the host's numeric view) is used where present.
-
-    Parameters
-    ----------
-    payload : mapping
-        A ParsedTable as JSON: ``values`` (rows of cell text), optionally ``numbers``.
-
-    Returns
-    -------
-    list of (bool, list of str, list of float)
-        Per column: numeric or not, the raw texts, and for a numeric column its numbers (NaN for
-        missing marks; an empty list for a text column, whose reading stops at its first text cell).
-
-    Examples
-    --------
-    >>> [c[0] for c in typed_columns({"values": [["a", "1,200", "3"], ["b", "\u2014", "x1"]]})]
-    [False, True, False]
-    """
-    values = payload.get("values") or []
-    numbers = payload.get("numbers")
-    width = max((len(r) for r in values), default=0)
-    width = max(width, len(payload.get("columns") or []))
-    out: list[tuple[bool, list[str], list[float | None]]] = []
-    for j, texts in enumerate(column_texts(values, width)):
-        if isinstance(numbers, Sequence):
-            numeric, nums = _read_known_column(texts, numbers, j)
-        else:
-            numeric, nums = _read_column(texts)
-        out.append((numeric, texts, nums))
-    return out
-
-
-def plain_numbers(texts: list[str], nums: list[float | None]) -> list[float | int | None]:
-    """A numeric column as plain Python values: ints when whole, None when missing.
-
-    Examples
-    --------
-    >>> plain_numbers(["1", "2.5", "\u2014"], [1.0, 2.5, float("nan")])
-    [1, 2.5, None]
-    """
-    if _all_lines_match(texts, _NOT_PLAIN_INT):
-        return list(map(int, texts))
-    return [_plain_number(v) for v in nums]
-
-
 def rows_view(payload: Mapping[str, Any]) -> list[dict[str, object]]:
     """The table as a list of dicts, for programs that run without pandas.
 
     Row-header levels come first (named as :func:`index_names` says), then one key per data column
     named by :func:`flat_names`. Numeric columns hold floats (ints when whole) or None when missing;
-    other columns hold the cell text.
+    other columns hold each cell's value (:func:`tableqa.columns.read_columns`): its text, or the date,
+    truth value or number a typed source stores, and None where it is missing.
 
     Parameters
     ----------
@@ -300,14 +171,14 @@ def rows_view(payload: Mapping[str, Any]) -> list[dict[str, object]]:
     """
     columns = header_tuples(payload.get("columns") or [])
     index = header_tuples(payload.get("index") or [])
-    typed = typed_columns(payload)
+    typed = read_columns(payload)
     n_rows = len(payload.get("values") or [])
     labels: list[object] = [t if len(t) != 1 else t[0] for t in columns]
     labels += [""] * (len(typed) - len(labels))
     depth = len(index[0]) if index else 0
     idx_names = index_names(depth)
     col_names = flat_names(idx_names + labels)[depth:]
-    data = [plain_numbers(texts, nums) if numeric else texts for numeric, texts, nums in typed]
+    data = [_plain_values(column) for column in typed]
     if depth == 0 or len(index) == n_rows:
         # Built column-wise and zipped into rows: per-cell work in Python is what makes big tables slow.
         keys = idx_names + col_names
@@ -325,9 +196,10 @@ def rows_view(payload: Mapping[str, Any]) -> list[dict[str, object]]:
     return rows
 
 
-def _plain_number(v: float | None) -> float | int | None:
-    if v is None or math.isnan(v):
-        return None
-    if v.is_integer() and abs(v) < 2**53:
-        return int(v)
-    return v
+def _plain_values(column: Column) -> list[Any]:
+    """A column as plain Python values for the rows view: None wherever a value is missing."""
+    if column.kind == "number":
+        if column.from_text:
+            return plain_numbers(column.texts, column.values)
+        return [_plain_number(v) for v in column.values]
+    return [None if isinstance(v, float) and math.isnan(v) else v for v in column.values]

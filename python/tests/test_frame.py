@@ -1,3 +1,4 @@
+import datetime as dt
 import math
 from typing import Any
 
@@ -54,16 +55,116 @@ def test_a_column_with_any_non_number_stays_text() -> None:
     assert df["a"].tolist() == ["1", "two", "3"]
 
 
-def test_the_hosts_numeric_view_is_used_when_present() -> None:
-    payload: dict[str, Any] = {
-        "columns": [["a"], ["b"]],
+def stored_payload() -> dict[str, Any]:
+    """A sheet's cells as the importers type them: one column per kind of value, one row per region."""
+    return {
+        "name": "sheet",
+        "columns": [
+            ["area"],
+            ["share"],
+            ["people"],
+            ["since"],
+            ["opens"],
+            ["wait"],
+            ["open"],
+            ["code"],
+            ["note"],
+        ],
         "index": [],
-        "values": [["12 E", "x"], ["7 F", "y"]],
-        "numbers": [[12, None], [7, None]],
+        "values": [
+            ["151", "12%", "1,200", "1/2/2020", "9:30", "36:00:00", "TRUE", "007", "see note"],
+            ["96", "#DIV/0!", "", "", "", "1:00:00", "FALSE", "12", "2"],
+        ],
+        "stored": [
+            {"kinds": "NN", "numbers": [151.4716, 96.0708]},
+            {"kinds": "N0", "numbers": [0.123]},
+            {"kinds": "n.", "numbers": []},
+            {"kinds": "d.", "numbers": [1577923200000]},
+            {"kinds": "h.", "numbers": [34200000]},
+            {"kinds": "ee", "numbers": [129600000, 3600000]},
+            {"kinds": "tf", "numbers": []},
+            {"kinds": "ss", "numbers": []},
+            {"kinds": ".n", "numbers": []},
+        ],
+    }
+
+
+def test_stored_values_are_what_programs_compute_on_and_the_text_stays_for_display() -> None:
+    df = build_frame(stored_payload())
+    assert df["area"].tolist() == [151.4716, 96.0708]
+    assert df["area"].sum() == pytest.approx(247.5424)
+    assert raw_frame(df)["area"].tolist() == ["151", "96"]
+    assert df["share"].iloc[0] == 0.123
+    assert math.isnan(df["share"].iloc[1])
+    assert str(df["people"].dtype) == "float64"
+    assert df["people"].iloc[0] == 1200
+    assert math.isnan(df["people"].iloc[1])
+    assert str(df["since"].dtype).startswith("datetime64")
+    assert df["since"].iloc[0] == pd.Timestamp("2020-01-02")
+    assert df["since"].isna().iloc[1]
+    assert df["opens"].iloc[0] == dt.time(9, 30)
+    assert math.isnan(df["opens"].iloc[1])
+    assert str(df["wait"].dtype).startswith("timedelta64")
+    assert df["wait"].sum() == pd.Timedelta(hours=37)
+    assert str(df["open"].dtype) == "bool"
+    assert df["open"].tolist() == [True, False]
+    # Text the source types as text stays text, even when it reads as a number.
+    assert df["code"].tolist() == ["007", "12"]
+    # A column of text and numbers holds each cell's own value, as read_excel gives it.
+    assert df["note"].tolist() == ["see note", 2]
+
+
+def test_missing_values_are_missing_as_pandas_gives_them() -> None:
+    payload = {
+        "columns": [["name"], ["detail"], ["n"]],
+        "index": [],
+        "values": [["Korea", "", ""], ["", "x", "3"]],
+        "stored": [
+            {"kinds": "ss", "numbers": []},
+            {"kinds": "0s", "numbers": []},
+            {"kinds": "0n", "numbers": []},
+        ],
     }
     df = build_frame(payload)
-    assert df["a"].tolist() == [12, 7]
-    assert df["b"].tolist() == ["x", "y"]
+    # A database's empty text stays "", its NULL is missing (NaN in a text column, as read_sql gives it).
+    assert df["name"].tolist() == ["Korea", ""]
+    assert pd.isna(df["detail"].iloc[0])
+    assert df["detail"].iloc[1] == "x"
+    assert math.isnan(df["n"].iloc[0])
+    assert df["n"].iloc[1] == 3
+    # An empty cell of a text-only source is NaN, as read_csv makes it; the grid's text stays "".
+    csv = build_frame({"columns": [["city"], ["pop"]], "index": [], "values": [["Oslo", ""], ["", "5"]]})
+    assert csv["city"].iloc[0] == "Oslo"
+    assert math.isnan(csv["city"].iloc[1])
+    assert csv["city"].isna().tolist() == [False, True]
+    assert raw_frame(csv)["city"].tolist() == ["Oslo", ""]
+
+
+def test_the_rows_view_reads_stored_values_too() -> None:
+    rows = rows_view(stored_payload())
+    assert rows[0]["area"] == 151.4716
+    assert rows[1]["share"] is None
+    assert rows[0]["people"] == 1200
+    assert rows[0]["since"] == dt.datetime(2020, 1, 2)
+    assert rows[1]["since"] is None
+    assert rows[0]["wait"] == dt.timedelta(hours=36)
+    assert rows[0]["open"] is True
+    assert rows[1]["code"] == "12"
+    assert rows[1]["note"] == 2
+    assert rows[1]["opens"] is None
+    assert rows_view({"columns": [["a"]], "index": [], "values": [["x"], [""]]}) == [{"a": "x"}, {"a": None}]
+
+
+def test_a_stored_column_shorter_than_the_data_reads_the_rest_as_text() -> None:
+    df = build_frame(
+        {
+            "columns": [["a"]],
+            "index": [],
+            "values": [["1.5"], ["2"]],
+            "stored": [{"kinds": "N", "numbers": [1.25]}],
+        }
+    )
+    assert df["a"].tolist() == [1.25, 2.0]
 
 
 def test_raw_text_and_source_cells_stay_with_the_frame() -> None:
@@ -114,7 +215,7 @@ def test_flat_names_are_unique_and_never_empty() -> None:
     assert flat_names([("a", ""), ("a", ""), ("", "")]) == ["a", "a (2)", "column_2"]
 
 
-@pytest.mark.parametrize("payload", [hitab_payload(), airline_payload(), flat_payload()])
+@pytest.mark.parametrize("payload", [hitab_payload(), airline_payload(), flat_payload(), stored_payload()])
 def test_rows_view_agrees_with_the_frame(payload: dict[str, Any]) -> None:
     df = build_frame(payload)
     rows = rows_view(payload)
@@ -124,7 +225,6 @@ def test_rows_view_agrees_with_the_frame(payload: dict[str, Any]) -> None:
         for j, v in enumerate(data):
             cell = df.iat[i, j]
             if v is None:
-                assert isinstance(cell, float)
-                assert math.isnan(cell)
+                assert cell is None or pd.isna(cell)
             else:
                 assert v == cell

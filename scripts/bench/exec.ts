@@ -2,7 +2,8 @@
  * Executor benchmark, for Pyodide (sandboxed page in headless Chromium) and the local CPython:
  * cold start to ready, warm latency of a small program on a HiTab table (pandas where the executor has
  * it, plain rows otherwise), throughput with the warm pool, memory of the executor's processes, and
- * how long a runaway program lives past its deadline.
+ * how long a runaway program lives past its deadline; and the size and parse time of big tables' payloads
+ * (scripts/bench/payload.ts). `npm run bench -- exec [pyodide|cpython|payload]` runs one part.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -15,6 +16,7 @@ import { encodeTable } from '../../src/main/services/python/types'
 import { importFile } from '../../src/main/services/tables/import'
 import { structureGrid } from '../../src/main/services/tables/structure'
 import type { SuiteResult } from '../bench'
+import { payloadMetrics } from './payload'
 
 const WARM_RUNS = 60
 const THROUGHPUT_RUNS = 40
@@ -132,7 +134,8 @@ async function measure(
 }
 
 export async function run(args: string[] = []): Promise<SuiteResult> {
-  const only = args.find((a) => a === 'pyodide' || a === 'cpython')
+  const only = args.find((a) => a === 'pyodide' || a === 'cpython' || a === 'payload')
+  if (only === 'payload') return payloadMetrics()
   const payload = await hitabPayload()
   const metrics: Record<string, number> = {}
   const details: Record<string, unknown> = {
@@ -153,6 +156,11 @@ export async function run(args: string[] = []): Promise<SuiteResult> {
     )
     Object.assign(metrics, result.metrics)
     details.cpython = result.details
+  }
+  if (only === undefined) {
+    const result = await payloadMetrics()
+    Object.assign(metrics, result.metrics)
+    details.payload = result.details
   }
   return { metrics, details }
 }

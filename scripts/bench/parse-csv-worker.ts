@@ -1,5 +1,6 @@
 /**
- * Child process of the structure benchmark: import and structure a generated 200,000 × 20 CSV and print
+ * Child process of the structure benchmark: import and structure a generated 200,000 × 20 CSV (or, with the
+ * argument `xlsx`, the workbook of the same shape with formatted numbers, scripts/bench/generated.ts) and print
  * the wall time and this process's peak resident memory as one JSON line; then, as the inspector does after
  * an override, prepare the table again with other header counts (structure and the executors' JSON) and
  * print that time too (its memory is not in the peak above).
@@ -7,29 +8,12 @@
 import { importFile } from '../../src/main/services/tables/import'
 import { prepareTable } from '../../src/main/services/tables/prepare'
 import { structureGrid } from '../../src/main/services/tables/structure'
+import { generatedCsv, generatedXlsx } from './generated'
 
-const ROWS = 200_000
-const COLS = 20
-
-function generate(): Uint8Array {
-  const lines: string[] = [['region', ...Array.from({ length: COLS - 1 }, (_, j) => `measure ${j + 1}`)].join(',')]
-  let seed = 12345
-  const next = (): number => {
-    seed = (seed * 1103515245 + 12345) % 2147483648
-    return seed / 2147483648
-  }
-  for (let i = 0; i < ROWS; i++) {
-    const row = [`region ${i % 97}`]
-    for (let j = 1; j < COLS; j++)
-      row.push(j % 5 === 0 ? `"${Math.floor(next() * 1e6).toLocaleString('en-US')}"` : (next() * 1000).toFixed(2))
-    lines.push(row.join(','))
-  }
-  return new TextEncoder().encode(lines.join('\n'))
-}
-
-const bytes = generate()
+const xlsx = process.argv.includes('xlsx')
+const bytes = xlsx ? generatedXlsx() : generatedCsv()
 const start = performance.now()
-const imported = await importFile('bench.csv', bytes)
+const imported = await importFile(xlsx ? 'bench.xlsx' : 'bench.csv', bytes)
 const importSeconds = (performance.now() - start) / 1000
 let rows = 0
 if (imported.ok) {

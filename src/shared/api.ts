@@ -37,6 +37,12 @@ export type TableSummary = {
    * again whatever it is called (tables of one file share it).
    */
   source: TableSource
+  /**
+   * Share (0–1) of the body's filled cells that are figures (measures, not identifiers or repeated codes):
+   * 0 for a contents, cover or notes sheet. The workspace opens a workbook at the first table whose share
+   * is close to the best of the file (see src/main/services/tables/figures.ts).
+   */
+  figureShare: number
 }
 
 /** The file an open table was read from. */
@@ -189,10 +195,18 @@ export type EventSpec = {
   'python:status': ExecutorState
   /** Checking and downloading the sandbox's package files. */
   'packages:status': PackagesState
+  /** The current session's Python runs changed (a run was kept, or history cleared); `count` runs now. */
   'history:changed': { count: number }
   'question:progress': AskProgress
+  /**
+   * A question was answered (or failed) and kept in the current session's history: the new entry, and the
+   * session's card as it now stands. The UI adds the entry without asking for the lists again.
+   */
+  'question:answered': { entry: AskSummary; session: SessionSummary }
   /** Another session became current (opened, started or the current one deleted). */
   'session:changed': { currentId: string }
+  /** The current session's tables changed (a file opened, a table closed or given a new header layout): its card now. */
+  'session:updated': SessionSummary
 }
 export type EventName = keyof EventSpec
 

@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'model-not-found'
   | 'model-no-code'
   | 'no-answer'
+  | 'bad-chart'
   | 'package-unreachable'
   | 'package-http'
   | 'package-bad-hash'

@@ -1,7 +1,8 @@
 /**
  * The table model shared by importers, the structure pass, the UI and the Python runtime.
  *
- * Import gives a RawGrid (cell text + merged regions). Structure turns a RawGrid into a ParsedTable:
+ * Import gives a RawGrid (cell text + merged regions, and the typed values of sources that type their cells).
+ * Structure turns a RawGrid into a ParsedTable:
  * the bi-dimensional header tree (top tree over header rows, left tree over header columns) walked in
  * preorder into root-to-leaf tuples, i.e. the column MultiIndex and the row MultiIndex. A flat table is
  * the one-level case: one header row, no header columns.
@@ -50,7 +51,59 @@ export type RawGrid = {
   sheetColumn?: number
   /** Relational schema of a database table (SQLite import); row 0 of `cells` holds the column names. */
   relational?: RelationalInfo
+  /**
+   * The values behind the text, for sources that type their cells (XLSX, XLS, ODS, SQLite): a number whatever
+   * its format shows, a date, a truth value, a database NULL. Absent for text-only sources (CSV, HTML, JSON).
+   */
+  values?: GridValues
 }
+
+/**
+ * How a source types a cell: one letter per cell in `StoredColumn.kinds` (the JSON the Python runtime reads),
+ * its character code in `GridValues.kinds`.
+ */
+export const VALUE_KIND = {
+  /** Untyped: the text is all there is (a CSV field, a spreadsheet's string cell). Empty, it is a missing value. */
+  untyped: '.',
+  /** Text the source types as text (a database TEXT value): a string, even when it reads as a number. */
+  text: 's',
+  /** A number equal to its text read as a decimal once the thousands commas are removed ("1,234.50"). */
+  number: 'n',
+  /** A number its text does not show exactly (rounded, a percentage, a currency, a negative in brackets): in `numbers`. */
+  exactNumber: 'N',
+  true: 't',
+  false: 'f',
+  /** A date and time: milliseconds since 1970-01-01 00:00 in `numbers`, with no time zone (as the sheet shows it). */
+  date: 'd',
+  /** A time of day: milliseconds since midnight in `numbers`. */
+  time: 'h',
+  /** Elapsed time: milliseconds in `numbers`. */
+  duration: 'e',
+  /** No value: a database NULL or a formula's error ("#DIV/0!"), whatever its text says. */
+  missing: '0'
+} as const
+
+export type ValueKind = (typeof VALUE_KIND)[keyof typeof VALUE_KIND]
+
+/**
+ * Typed cells of an imported sheet, dense over its rows and columns (`row * width + col`). They are indexed by the
+ * sheet as imported, not by a grid cut from it: the structure pass crops grids (title rows, tables side by side)
+ * without them, and its source references (`rowSource`, `colSource`, `CellRef`) name the same sheet cells.
+ */
+export type GridValues = {
+  width: number
+  /** The kind's character code per cell (`VALUE_KIND`), 0 for an untyped cell. */
+  kinds: Uint8Array
+  /** The value of number, date, time and duration cells (as `numbers` of StoredColumn holds it); NaN elsewhere. */
+  numbers: Float64Array
+}
+
+/**
+ * The typed values of one data column: `kinds` has one letter (`VALUE_KIND`) per data row, `numbers` one entry per
+ * cell whose kind carries a number (exactNumber, date, time, duration), in row order. The cell's text stays in
+ * `ParsedTable.values`: what the grid shows and the runtime's `raw_frame` gives.
+ */
+export type StoredColumn = { kinds: string; numbers: number[] }
 
 /** Keys of one database table, column names as in the header row. */
 export type RelationalInfo = {
@@ -95,8 +148,14 @@ export type ParsedTable = {
   options: StructureOptions
   columns: string[][]
   index: string[][]
-  /** Raw cell text of the data region, row-major. */
+  /** Raw cell text of the data region, row-major: what the grid shows. */
   values: string[][]
+  /**
+   * What programs compute on where the source types its cells: per data column its typed values, or null for a
+   * column with none (a label column of the flat view, a column of text cells). Absent when no column has any
+   * (CSV, HTML, JSON), and the runtime reads the text as it always has.
+   */
+  stored?: (StoredColumn | null)[]
   /** Source cell of each column tuple's leaf, of each index tuple's leaf. */
   columnCells: (CellRef | null)[]
   indexCells: (CellRef | null)[]

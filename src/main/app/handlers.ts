@@ -16,7 +16,7 @@ import type { Workspace } from '../services/workspace'
 import { createTableHandlers, samplesDir, type OpenDialog } from './table-handlers'
 import { createQuestionHandlers } from './question-handlers'
 import { createSessionHandlers, storedKeys } from './session-handlers'
-import type { SessionStore } from '../services/sessions'
+import { summarize, type SessionStore } from '../services/sessions'
 import type { ResponseCache, SecretStore } from '../services/model'
 import type { EndpointRegistry } from '../services/settings'
 
@@ -80,7 +80,7 @@ export function createHandlers(services: AppServices): Handlers {
       cache: services.cache,
       onAnswered: (summary) => {
         history.addQuestion(summary)
-        events.emit('history:changed', { count: history.list().length })
+        events.emit('question:answered', { entry: summary, session: summarize(services.sessions.current()) })
       }
     }),
     'python:run': async (request) => {

@@ -12,7 +12,6 @@ import { loadDataset, resolveDataDir } from './datasets'
 import { modelSource, type ModelOptions } from './model-source'
 import { oracleSource } from './oracle/sources'
 import { runEval } from './runner'
-import { SqliteFiles } from './spider-db'
 import { goldQuery } from './spider-gold'
 import type { RunSummary } from './summary'
 import type { CandidateSource, DatasetId, Split } from './types'
@@ -55,7 +54,6 @@ export async function evaluate(o: EvalOptions): Promise<RunSummary> {
   const oracle = o.source === 'oracle'
   const n = o.n ?? ASK_DEFAULTS.n
   const temperature = o.temperature ?? ASK_DEFAULTS.temperature
-  const files = new SqliteFiles()
   let source: CandidateSource | undefined
   const executor =
     o.executor ??
@@ -66,7 +64,7 @@ export async function evaluate(o: EvalOptions): Promise<RunSummary> {
     })
   const gold = goldQuery(executor)
   try {
-    const dataset = loadDataset(o.dataset, o.split, resolveDataDir(o.data), files)
+    const dataset = loadDataset(o.dataset, o.split, resolveDataDir(o.data))
     source = o.source === 'oracle' ? oracleSource(dataset, gold) : modelSource(o.source.client, { ...o, n, temperature })
     await executor.start()
     return await runEval({
@@ -95,7 +93,6 @@ export async function evaluate(o: EvalOptions): Promise<RunSummary> {
   } finally {
     if (o.executor === undefined) await executor.close()
     await source?.close?.()
-    files.close()
   }
 }
 

@@ -61,11 +61,8 @@ type Executed = {
 }
 
 // The same view of the table as the generation pipeline gives the model (pipeline/tables.ts).
-function tablePayload(t: NamedTable['table'], numbers: (number | null)[][] | undefined, repr: RunOptions['tableRepr']): Uint8Array {
-  const table = inView(t, repr)
-  const rest: Record<string, unknown> = { ...table }
-  delete rest.numbers
-  return encodeTable(numbers === undefined ? rest : { ...rest, numbers })
+function tablePayload(t: NamedTable['table'], repr: RunOptions['tableRepr']): Uint8Array {
+  return encodeTable(inView(t, repr))
 }
 
 /** Tables in the executor, loaded on first use and dropped after the last question that needs them. */
@@ -99,11 +96,11 @@ class TableCache {
     if (!set.ok) return { set: null, error: set.error.message, ids: { main: null, named: [] } }
     const prefix = `${this.o.dataset.id}:${key}`
     const main = set.value.main === null ? null : prefix
-    if (set.value.main !== null) await this.o.executor.loadTable(prefix, tablePayload(set.value.main, undefined, this.o.tableRepr))
+    if (set.value.main !== null) await this.o.executor.loadTable(prefix, tablePayload(set.value.main, this.o.tableRepr))
     const named: { name: string; tableId: string }[] = []
     for (const t of set.value.named) {
       const tableId = `${prefix}:${t.name}`
-      await this.o.executor.loadTable(tableId, tablePayload(t.table, t.numbers, this.o.tableRepr))
+      await this.o.executor.loadTable(tableId, tablePayload(t.table, this.o.tableRepr))
       named.push({ name: t.name, tableId })
     }
     return { set: set.value, ids: { main, named } }

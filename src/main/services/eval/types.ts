@@ -29,8 +29,8 @@ export type EvalQuestion = {
 /** The tables a question's program sees: `df` and, for databases, one DataFrame per table by name. */
 export type TableSet = { main: ParsedTable | null; named: NamedTable[] }
 
-/** A table bound by name; `numbers` replaces the Python runtime's own reading of numbers when given. */
-export type NamedTable = { name: string; table: ParsedTable; numbers?: (number | null)[][] }
+/** A table bound by name. */
+export type NamedTable = { name: string; table: ParsedTable }
 
 export type EvalDataset = {
   id: DatasetId

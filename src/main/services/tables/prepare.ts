@@ -1,5 +1,6 @@
-import type { HeaderNode, IndexView, ParsedTable, RawGrid, StructureOptions } from '../../../shared/table'
-import { inView, parseNumber, structureGrid } from './structure'
+import { VALUE_KIND, type HeaderNode, type IndexView, type ParsedTable, type RawGrid, type StructureOptions } from '../../../shared/table'
+import { lazyNumbers } from './stored'
+import { inView, structureGrid } from './structure'
 
 /**
  * A grid made ready for the app: structured (and flattened if asked), with what the table summary needs
@@ -68,33 +69,47 @@ export function indexColumnNames(grid: RawGrid, parsed: ParsedTable): string[] {
  * branches each, which the receiver takes one at a time.
  */
 
-type Rowwise = Pick<ParsedTable, 'values' | 'index' | 'indexCells' | 'rowSource'>
+type Rowwise = Pick<ParsedTable, 'values' | 'index' | 'indexCells' | 'rowSource' | 'stored'>
 
 export type PreparedHead = Omit<PreparedTable, 'parsed'> & {
   parsed: Omit<ParsedTable, keyof Rowwise | 'numbers' | 'leftTree'> & { leftTree: Omit<HeaderNode, 'children'> }
   rowCount: number
   branchCount: number
+  /** Which data columns have stored values (a part carries those columns' values for its rows); absent: none. */
+  storedColumns?: boolean[]
 }
 
 export type PreparedPart = Rowwise & { branches: HeaderNode[] }
 
 export function splitPrepared(table: PreparedTable, rows: number): { head: PreparedHead; parts: PreparedPart[] } {
   // Everything but the row-wise arrays travels in the head, whatever fields ParsedTable has.
-  const { values, index, indexCells, rowSource, leftTree, numbers, ...rest } = table.parsed
+  const { values, index, indexCells, rowSource, stored, leftTree, numbers, ...rest } = table.parsed
   const { children, ...root } = leftTree
   const parsed: PreparedHead['parsed'] = { ...rest, leftTree: root }
   const head: PreparedHead = { ...table, parsed, rowCount: values.length, branchCount: children.length }
+  if (stored !== undefined) head.storedColumns = stored.map((c) => c !== null)
   const parts: PreparedPart[] = []
   const size = Math.max(1, rows)
+  // Where each stored column's numbers for the next part start.
+  const cursors = (stored ?? []).map(() => 0)
   for (let start = 0; start < Math.max(values.length, children.length); start += size) {
     const end = start + size
-    parts.push({
+    const part: PreparedPart = {
       values: values.slice(start, end),
       index: index.slice(start, end),
       indexCells: indexCells.slice(start, end),
       rowSource: rowSource.slice(start, end),
       branches: children.slice(start, end)
-    })
+    }
+    if (stored !== undefined)
+      part.stored = stored.map((column, j) => {
+        if (column === null) return null
+        const kinds = column.kinds.slice(start, end)
+        const from = cursors[j] ?? 0
+        cursors[j] = from + carriedNumbers(kinds)
+        return { kinds, numbers: column.numbers.slice(from, cursors[j]) }
+      })
+    parts.push(part)
   }
   return { head, parts }
 }
@@ -107,6 +122,7 @@ export function joinPrepared(head: PreparedHead): { add(part: PreparedPart): voi
   const indexCells = new Array<ParsedTable['indexCells'][number]>(head.rowCount)
   const rowSource = new Array<number>(head.rowCount)
   const children = new Array<HeaderNode>(head.branchCount)
+  const stored = head.storedColumns?.map((has) => (has ? { kinds: [] as string[], numbers: [] as number[][] } : null))
   let rows = 0
   let branches = 0
   // A table without a left header has an empty tuple per row; one shared array instead of millions.
@@ -122,6 +138,12 @@ export function joinPrepared(head: PreparedHead): { add(part: PreparedPart): voi
         indexCells[rows] = part.indexCells[i] ?? null
         rowSource[rows] = part.rowSource[i] ?? -1
       }
+      stored?.forEach((column, j) => {
+        const piece = part.stored?.[j]
+        if (column === null || piece === null || piece === undefined) return
+        column.kinds.push(piece.kinds)
+        column.numbers.push(piece.numbers)
+      })
       for (const branch of part.branches) children[branches++] = branch
     },
     finish() {
@@ -135,30 +157,21 @@ export function joinPrepared(head: PreparedHead): { add(part: PreparedPart): voi
         indexCells,
         rowSource,
         leftTree: { ...parsed.leftTree, children },
-        numbers: lazyNumbers(values, parsed.colSource)
+        numbers: () => []
       }
+      if (stored !== undefined)
+        full.stored = stored.map((c) => (c === null ? null : { kinds: c.kinds.join(''), numbers: c.numbers.flat() }))
+      full.numbers = lazyNumbers(full)
       return { parsed: full, structure, view, indexColumns, gridName, gridWarnings, payload }
     }
   }
 }
 
-/**
- * The numeric reading of a value matrix, parsed on the first call and kept. Columns that come from the
- * index rather than a source column (`colSource` -1, the flat view's label columns) read as null.
- */
-function lazyNumbers(values: string[][], colSource: number[]): () => (number | null)[][] {
-  let numbers: (number | null)[][] | null = null
-  return () => {
-    if (numbers === null) {
-      const out = new Array<(number | null)[]>(values.length)
-      for (let i = 0; i < values.length; i++) {
-        const row = values[i] ?? []
-        const parsedRow = new Array<number | null>(row.length)
-        for (let j = 0; j < row.length; j++) parsedRow[j] = colSource[j] === -1 ? null : parseNumber(row[j] ?? '')
-        out[i] = parsedRow
-      }
-      numbers = out
-    }
-    return numbers
-  }
+/** How many entries of `StoredColumn.numbers` these kinds take. */
+function carriedNumbers(kinds: string): number {
+  let n = 0
+  for (let i = 0; i < kinds.length; i++) if (NUMBER_KINDS.has(kinds[i] as string)) n++
+  return n
 }
+
+const NUMBER_KINDS = new Set<string>([VALUE_KIND.exactNumber, VALUE_KIND.date, VALUE_KIND.time, VALUE_KIND.duration])

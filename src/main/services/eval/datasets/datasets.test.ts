@@ -2,17 +2,15 @@ import { existsSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { datasetsDir } from '../../paths'
 import { toValue } from '../score/wikitq'
-import { SqliteFiles } from '../spider-db'
 import { loadDataset } from './index'
 import { spiderHardness } from './spider-hardness'
 
 const root = datasetsDir()
-const files = new SqliteFiles()
 
 describe.runIf(existsSync(root))('dataset loaders (real files)', () => {
   it('reads the WikiTQ splits, with targetCanon for test only', () => {
-    const test = loadDataset('wikitq', 'test', root, files)
-    const dev = loadDataset('wikitq', 'dev', root, files)
+    const test = loadDataset('wikitq', 'test', root)
+    const dev = loadDataset('wikitq', 'dev', root)
     expect(test.questions).toHaveLength(3475)
     expect(dev.questions).toHaveLength(2265)
     expect(test.questions.every((q) => q.gold.kind === 'wikitq' && q.gold.canon !== null)).toBe(true)
@@ -20,7 +18,7 @@ describe.runIf(existsSync(root))('dataset loaders (real files)', () => {
     expect(test.questions[0]).toMatchObject({ id: 'nu-0', tableKey: 'csv/203-csv/733.csv', gold: { values: ['Italy'] } })
   })
   it('finds the 226 WikiTQ test answers whose type depends on the canon (dataset README)', () => {
-    const changed = loadDataset('wikitq', 'test', root, files).questions.filter((q) => {
+    const changed = loadDataset('wikitq', 'test', root).questions.filter((q) => {
       if (q.gold.kind !== 'wikitq' || q.gold.canon === null) return false
       const canon = q.gold.canon
       return q.gold.values.some((v, i) => toValue(v, canon[i]).kind !== toValue(v).kind)
@@ -28,19 +26,19 @@ describe.runIf(existsSync(root))('dataset loaders (real files)', () => {
     expect(changed).toHaveLength(226)
   })
   it('reads HiTab dev and test with formulas and reference cells, AIT-QA as one set', () => {
-    const dev = loadDataset('hitab', 'dev', root, files)
+    const dev = loadDataset('hitab', 'dev', root)
     expect(dev.questions).toHaveLength(1337)
-    expect(loadDataset('hitab', 'test', root, files).questions).toHaveLength(1267)
+    expect(loadDataset('hitab', 'test', root).questions).toHaveLength(1267)
     const q = dev.questions.find((x) => x.id === 'b544053c9bb495123167756b751229a9')
     expect(q).toMatchObject({
       tableKey: '651',
       types: { aggregation: 'div', source: 'statcan' },
       gold: { answer: [0.351438], formulas: ['=B5/B6'], referenceCells: { B5: '(2, 1)' } }
     })
-    expect(loadDataset('aitqa', 'test', root, files).questions).toHaveLength(412)
+    expect(loadDataset('aitqa', 'test', root).questions).toHaveLength(412)
   })
   it('marks the Spider questions of the missing wta_1 database as unscorable', () => {
-    const spider = loadDataset('spider', 'dev', root, files)
+    const spider = loadDataset('spider', 'dev', root)
     expect(spider.questions).toHaveLength(827)
     expect(spider.questions.filter((q) => q.unscorable !== undefined)).toHaveLength(62)
     expect(spider.questions[0]).toMatchObject({
@@ -48,18 +46,20 @@ describe.runIf(existsSync(root))('dataset loaders (real files)', () => {
       gold: { sql: 'SELECT count(*) FROM singer' },
       types: { hardness: 'easy' }
     })
-    expect(() => loadDataset('spider', 'test', root, files)).toThrow(/only a dev split/)
+    expect(() => loadDataset('spider', 'test', root)).toThrow(/only a dev split/)
   })
   it('loads a Spider database as named DataFrames whose numbers follow SQLite storage classes', async () => {
-    const spider = loadDataset('spider', 'dev', root, files)
+    const spider = loadDataset('spider', 'dev', root)
     const set = await spider.loadTables('car_1')
     expect(set.ok).toBe(true)
     if (!set.ok) return
     const cars = set.value.named.find((t) => t.name === 'cars_data')
     expect(cars?.table.columns.map((c) => c[0])).toContain('MPG')
-    const mpg = cars?.table.columns.findIndex((c) => c[0] === 'MPG') ?? -1
-    // MPG is stored as text ('18'), so it is not a number in the frame.
-    expect(cars?.numbers?.[0]?.[mpg]).toBeNull()
+    const at = (name: string): number => cars?.table.columns.findIndex((c) => c[0] === name) ?? -1
+    // MPG is stored as text ('18'), so it is text in the frame; Weight is an integer.
+    expect(cars?.table.stored?.[at('MPG')]?.kinds.slice(0, 3)).toBe('sss')
+    expect(cars?.table.stored?.[at('Weight')]?.kinds.slice(0, 3)).toBe('nnn')
+    expect(cars?.table.numbers()[0]?.[at('MPG')]).toBeNull()
   })
 })
 

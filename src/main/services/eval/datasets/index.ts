@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { assertNever } from '../../../../shared/result'
 import { datasetsDir } from '../../paths'
-import type { SqliteFiles } from '../spider-db'
 import type { DatasetId, EvalDataset, Split } from '../types'
 import { loadAitqa } from './aitqa'
 import { loadHitab } from './hitab'
@@ -16,7 +15,7 @@ export function resolveDataDir(flag?: string): string {
   return dir
 }
 
-export function loadDataset(id: DatasetId, split: Split, root: string, files: SqliteFiles): EvalDataset {
+export function loadDataset(id: DatasetId, split: Split, root: string): EvalDataset {
   switch (id) {
     case 'wikitq':
       return loadWikitq(root, split)
@@ -25,7 +24,7 @@ export function loadDataset(id: DatasetId, split: Split, root: string, files: Sq
     case 'aitqa':
       return loadAitqa(root, split)
     case 'spider':
-      return loadSpider(root, split, files)
+      return loadSpider(root, split)
     default:
       return assertNever(id)
   }

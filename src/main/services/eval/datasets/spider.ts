@@ -1,10 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ParsedTable } from '../../../../shared/table'
 import { fail, ok } from '../../../../shared/result'
 import { importFile } from '../../tables/import'
 import { structureGrid } from '../../tables/structure'
-import type { SqliteFiles } from '../spider-db'
 import type { EvalDataset, EvalQuestion, Split, TableSet } from '../types'
 import { asRecord } from './common'
 import { spiderHardness } from './spider-hardness'
@@ -12,10 +10,10 @@ import { spiderHardness } from './spider-hardness'
 /**
  * Spider dev: gold SQL from `dev_gold.sql` (aligned with `dev.json`), one table set per database. Questions
  * whose `.sqlite` is missing are kept and marked unscorable. Each database table becomes a flat ParsedTable
- * whose numeric view follows SQLite's storage classes (a cell is a number only when SQLite stores one), so
- * text such as '1' stays text in the DataFrame as it is in the database.
+ * with the values SQLite stores (the importer's typed cells): a cell is a number only when SQLite stores one, so
+ * text such as '1' stays text in the DataFrame as it is in the database, and NULL is a missing value.
  */
-export function loadSpider(root: string, split: Split, files: SqliteFiles): EvalDataset {
+export function loadSpider(root: string, split: Split): EvalDataset {
   if (split !== 'dev') throw new Error('Spider has only a dev split here (the test set is not public in this copy).')
   const dir = join(root, 'spider')
   const records = JSON.parse(readFileSync(join(dir, 'dev.json'), 'utf8')) as unknown[]
@@ -54,18 +52,9 @@ export function loadSpider(root: string, split: Split, files: SqliteFiles): Eval
       for (const grid of grids.value) {
         const name = grid.relational?.table ?? grid.name
         const parsed = structureGrid(grid, { headerRows: 1, headerCols: 0, leftHierarchy: 'none' })
-        named.push({ name, table: parsed, numbers: storageNumbers(parsed, await files.tableRows(path, name)) })
+        named.push({ name, table: parsed })
       }
       return ok({ main: null, named })
     }
   }
-}
-
-function storageNumbers(parsed: ParsedTable, rows: unknown[][]): (number | null)[][] {
-  return parsed.rowSource.map((r) =>
-    parsed.colSource.map((c) => {
-      const v = rows[r - 1]?.[c]
-      return typeof v === 'number' ? v : null
-    })
-  )
 }

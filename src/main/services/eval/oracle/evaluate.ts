@@ -21,6 +21,40 @@ function text(v: Value): string {
   return v === null ? '' : String(v)
 }
 
+type Op = Extract<Formula, { kind: 'binary' }>['op']
+
+function operate(op: Op, l: Value, r: Value): Value {
+  switch (op) {
+    case '+':
+      return num(l) + num(r)
+    case '-':
+      return num(l) - num(r)
+    case '*':
+      return num(l) * num(r)
+    case '/':
+      return num(l) / num(r)
+    case '&':
+      return text(l) + text(r)
+    case '=':
+      return num(l) === num(r)
+    case '<>':
+      return num(l) !== num(r)
+    case '<':
+      return num(l) < num(r)
+    case '>':
+      return num(l) > num(r)
+    case '<=':
+      return num(l) <= num(r)
+    case '>=':
+      return num(l) >= num(r)
+  }
+}
+
+/** A function of one value applied to each value of an array. */
+function each(v: Value | Value[], fn: (x: Value) => Value): Value | Value[] {
+  return Array.isArray(v) ? v.map(fn) : fn(v)
+}
+
 function evaluate(f: Formula, texts: string[][], refs: Record<string, string>): Value | Value[] {
   const cell = (a: { a1: string; col: number; row: number }): Value => {
     const at = textsCell(a, refs)
@@ -29,8 +63,7 @@ function evaluate(f: Formula, texts: string[][], refs: Record<string, string>): 
     const n = parseNumber(raw)
     return n === null ? raw : n
   }
-  const flat = (args: Formula[]): Value[] =>
-    args.flatMap((a) => (a.kind === 'range' ? expandRange(a.from, a.to).map(cell) : [evaluate(a, texts, refs)].flat()))
+  const flat = (args: Formula[]): Value[] => args.flatMap((a) => [evaluate(a, texts, refs)].flat())
   switch (f.kind) {
     case 'number':
     case 'string':
@@ -39,36 +72,19 @@ function evaluate(f: Formula, texts: string[][], refs: Record<string, string>): 
       return cell(f.cell)
     case 'range':
       return expandRange(f.from, f.to).map(cell)
-    case 'neg':
-      return -num(evaluate(f.arg, texts, refs) as Value)
+    case 'neg': {
+      const v = evaluate(f.arg, texts, refs)
+      return Array.isArray(v) ? v.map((x) => -num(x)) : -num(v)
+    }
     case 'binary': {
-      const l = evaluate(f.left, texts, refs) as Value
-      const r = evaluate(f.right, texts, refs) as Value
-      switch (f.op) {
-        case '+':
-          return num(l) + num(r)
-        case '-':
-          return num(l) - num(r)
-        case '*':
-          return num(l) * num(r)
-        case '/':
-          return num(l) / num(r)
-        case '&':
-          return text(l) + text(r)
-        case '=':
-          return num(l) === num(r)
-        case '<>':
-          return num(l) !== num(r)
-        case '<':
-          return num(l) < num(r)
-        case '>':
-          return num(l) > num(r)
-        case '<=':
-          return num(l) <= num(r)
-        case '>=':
-          return num(l) >= num(r)
-      }
-      return null
+      // Array arithmetic: an operation on a range applies to each of its cells (ranges of one size pair up).
+      const left = evaluate(f.left, texts, refs)
+      const right = evaluate(f.right, texts, refs)
+      if (!Array.isArray(left) && !Array.isArray(right)) return operate(f.op, left, right)
+      const size = Array.isArray(left) ? left.length : (right as Value[]).length
+      if (Array.isArray(left) && Array.isArray(right) && left.length !== right.length) return null
+      const at = (v: Value | Value[], i: number): Value => (Array.isArray(v) ? (v[i] ?? null) : v)
+      return Array.from({ length: size }, (_, i) => operate(f.op, at(left, i), at(right, i)))
     }
     case 'call': {
       const nums = (): number[] => flat(f.args).filter((v): v is number => typeof v === 'number' && !Number.isNaN(v))
@@ -86,9 +102,9 @@ function evaluate(f: Formula, texts: string[][], refs: Record<string, string>): 
         case 'COUNTA':
           return flat(f.args).filter((v) => v !== null && String(v).trim() !== '').length
         case 'INT':
-          return Math.floor(num(evaluate(f.args[0] as Formula, texts, refs) as Value))
+          return each(evaluate(f.args[0] as Formula, texts, refs), (x) => Math.floor(num(x)))
         case 'ABS':
-          return Math.abs(num(evaluate(f.args[0] as Formula, texts, refs) as Value))
+          return each(evaluate(f.args[0] as Formula, texts, refs), (x) => Math.abs(num(x)))
         case 'IF': {
           const c = evaluate(f.args[0] as Formula, texts, refs)
           const branch = c ? f.args[1] : f.args[2]

@@ -49,6 +49,15 @@ describe('HiTab oracle programs', () => {
     expect(evaluateOnTexts(['=B5/B6'], TEXTS, REFS)?.[0]).toBeCloseTo(0.351438, 6)
     expect(evaluateOnTexts(['=SUM(B5:B7)', '=B5&"%"'], TEXTS, {})).toEqual([1088, '110%'])
   })
+  it('applies arithmetic on a range to each of its cells, inside functions and out (Excel array arithmetic)', () => {
+    expect(evaluateOnTexts(['=SUM(B5:B7+0)', '=MAX(B5:B7*2)', '=SUM(B5:B6-B6:B7)', '=B5:B6/10'], TEXTS, {})).toEqual([
+      1088, 1330, -555, 11, 31.3
+    ])
+    expect(evaluateOnTexts(['=SUM(ABS(-B5:B6))'], TEXTS, {})).toEqual([423])
+    const code = program(['=SUM(B5:B7+0)'], {})
+    expect(code).toMatch(/^answer = sum\(\[x for x in \[\(to_number\(lookup\(.*\)\) \+ 0\), /)
+    expect(() => program(['=SUM(B5:B6+B5:B7)'], {})).toThrow(/2 and 3 cells do not pair up/)
+  })
   it.runIf(pandasAvailable())('gives the gold answer when run on the multi-index DataFrame', () => {
     const table = structureGrid(GRID, { headerRows: 1, headerCols: 1 })
     const payload: Record<string, unknown> = { ...table }
@@ -57,5 +66,7 @@ describe('HiTab oracle programs', () => {
     expect(run.ok && run.value.value?.repr).toMatch(/^0\.35143769/)
     const label = runPython(program(['A8'], {}), payload)
     expect(label.ok && label.value.value?.repr).toBe("'all shipments'")
+    const sum = runPython(program(['=SUM(B5:B7+0)', '=B5:B6*2'], {}), payload)
+    expect(sum.ok && sum.value.value?.repr).toBe('[1088.0, [220.0, 626.0]]')
   })
 })

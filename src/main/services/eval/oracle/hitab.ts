@@ -61,7 +61,45 @@ function ref(cell: CellAddress, ctx: Ctx, numeric: boolean): string {
 }
 
 function cells(args: Formula[], ctx: Ctx, numeric: boolean): string[] {
-  return args.flatMap((a) => (a.kind === 'range' ? expandRange(a.from, a.to).map((c) => ref(c, ctx, numeric)) : [expr(a, ctx, numeric)]))
+  return args.flatMap((a) => arrayItems(a, ctx, numeric) ?? [expr(a, ctx, numeric)])
+}
+
+/**
+ * Excel's array arithmetic: an operation on a range applies to each of its cells (`SUM(B7:B9+0)` sums B7+0, B8+0
+ * and B9+0; two ranges of one size pair up cell by cell). The code of each item, or null for a scalar.
+ */
+function arrayItems(f: Formula, ctx: Ctx, numeric: boolean): string[] | null {
+  switch (f.kind) {
+    case 'range':
+      return expandRange(f.from, f.to).map((c) => ref(c, ctx, numeric))
+    case 'neg':
+      return arrayItems(f.arg, ctx, true)?.map((x) => `(-${x})`) ?? null
+    case 'binary': {
+      const text = f.op === '&'
+      const left = arrayItems(f.left, ctx, !text)
+      const right = arrayItems(f.right, ctx, !text)
+      if (left === null && right === null) return null
+      if (left !== null && right !== null && left.length !== right.length)
+        throw new Error(`ranges of ${left.length} and ${right.length} cells do not pair up`)
+      const size = left?.length ?? right?.length ?? 0
+      const l = left ?? new Array<string>(size).fill(expr(f.left, ctx, !text))
+      const r = right ?? new Array<string>(size).fill(expr(f.right, ctx, !text))
+      if (text) ctx.usesText = true
+      const op = PY_OPS[f.op] ?? f.op
+      return l.map((x, i) => (text ? `(_text(${x}) + _text(${r[i] ?? 'None'}))` : `(${x} ${op} ${r[i] ?? 'None'})`))
+    }
+    case 'call':
+      if ((f.name === 'ABS' || f.name === 'INT') && f.args.length === 1) {
+        const items = arrayItems(f.args[0] as Formula, ctx, true)
+        if (items !== null && f.name === 'INT') ctx.usesMath = true
+        return items?.map((x) => (f.name === 'ABS' ? `abs(${x})` : `math.floor(${x})`)) ?? null
+      }
+      return null
+    case 'number':
+    case 'string':
+    case 'cell':
+      return null
+  }
 }
 
 const PY_OPS: Record<string, string> = { '=': '==', '<>': '!=', '<': '<', '>': '>', '<=': '<=', '>=': '>=' }
@@ -76,15 +114,21 @@ function expr(f: Formula, ctx: Ctx, numeric: boolean): string {
       return ref(f.cell, ctx, numeric)
     case 'range':
       return `[${cells([f], ctx, numeric).join(', ')}]`
-    case 'neg':
-      return `(-${expr(f.arg, ctx, true)})`
-    case 'binary':
+    case 'neg': {
+      const items = arrayItems(f, ctx, true)
+      return items === null ? `(-${expr(f.arg, ctx, true)})` : `[${items.join(', ')}]`
+    }
+    case 'binary': {
+      // An operation on a range outside a function spills its cells, as Excel's dynamic arrays do.
+      const items = arrayItems(f, ctx, numeric)
+      if (items !== null) return `[${items.join(', ')}]`
       if (f.op === '&') {
         ctx.usesText = true
         return `(_text(${expr(f.left, ctx, false)}) + _text(${expr(f.right, ctx, false)}))`
       }
       if (f.op in PY_OPS) return `(${expr(f.left, ctx, true)} ${PY_OPS[f.op] ?? '=='} ${expr(f.right, ctx, true)})`
       return `(${expr(f.left, ctx, true)} ${f.op} ${expr(f.right, ctx, true)})`
+    }
     case 'call':
       return call(f.name, f.args, ctx)
   }

@@ -1,4 +1,6 @@
-import type { CellStyle, MergedRegion, RawGrid } from '../../../../shared/table'
+import { assertNever } from '../../../../shared/result'
+import { VALUE_KIND, type CellStyle, type GridValues, type MergedRegion, type RawGrid, type ValueKind } from '../../../../shared/table'
+import type { NumberReading } from './numfmt'
 
 /** Limits that keep a hostile or absurd file from exhausting memory. */
 export const LIMITS = {
@@ -51,20 +53,65 @@ export function parseRange(ref: string): MergedRegion | null {
   }
 }
 
+/** A typed cell for `SheetBuilder.set`: its kind and, for kinds that carry one, its number (see GridValues). */
+export type TypedValue = { kind: ValueKind; value?: number }
+
+const PLAIN_DECIMAL = /^-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?$/
+
+/**
+ * The kind of a stored number shown as `text`: `number` when the text, read as a decimal without its thousands
+ * commas, is exactly the number (the runtime then reads it from the text), else `exactNumber`.
+ */
+export function numberKind(text: string, value: number): ValueKind {
+  return PLAIN_DECIMAL.test(text) && Number(text.replace(/,/g, '')) === value ? VALUE_KIND.number : VALUE_KIND.exactNumber
+}
+
+/** The typed value of a number, date, time or duration cell read through its number format. */
+export function readingValue(reading: NumberReading): TypedValue {
+  switch (reading.kind) {
+    case 'number':
+      return { kind: numberKind(reading.text, reading.value), value: reading.value }
+    case 'date':
+      return { kind: VALUE_KIND.date, value: reading.value }
+    case 'time':
+      return { kind: VALUE_KIND.time, value: reading.value }
+    case 'duration':
+      return { kind: VALUE_KIND.duration, value: reading.value }
+    default:
+      return assertNever(reading.kind)
+  }
+}
+
+/**
+ * An ISO 8601 date and time as spreadsheets store it (`2021-03-04T05:06:07`, an XLSX `t="d"` cell, an ODS
+ * `office:date-value`), in milliseconds since 1970-01-01 read with no time zone, as the sheet shows it; null when
+ * malformed.
+ */
+export function isoDateTime(raw: string): number | null {
+  const m = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?/.exec(raw.trim())
+  const ms = m === null ? Number.NaN : Date.parse(`${m[1]}T${m[2] ?? '00:00'}Z`)
+  return Number.isFinite(ms) ? ms : null
+}
+
+/** Cells set on one row, in the order they were set (a later one for the same column wins). */
+type RowCells = { cols: number[]; texts: string[]; kinds: number[]; numbers: number[] }
+
 /**
  * Collects cells of a sheet sparsely (sheets often declare a million empty rows) and builds the dense
- * grid over the bounding box of the non-empty cells, within the limits.
+ * grid over the bounding box of the non-empty cells, within the limits, with the typed values of the cells
+ * that have them.
  */
 export class SheetBuilder {
-  private readonly rows = new Map<number, Map<number, string>>()
+  private readonly rows = new Map<number, RowCells>()
   private readonly styles = new Map<string, CellStyle>()
   readonly merges: MergedRegion[] = []
   readonly warnings: string[] = []
   private maxRow = -1
   private maxCol = -1
   private dropped = 0
+  private typed = false
 
-  set(row: number, col: number, text: string, style?: CellStyle): void {
+  set(row: number, col: number, text: string, style?: CellStyle, value?: TypedValue): void {
     if (row < 0 || col < 0) return
     if (row >= LIMITS.maxRows || col >= LIMITS.maxCols) {
       this.dropped++
@@ -73,10 +120,14 @@ export class SheetBuilder {
     if (text !== '') {
       let r = this.rows.get(row)
       if (r === undefined) {
-        r = new Map()
+        r = { cols: [], texts: [], kinds: [], numbers: [] }
         this.rows.set(row, r)
       }
-      r.set(col, text)
+      r.cols.push(col)
+      r.texts.push(text)
+      r.kinds.push(value === undefined ? 0 : value.kind.charCodeAt(0))
+      r.numbers.push(value?.value ?? 0)
+      if (value !== undefined) this.typed = true
       if (row > this.maxRow) this.maxRow = row
       if (col > this.maxCol) this.maxCol = col
     }
@@ -95,11 +146,23 @@ export class SheetBuilder {
       warnings.push(`Only the first ${kept} of ${height} rows were imported (the sheet is too large).`)
       height = kept
     }
+    const values: GridValues | null = this.typed
+      ? { width, kinds: new Uint8Array(height * width), numbers: new Float64Array(height * width) }
+      : null
     const cells: string[][] = new Array<string[]>(height)
     for (let r = 0; r < height; r++) {
       const row = new Array<string>(width).fill('')
       const src = this.rows.get(r)
-      if (src !== undefined) for (const [c, t] of src) row[c] = t
+      if (src !== undefined) {
+        for (let k = 0; k < src.cols.length; k++) {
+          const c = src.cols[k] as number
+          row[c] = src.texts[k] as string
+          if (values !== null) {
+            values.kinds[r * width + c] = src.kinds[k] as number
+            values.numbers[r * width + c] = src.numbers[k] as number
+          }
+        }
+      }
       cells[r] = row
     }
     const merges: MergedRegion[] = []
@@ -118,6 +181,8 @@ export class SheetBuilder {
         anyStyle = true
       }
     }
-    return anyStyle ? { name, cells, merges, styles, warnings } : { name, cells, merges, warnings }
+    const grid: RawGrid = anyStyle ? { name, cells, merges, styles, warnings } : { name, cells, merges, warnings }
+    if (values !== null) grid.values = values
+    return grid
   }
 }

@@ -114,7 +114,24 @@ function group(digits: string): string {
   return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
 }
 
-function formatPlain(v: number, tokens: Token[]): string | null {
+/** What a plain number section (digits, separators, percent, exponent, literals) asks for, read once per format. */
+type PlainPlan = {
+  prefix: string
+  suffix: string
+  /** The section has no digit placeholders: it shows only its literals. */
+  literalOnly: boolean
+  percent: boolean
+  /** Divide by 1000 this many times (trailing thousands separators). */
+  scale: number
+  exponent: boolean
+  minFrac: number
+  maxFrac: number
+  minInt: number
+  grouped: boolean
+}
+
+/** The plan of a plain number section; null when it has characters only dates or fractions use. */
+function plainPlan(tokens: Token[]): PlainPlan | null {
   const pattern = tokens
     .filter((t) => !t.literal)
     .map((t) => t.text)
@@ -131,42 +148,51 @@ function formatPlain(v: number, tokens: Token[]): string | null {
   }
   const prefix = tokens
     .slice(0, Math.max(first, 0))
-    .map((t) => (t.text === '%' ? '%' : t.text))
+    .map((t) => t.text)
     .join('')
   const suffix = tokens
     .slice(last + 1)
     .map((t) => t.text)
     .join('')
-  if (first < 0) return prefix + suffix
   const body = tokens
-    .slice(first, last + 1)
+    .slice(Math.max(first, 0), last + 1)
     .filter((t) => !t.literal)
     .map((t) => t.text)
     .join('')
-  const percent = pattern.includes('%')
-  let value = percent ? v * 100 : v
-  const trailingCommas = /,+$/.exec(body)?.[0].length ?? 0
-  value /= 1000 ** trailingCommas
-  const core = body.slice(0, body.length - trailingCommas)
-  const expo = /[Ee][+-]/.exec(pattern)
+  const scale = /,+$/.exec(body)?.[0].length ?? 0
+  const core = body.slice(0, body.length - scale)
   const [intPat = '', fracPat = ''] = core.split(/[Ee][+-]/)[0]?.split('.') ?? []
-  const minFrac = (fracPat.match(/0/g) ?? []).length
-  const maxFrac = (fracPat.match(/[0#?]/g) ?? []).length
-  const minInt = (intPat.match(/0/g) ?? []).length
-  if (expo !== null) {
-    const s = value.toExponential(maxFrac)
+  return {
+    prefix,
+    suffix,
+    literalOnly: first < 0,
+    percent: pattern.includes('%'),
+    scale,
+    exponent: /[Ee][+-]/.test(pattern),
+    minFrac: (fracPat.match(/0/g) ?? []).length,
+    maxFrac: (fracPat.match(/[0#?]/g) ?? []).length,
+    minInt: (intPat.match(/0/g) ?? []).length,
+    grouped: intPat.includes(',')
+  }
+}
+
+function formatPlain(v: number, plan: PlainPlan): string {
+  const { prefix, suffix } = plan
+  if (plan.literalOnly) return prefix + suffix
+  const value = (plan.percent ? v * 100 : v) / 1000 ** plan.scale
+  if (plan.exponent) {
+    const s = value.toExponential(plan.maxFrac)
     const [mant = '', exp = '0'] = s.split('e')
     const n = Number(exp)
     return `${prefix}${mant}E${n < 0 ? '-' : '+'}${String(Math.abs(n)).padStart(2, '0')}${suffix}`
   }
-  let fixed = value.toFixed(maxFrac)
+  const fixed = value.toFixed(plan.maxFrac)
   let [intPart = '', fracPart = ''] = fixed.split('.')
-  while (fracPart.length > minFrac && fracPart.endsWith('0')) fracPart = fracPart.slice(0, -1)
-  if (intPart === '0' && minInt === 0) intPart = ''
-  intPart = intPart.padStart(minInt, '0')
-  if (intPat.includes(',')) intPart = group(intPart)
-  fixed = fracPart.length > 0 ? `${intPart}.${fracPart}` : intPart
-  return prefix + fixed + suffix
+  while (fracPart.length > plan.minFrac && fracPart.endsWith('0')) fracPart = fracPart.slice(0, -1)
+  if (intPart === '0' && plan.minInt === 0) intPart = ''
+  intPart = intPart.padStart(plan.minInt, '0')
+  if (plan.grouped) intPart = group(intPart)
+  return prefix + (fracPart.length > 0 ? `${intPart}.${fracPart}` : intPart) + suffix
 }
 
 /** Excel serial day → UTC date parts (1900 system with its phantom 29 Feb 1900, or 1904). */
@@ -254,28 +280,93 @@ function formatDate(v: number, tokens: Token[], date1904: boolean): string {
   return parts.join('')
 }
 
+/**
+ * How a stored number reads: as a number, or (by its format) as a date and time, a time of day or an elapsed
+ * time. `value` is the number itself, or milliseconds (since 1970-01-01 00:00 with no time zone for a date, since
+ * midnight for a time of day, elapsed for a duration).
+ */
+export type NumberReading = { text: string; kind: 'number' | 'date' | 'time' | 'duration'; value: number }
+
+const MS_PER_DAY = 86_400_000
+
+/** A section of a format, read once: how it shows a number. */
+type Section = {
+  text: string
+  tokens: Token[]
+  /** General (or text) shows the stored value; fraction formats fall back to it as well. */
+  shows: 'general' | 'date' | 'plain'
+  plain: PlainPlan | null
+  /** For a date section: elapsed time (`[h]`), a clock (hours or seconds), a calendar (year or day). */
+  elapsed: boolean
+  clock: boolean
+  calendar: boolean
+}
+
+function readSection(text: string): Section {
+  const tokens = tokenize(text)
+  const codes = tokens.filter((t) => !t.literal).map((t) => t.text.toLowerCase())
+  const general = /^\s*general\s*$/i.test(text) || text.trim() === '' || text.trim() === '@'
+  const date = !general && isDateFormat(tokens)
+  const fraction = !general && !date && /[0#?]\s*\/\s*[0-9#?]/.test(text)
+  const plain = general || date || fraction ? null : plainPlan(tokens)
+  return {
+    text,
+    tokens,
+    shows: date ? 'date' : plain === null ? 'general' : 'plain',
+    plain,
+    elapsed: codes.some((t) => t.startsWith('[')),
+    clock: codes.some((t) => t === 'h' || t === 's'),
+    calendar: codes.some((t) => t === 'y' || t === 'd')
+  }
+}
+
+/** Formats read so far; a workbook uses a handful, and a hostile one cannot grow this past the bound. */
+const SECTIONS = new Map<string, Section[]>()
+const MAX_FORMATS = 512
+
+function sectionsOf(code: string): Section[] {
+  let sections = SECTIONS.get(code)
+  if (sections === undefined) {
+    if (SECTIONS.size >= MAX_FORMATS) SECTIONS.clear()
+    sections = splitSections(code).map(readSection)
+    SECTIONS.set(code, sections)
+  }
+  return sections
+}
+
 /** Render a numeric cell value the way its number format displays it. */
 export function formatNumber(v: number, code: string, date1904 = false): string {
-  const sections = splitSections(code)
-  let section = sections[0] ?? ''
+  return readNumber(v, code, date1904).text
+}
+
+/** A numeric cell's displayed text and what it stands for: dates, times and durations by their format. */
+export function readNumber(v: number, code: string, date1904 = false): NumberReading {
+  const sections = sectionsOf(code)
+  let section = sections[0] as Section
   let value = v
   let sign = ''
-  if (v < 0 && sections.length >= 2 && (sections[1] ?? '') !== '') {
-    section = sections[1] as string
+  if (v < 0 && sections.length >= 2 && sections[1]?.text !== '') {
+    section = sections[1] as Section
     value = -v
-  } else if (v === 0 && sections.length >= 3) section = sections[2] as string
+  } else if (v === 0 && sections.length >= 3) section = sections[2] as Section
   else if (v < 0) {
     sign = '-'
     value = -v
   }
-  if (/^\s*general\s*$/i.test(section) || section.trim() === '' || section.trim() === '@') return generalNumber(v)
-  const tokens = tokenize(section)
-  if (isDateFormat(tokens)) {
-    if (v < 0 || v > 2958465) return generalNumber(v)
-    return formatDate(v, tokens, date1904).trim()
+  if (section.shows === 'date' && v >= 0 && v <= 2958465) {
+    return { text: formatDate(v, section.tokens, date1904).trim(), ...dateValue(v, section, date1904) }
   }
-  if (/[0#?]\s*\/\s*[0-9#?]/.test(section)) return generalNumber(v)
-  const plain = formatPlain(value, tokens)
-  if (plain === null) return generalNumber(v)
-  return (/[1-9]/.test(plain) ? sign + plain : plain).trim()
+  if (section.shows !== 'plain' || section.plain === null) return { text: generalNumber(v), kind: 'number', value: v }
+  const plain = formatPlain(value, section.plain)
+  return { text: (/[1-9]/.test(plain) ? sign + plain : plain).trim(), kind: 'number', value: v }
+}
+
+/**
+ * What a serial under a date format stands for. Elapsed formats (`[h]:mm`) are durations; a format with hours,
+ * minutes or seconds but no year or day shows a time of day, when the serial has no date part (below 1).
+ */
+function dateValue(v: number, section: Section, date1904: boolean): Pick<NumberReading, 'kind' | 'value'> {
+  if (section.elapsed) return { kind: 'duration', value: Math.round(v * MS_PER_DAY) }
+  if (section.clock && !section.calendar && v < 1) return { kind: 'time', value: Math.round(v * MS_PER_DAY) }
+  return { kind: 'date', value: serialToDate(v, date1904).getTime() }
 }

@@ -43,6 +43,39 @@ describe('importOds', () => {
     expect(empty?.warnings.join(' ')).toMatch(/empty/)
   })
 
+  it('keeps the value each cell stores beside its text: numbers, percentages, dates, times, truth values, errors', async () => {
+    const cell = (attrs: string, text: string): string => `<table:table-cell ${attrs}><text:p>${text}</text:p></table:table-cell>`
+    const table =
+      '<table:table table:name="T"><table:table-row>' +
+      cell('office:value-type="float" office:value="15.141"', '15') +
+      cell('office:value-type="percentage" office:value="0.12"', '12 %') +
+      cell('office:value-type="currency" office:currency="GBP" office:value="1234"', '£1,234') +
+      cell('office:value-type="date" office:date-value="2020-01-02"', '02/01/2020') +
+      cell('office:value-type="date" office:date-value="2020-01-02T10:30:00"', '02/01/2020 10:30') +
+      cell('office:value-type="time" office:time-value="PT10H30M00S"', '10:30') +
+      cell('office:value-type="time" office:time-value="PT36H00M00S"', '36:00') +
+      cell('office:value-type="boolean" office:boolean-value="true"', 'TRUE') +
+      cell('office:value-type="string" calcext:value-type="error"', '#DIV/0!') +
+      cell('office:value-type="float" office:value="2016"', '2016') +
+      cell('office:value-type="string"', '2017') +
+      '</table:table-row></table:table>'
+    const r = await importFile('kinds.ods', makeOds(table))
+    const grid = r.ok ? r.value[0] : undefined
+    expect(grid?.cells[0]?.[1]).toBe('12 %')
+    const v = grid?.values
+    const kinds = Array.from(v?.kinds ?? [], (k) => (k === 0 ? '.' : String.fromCharCode(k))).join('')
+    expect(kinds).toBe('NNNddhet0n.')
+    expect(Array.from(v?.numbers ?? []).slice(0, 7)).toEqual([
+      15.141,
+      0.12,
+      1234,
+      Date.UTC(2020, 0, 2),
+      Date.UTC(2020, 0, 2, 10, 30),
+      10.5 * 3_600_000,
+      36 * 3_600_000
+    ])
+  })
+
   it('caps non-empty repeated rows with a warning', async () => {
     const table =
       '<table:table table:name="T"><table:table-row table:number-rows-repeated="5000"><table:table-cell><text:p>same</text:p></table:table-cell></table:table-row></table:table>'

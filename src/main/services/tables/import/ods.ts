@@ -1,6 +1,6 @@
-import type { CellStyle, RawGrid } from '../../../../shared/table'
+import { VALUE_KIND, type CellStyle, type RawGrid } from '../../../../shared/table'
 import { fail, ok, type Result } from '../../../../shared/result'
-import { LIMITS, SheetBuilder } from './grid'
+import { LIMITS, SheetBuilder, isoDateTime, numberKind, type TypedValue } from './grid'
 import { attr, walkXml, type XmlAttrs } from './xml'
 import { readZip, xmlText, type ZipLimits } from './zip'
 
@@ -8,7 +8,58 @@ import { readZip, xmlText, type ZipLimits } from './zip'
 const MAX_CONTENT_REPEAT = 1000
 
 type StyleDef = { parent?: string; bold?: boolean; indent?: number }
-type PendingCell = { col: number; text: string; style: CellStyle | undefined; repeat: number; colSpan: number; rowSpan: number }
+type PendingCell = {
+  col: number
+  text: string
+  style: CellStyle | undefined
+  value: TypedValue | undefined
+  repeat: number
+  colSpan: number
+  rowSpan: number
+}
+
+const MS_PER_HOUR = 3_600_000
+
+/** An ISO 8601 duration as ODS writes a time ("PT12H30M00S", "P1DT2H"), in milliseconds; null when malformed. */
+function isoDuration(text: string): number | null {
+  const m = /^(-)?P(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(text.trim())
+  if (m === null) return null
+  const [days, hours, minutes, seconds] = [m[2], m[3], m[4], m[5]].map((x) => Number(x ?? 0)) as [number, number, number, number]
+  const ms = Math.round((((days * 24 + hours) * 60 + minutes) * 60 + seconds) * 1000)
+  return m[1] === '-' ? -ms : ms
+}
+
+/**
+ * The stored value ODS gives beside a cell's text (`office:value-type` and its value attribute): numbers,
+ * percentages and currency amounts, dates, times (of day under 24 hours, else elapsed), truth values, and formula
+ * errors as missing values. Strings stay untyped.
+ */
+function typedValue(a: XmlAttrs, text: string): TypedValue | undefined {
+  if (a['calcext:value-type'] === 'error') return { kind: VALUE_KIND.missing }
+  switch (attr(a, 'value-type')) {
+    case 'float':
+    case 'percentage':
+    case 'currency': {
+      const v = Number(attr(a, 'value'))
+      return Number.isFinite(v) ? { kind: numberKind(text, v), value: v } : undefined
+    }
+    case 'date': {
+      const ms = isoDateTime(attr(a, 'date-value') ?? '')
+      return ms === null ? undefined : { kind: VALUE_KIND.date, value: ms }
+    }
+    case 'time': {
+      const ms = isoDuration(attr(a, 'time-value') ?? '')
+      if (ms === null) return undefined
+      return { kind: ms >= 0 && ms < 24 * MS_PER_HOUR ? VALUE_KIND.time : VALUE_KIND.duration, value: ms }
+    }
+    case 'boolean': {
+      const b = attr(a, 'boolean-value')
+      return b === undefined ? undefined : { kind: b === 'true' || b === '1' ? VALUE_KIND.true : VALUE_KIND.false }
+    }
+    default:
+      return undefined
+  }
+}
 
 /** Length in points; LibreOffice writes an Excel indent level as 10 pt of left margin. */
 function toPoints(length: string): number {
@@ -82,7 +133,7 @@ function readTables(xml: string, defs: Map<string, StyleDef>): { name: string; s
   let col = 0
   let rowRepeat = 1
   let pending: PendingCell[] = []
-  let cell: (PendingCell & { fallback: string }) | null = null
+  let cell: (PendingCell & { fallback: string; attrs: XmlAttrs }) | null = null
   let paragraphs: string[] = []
   let para: string[] | null = null
   let skip = 0
@@ -112,10 +163,12 @@ function readTables(xml: string, defs: Map<string, StyleDef>): { name: string; s
           col,
           text: '',
           style: local === 'table-cell' ? resolveStyle(defs, attr(a, 'style-name')) : undefined,
+          value: undefined,
           repeat: Number(attr(a, 'number-columns-repeated') ?? 1) || 1,
           colSpan: Number(attr(a, 'number-columns-spanned') ?? 1) || 1,
           rowSpan: Number(attr(a, 'number-rows-spanned') ?? 1) || 1,
-          fallback: fallbackValue(a)
+          fallback: fallbackValue(a),
+          attrs: a
         }
         paragraphs = []
       } else if (cell !== null && (local === 'p' || local === 'h')) para = []
@@ -143,7 +196,9 @@ function readTables(xml: string, defs: Map<string, StyleDef>): { name: string; s
         cell.text = paragraphs.length > 0 ? paragraphs.join('\n') : cell.fallback
         if (cell.text !== '' || cell.colSpan > 1 || cell.rowSpan > 1) {
           if (cell.repeat > MAX_CONTENT_REPEAT) capped = true
-          pending.push({ ...cell, repeat: Math.min(cell.repeat, MAX_CONTENT_REPEAT) })
+          const { col: at, text, style, colSpan, rowSpan } = cell
+          const value = typedValue(cell.attrs, text)
+          pending.push({ col: at, text, style, value, colSpan, rowSpan, repeat: Math.min(cell.repeat, MAX_CONTENT_REPEAT) })
         }
         col += cell.repeat
         cell = null
@@ -154,7 +209,7 @@ function readTables(xml: string, defs: Map<string, StyleDef>): { name: string; s
         for (let k = 0; k < times; k++) {
           for (const p of pending) {
             for (let j = 0; j < p.repeat; j++) {
-              s.set(row + k, p.col + j, p.text, p.style)
+              s.set(row + k, p.col + j, p.text, p.style, p.value)
               if (p.colSpan > 1 || p.rowSpan > 1) {
                 s.merges.push({ top: row + k, left: p.col + j, bottom: row + k + p.rowSpan - 1, right: p.col + j + p.colSpan - 1 })
               }

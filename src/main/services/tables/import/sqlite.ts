@@ -1,7 +1,7 @@
 import initSqlJs, { type Database, type SqlJsStatic, type SqlValue } from 'sql.js'
-import type { RawGrid, RelationalInfo } from '../../../../shared/table'
+import { VALUE_KIND, type GridValues, type RawGrid, type RelationalInfo } from '../../../../shared/table'
 import { fail, ok, type Result } from '../../../../shared/result'
-import { LIMITS } from './grid'
+import { LIMITS, numberKind } from './grid'
 
 /** Rows read from one table; the rest is left out with a warning. */
 export const MAX_SQLITE_ROWS = 1_000_000
@@ -23,11 +23,57 @@ function quoteIdent(id: string): string {
   return `"${id.replace(/"/g, '""')}"`
 }
 
-function cellText(v: SqlValue): string {
-  if (v === null) return ''
-  if (v instanceof Uint8Array) return `<binary ${v.length} bytes>`
-  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(15)))
-  return v
+const TEXT = VALUE_KIND.text.charCodeAt(0)
+const MISSING = VALUE_KIND.missing.charCodeAt(0)
+
+/**
+ * Grows with the rows read: the kind and number of every cell (see GridValues). A database types every value: a
+ * number is a number, TEXT stays text even when it reads as one, NULL is missing, a BLOB is shown as text.
+ */
+class TypedRows {
+  kinds = new Uint8Array(1024)
+  numbers = new Float64Array(1024)
+  length = 0
+
+  constructor(readonly width: number) {}
+
+  /** The row's cell texts, its kinds and numbers recorded at row index `row`. */
+  add(row: number, values: SqlValue[]): string[] {
+    const at = row * this.width
+    if (at + this.width > this.kinds.length) this.grow(at + this.width)
+    const texts = new Array<string>(values.length)
+    for (let c = 0; c < values.length; c++) {
+      const v = values[c] ?? null
+      if (v === null) {
+        texts[c] = ''
+        this.kinds[at + c] = MISSING
+      } else if (typeof v === 'number') {
+        const text = Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(15)))
+        texts[c] = text
+        this.kinds[at + c] = numberKind(text, v).charCodeAt(0)
+        this.numbers[at + c] = v
+      } else {
+        texts[c] = v instanceof Uint8Array ? `<binary ${v.length} bytes>` : v
+        this.kinds[at + c] = TEXT
+      }
+    }
+    this.length = at + this.width
+    return texts
+  }
+
+  private grow(needed: number): void {
+    const size = Math.max(needed, this.kinds.length * 2)
+    const kinds = new Uint8Array(size)
+    kinds.set(this.kinds)
+    const numbers = new Float64Array(size)
+    numbers.set(this.numbers)
+    this.kinds = kinds
+    this.numbers = numbers
+  }
+
+  values(): GridValues {
+    return { width: this.width, kinds: this.kinds.slice(0, this.length), numbers: this.numbers.slice(0, this.length) }
+  }
 }
 
 function relationalInfo(db: Database, table: string): RelationalInfo {
@@ -56,19 +102,25 @@ function readTable(db: Database, table: string, fileName: string): RawGrid {
   const warnings: string[] = []
   const stmt = db.prepare(`SELECT * FROM ${quoteIdent(table)} LIMIT ${MAX_SQLITE_ROWS + 1}`)
   const cells: string[][] = []
+  let typed: TypedRows
   try {
-    cells.push(stmt.getColumnNames())
+    const names = stmt.getColumnNames()
+    cells.push(names)
+    // Row 0, the column names, stays untyped.
+    typed = new TypedRows(names.length)
     while (stmt.step()) {
       if (cells.length > MAX_SQLITE_ROWS) {
         warnings.push(`Only the first ${MAX_SQLITE_ROWS} rows of table ${table} were imported.`)
         break
       }
-      cells.push(stmt.get().map(cellText))
+      cells.push(typed.add(cells.length, stmt.get()))
     }
   } finally {
     stmt.free()
   }
-  return { name: `${fileName} › ${table}`, cells, merges: [], warnings, relational: relationalInfo(db, table) }
+  const grid: RawGrid = { name: `${fileName} › ${table}`, cells, merges: [], warnings, relational: relationalInfo(db, table) }
+  if (typed.length > 0) grid.values = typed.values()
+  return grid
 }
 
 /** Import every table of a SQLite database: header row = column names, keys in `relational`. */

@@ -1,14 +1,14 @@
 /**
  * Legacy Excel 97-2003 workbooks (.xls: BIFF8 records in a compound file) → one grid per worksheet,
- * filled like the XLSX reader: displayed numbers through the cell's number format, merged regions,
- * bold and indent. Chart, macro and module sheets are skipped; hidden worksheets are kept with a
+ * filled like the XLSX reader: displayed numbers through the cell's number format beside their stored values,
+ * merged regions, bold and indent. Chart, macro and module sheets are skipped; hidden worksheets are kept with a
  * warning (they often hold the lookup tables the visible ones are built from).
  */
-import type { CellStyle, RawGrid } from '../../../../shared/table'
+import { VALUE_KIND, type CellStyle, type RawGrid } from '../../../../shared/table'
 import type { ErrorCode } from '../../../../shared/result'
 import { fail, ok, type Result } from '../../../../shared/result'
-import { LIMITS, SheetBuilder } from './grid'
-import { BUILTIN_FORMATS, formatNumber, generalNumber } from './numfmt'
+import { LIMITS, SheetBuilder, readingValue, type TypedValue } from './grid'
+import { BUILTIN_FORMATS, generalNumber, readNumber } from './numfmt'
 import { ERROR_TEXT, OLD_BOF, PieceCursor, REC, RecordReader, readSst, rkValue } from './xls-biff'
 import { CorruptFile, openCompoundFile } from './xls-cfb'
 
@@ -115,9 +115,17 @@ function readSheet(stream: Uint8Array, ref: SheetRef, g: Globals, name: string):
   let depth = 1
   let badStrings = 0
   let pending: { row: number; col: number; xf: Xf | undefined } | null = null
-  const put = (row: number, col: number, text: string, xf: Xf | undefined): void => sheet.set(row, col, text, xf?.style)
-  const putNumber = (row: number, col: number, value: number, xf: Xf | undefined): void =>
-    put(row, col, xf === undefined ? generalNumber(value) : formatNumber(value, xf.format, g.date1904), xf)
+  const put = (row: number, col: number, text: string, xf: Xf | undefined, value?: TypedValue): void =>
+    sheet.set(row, col, text, xf?.style, value)
+  const putNumber = (row: number, col: number, value: number, xf: Xf | undefined): void => {
+    const reading =
+      xf === undefined ? { text: generalNumber(value), kind: 'number' as const, value } : readNumber(value, xf.format, g.date1904)
+    put(row, col, reading.text, xf, readingValue(reading))
+  }
+  const putBool = (row: number, col: number, value: number, xf: Xf | undefined): void =>
+    put(row, col, value === 0 ? 'FALSE' : 'TRUE', xf, { kind: value === 0 ? VALUE_KIND.false : VALUE_KIND.true })
+  const putError = (row: number, col: number, code: number, xf: Xf | undefined): void =>
+    put(row, col, ERROR_TEXT[code] ?? '#ERROR', xf, { kind: VALUE_KIND.missing })
   for (;;) {
     const rec = reader.next()
     if (rec === null) throw new CorruptFile(`sheet "${ref.name}" ends without its EOF record: the file is truncated.`)
@@ -157,7 +165,8 @@ function readSheet(stream: Uint8Array, ref: SheetRef, g: Globals, name: string):
       case REC.BOOLERR:
         if (len >= 8) {
           const value = stream[at + 6] as number
-          put(row, col, stream[at + 7] === 1 ? (ERROR_TEXT[value] ?? '#ERROR') : value === 0 ? 'FALSE' : 'TRUE', xf)
+          if (stream[at + 7] === 1) putError(row, col, value, xf)
+          else putBool(row, col, value, xf)
         }
         break
       case REC.FORMULA: {
@@ -170,8 +179,8 @@ function readSheet(stream: Uint8Array, ref: SheetRef, g: Globals, name: string):
         const kind = stream[at + 6] as number
         const value = stream[at + 8] as number
         if (kind === 0) pending = { row, col, xf }
-        else if (kind === 1) put(row, col, value === 0 ? 'FALSE' : 'TRUE', xf)
-        else if (kind === 2) put(row, col, ERROR_TEXT[value] ?? '#ERROR', xf)
+        else if (kind === 1) putBool(row, col, value, xf)
+        else if (kind === 2) putError(row, col, value, xf)
         break
       }
       case REC.STRING:

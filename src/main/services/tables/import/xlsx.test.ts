@@ -1,8 +1,17 @@
 import { deflateSync, strToU8, zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { makeXlsx, patchDeclaredSizes } from '../../../../../test/fixtures/import/workbooks'
+import type { RawGrid } from '../../../../shared/table'
 import { importFile } from './index'
 import { importXlsx } from './xlsx'
+
+/** A cell's kind letter ('.' untyped) and, where the kind carries one, its number. */
+function stored(grid: RawGrid | undefined, row: number, col: number): [string, number] | string {
+  const v = grid?.values
+  const k = v?.kinds[row * v.width + col] ?? 0
+  const kind = k === 0 ? '.' : String.fromCharCode(k)
+  return 'Ndhe'.includes(kind) ? [kind, v?.numbers[row * (v?.width ?? 0) + col] ?? Number.NaN] : kind
+}
 
 const SHEET1 =
   '<sheetData>' +
@@ -33,12 +42,42 @@ describe('importXlsx', () => {
       ['Cars', '1234', '1,234.50', ''],
       ['Total\r', '25.6%', '1/1/2020', 'TRUE']
     ])
+    // Beside the text: the value each cell stores. Strings are untyped; a number shown as itself reads from its
+    // text; a percentage keeps its fraction and a date its day.
+    expect([stored(data, 0, 0), stored(data, 1, 1), stored(data, 2, 1), stored(data, 2, 2)]).toEqual(['.', '.', 'n', 'n'])
+    expect([stored(data, 3, 0), stored(data, 3, 1), stored(data, 3, 2), stored(data, 3, 3)]).toEqual([
+      '.',
+      ['N', 0.256],
+      ['d', Date.UTC(2020, 0, 1)],
+      't'
+    ])
     expect(data?.merges).toEqual([{ top: 0, left: 0, bottom: 0, right: 3 }])
     expect(data?.styles).toEqual({ '0,0': { bold: true }, '2,0': { indent: 2 } })
     expect(notes?.name).toBe('book.xlsx › Notes')
     expect(notes?.cells).toEqual([
       ['', '', ''],
       ['', '', 'See <note>']
+    ])
+  })
+
+  it('keeps the stored value of rounded numbers, times, durations, ISO dates and errors beside their text', async () => {
+    const row =
+      '<row r="1"><c r="A1" s="8"><v>15.141</v></c><c r="B1" s="3"><v>-2.5E-3</v></c><c r="C1" s="6"><v>0.75</v></c>' +
+      '<c r="D1" s="7"><v>1.5</v></c><c r="E1" t="d"><v>2021-03-04T05:06:07</v></c><c r="F1" t="e"><v>#DIV/0!</v></c>' +
+      '<c r="G1" t="b"><v>0</v></c><c r="H1" s="6"><v>45000.25</v></c></row>'
+    const r = await importFile('kinds.xlsx', makeXlsx([{ name: 'S', xml: `<sheetData>${row}</sheetData>` }]))
+    const grid = r.ok ? r.value[0] : undefined
+    expect(grid?.cells).toEqual([['15', '0.00', '18:00', '36:00:00', '2021-03-04T05:06:07', '#DIV/0!', 'FALSE', '6:00']])
+    expect(Array.from({ length: 8 }, (_, c) => stored(grid, 0, c))).toEqual([
+      ['N', 15.141],
+      ['N', -0.0025],
+      ['h', 18 * 3_600_000],
+      ['e', 36 * 3_600_000],
+      ['d', Date.UTC(2021, 2, 4, 5, 6, 7)],
+      '0',
+      'f',
+      // A time format over a serial with a date part: the date and time it stands for.
+      ['d', Date.UTC(2023, 2, 15, 6)]
     ])
   })
 

@@ -1,7 +1,7 @@
-import type { CellStyle, RawGrid } from '../../../../shared/table'
+import { VALUE_KIND, type CellStyle, type RawGrid } from '../../../../shared/table'
 import { fail, ok, type Result } from '../../../../shared/result'
-import { LIMITS, SheetBuilder, parseA1, parseRange } from './grid'
-import { BUILTIN_FORMATS, formatNumber, generalNumber } from './numfmt'
+import { LIMITS, SheetBuilder, isoDateTime, parseA1, parseRange, readingValue, type TypedValue } from './grid'
+import { BUILTIN_FORMATS, generalNumber, readNumber } from './numfmt'
 import { attr, walkXml } from './xml'
 import { readZip, xmlText, type ZipLimits } from './zip'
 
@@ -127,23 +127,39 @@ function readWorkbook(xml: string, rels: Map<string, { target: string; type: str
   return { sheets, date1904 }
 }
 
-function cellText(type: string, raw: string, inline: string, xf: Xf | undefined, shared: string[], date1904: boolean): string {
+type Cell = { text: string; value?: TypedValue }
+
+const MISSING: TypedValue = { kind: VALUE_KIND.missing }
+
+/**
+ * A cell's displayed text and typed value. Strings stay untyped (the text is the value); a number is read through
+ * its format (a date, a time, a percentage keep their stored value); an error value is a missing value.
+ */
+function readCell(type: string, raw: string, inline: string, xf: Xf | undefined, shared: string[], date1904: boolean): Cell {
   switch (type) {
     case 's':
-      return shared[Number(raw)] ?? ''
+      return { text: shared[Number(raw)] ?? '' }
     case 'inlineStr':
-      return unescapeOoxml(inline)
+      return { text: unescapeOoxml(inline) }
     case 'str':
+      return { text: unescapeOoxml(raw) }
     case 'e':
-    case 'd':
-      return unescapeOoxml(raw)
+      return { text: unescapeOoxml(raw), value: MISSING }
+    case 'd': {
+      const ms = isoDateTime(raw)
+      return ms === null ? { text: unescapeOoxml(raw) } : { text: unescapeOoxml(raw), value: { kind: VALUE_KIND.date, value: ms } }
+    }
     case 'b':
-      return raw === '1' || raw === 'true' ? 'TRUE' : raw === '' ? '' : 'FALSE'
+      if (raw === '') return { text: '' }
+      return raw === '1' || raw === 'true'
+        ? { text: 'TRUE', value: { kind: VALUE_KIND.true } }
+        : { text: 'FALSE', value: { kind: VALUE_KIND.false } }
     default: {
-      if (raw === '') return inline
+      if (raw === '') return { text: inline }
       const v = Number(raw)
-      if (!Number.isFinite(v)) return raw
-      return xf === undefined ? generalNumber(v) : formatNumber(v, xf.format, date1904)
+      if (!Number.isFinite(v)) return { text: raw }
+      const reading = xf === undefined ? { text: generalNumber(v), kind: 'number' as const, value: v } : readNumber(v, xf.format, date1904)
+      return { text: reading.text, value: readingValue(reading) }
     }
   }
 }
@@ -202,8 +218,8 @@ function readSheet(xml: string, shared: string[], styles: Styles, date1904: bool
       else if (local === 'rPh') skip--
       else if (local === 'c') {
         const xf = styleIndex >= 0 ? styles.xfs[styleIndex] : styles.xfs[0]
-        const text = cellText(type, raw.join(''), inline.join(''), xf, shared, date1904)
-        sheet.set(row, col, text, xf?.style)
+        const cell = readCell(type, raw.join(''), inline.join(''), xf, shared, date1904)
+        sheet.set(row, col, cell.text, xf?.style, cell.value)
       }
     }
   })

@@ -26,6 +26,7 @@ export function flattenTable(parsed: ParsedTable): ParsedTable {
     index: parsed.values.map(() => []),
     values: parsed.values.map((row, i) => [...padTo(parsed.index[i] ?? [], depth), ...row]),
     numbers: () => parsed.numbers().map((row) => [...new Array<null>(depth).fill(null), ...row]),
+    ...(parsed.stored === undefined ? {} : { stored: [...new Array<null>(depth).fill(null), ...parsed.stored] }),
     columnCells: topTree.children.map((n) => n.cell),
     indexCells: parsed.values.map(() => null),
     colSource: [...new Array<number>(depth).fill(-1), ...parsed.colSource],

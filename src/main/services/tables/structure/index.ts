@@ -6,6 +6,7 @@ import { parseNumber } from './number'
 import { dropLeadingRows, detectTitleRows, noteText, titleText } from './margins'
 import { buildTopTree } from './top-tree'
 import { repeatedHeaderRows, withoutRepeatedHeaders } from './repeated-headers'
+import { withStoredValues } from '../stored'
 
 export { parseNumber } from './number'
 export { flattenTable, inView } from './flatten'
@@ -69,7 +70,8 @@ export function structureGrid(grid: RawGrid, options?: StructureOptions): Parsed
   // The source's own title (an HTML caption, HiTab's title, a sheet's title over tables side by side) when the
   // grid's title rows hold none.
   const given = grid.hints?.title?.trim() ?? ''
-  const shifted = shiftCells(parsed, titleRows, grid.sheetColumn ?? 0)
+  // Stored values are read at the sheet cells the shifted references name.
+  const shifted = withStoredValues(shiftCells(parsed, titleRows, grid.sheetColumn ?? 0), grid)
   const own = titleRows === 0 ? '' : titleText(whole, titleRows)
   if (own === '' && given === '') return shifted
   return { ...shifted, title: own === '' ? given : own }

@@ -15,6 +15,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   oracle: () => import('./bench/oracle'),
   packages: () => import('./bench/packages'),
   parse: () => import('./bench/parse'),
+  question: () => import('./bench/question'),
   robustness: () => import('./bench/robustness')
 }
 

@@ -16,11 +16,16 @@ from typing import Any
 
 from tableqa import runner
 from tableqa.apidoc import api_namespace
-from tableqa.guard import fingerprint
+from tableqa.guard import snapshot
 from tableqa.qa import set_qa_bridge, set_qa_limit
 from tableqa.rows import rows_view
 
 _tables: dict[str, dict[str, Any]] = {}
+# What the host itself put in `_tables` (entry identities): a program that empties or swaps the store
+# shows as a difference. Mutated in place, never rebound, so loading tables leaves the snapshot alone.
+_expected: dict[str, int] = {}
+# The digest taken by `seal` once the interpreter has booted; a list so sealing rebinds no module name.
+_boot: list[str] = []
 _pandas: bool | None = None
 
 ELSEWHERE = "Use the local Python executor (Settings \u203a Where programs run) or filter the file first."
@@ -143,14 +148,14 @@ def load_table(
     str
         ``""`` when the table is ready, else the message runs will report.
     """
-    _tables.pop(table_id, None)  # a new layout replaces the old one: free it before building
+    drop_table(table_id)  # a new layout replaces the old one: free it before building
     size = len(payload) if isinstance(payload, (str, bytes, bytearray)) else getattr(payload, "byteLength", 0)
     if max_bytes is not None and isinstance(size, int) and size > max_bytes:
         message = (
             f"This table is {size / 2**20:,.0f} MB as data; the Python sandbox handles up to "
             f"{max_bytes / 2**20:,.0f} MB. {ELSEWHERE}"
         )
-        _tables[table_id] = {"refused": message}
+        _keep(table_id, {"refused": message})
         return message
     entry: dict[str, Any] = {}
     try:
@@ -171,8 +176,13 @@ def load_table(
         }
     except (ValueError, TypeError, KeyError, IndexError) as error:
         entry = {"unreadable": f"Python could not read this table: {type(error).__name__}: {error}"}
-    _tables[table_id] = entry
+    _keep(table_id, entry)
     return str(entry.get("refused", entry.get("unreadable", "")))
+
+
+def _keep(table_id: str, entry: dict[str, Any]) -> None:
+    _tables[table_id] = entry
+    _expected[table_id] = id(entry)
 
 
 def _build(payload: dict[str, Any]) -> dict[str, Any]:
@@ -186,6 +196,7 @@ def _build(payload: dict[str, Any]) -> dict[str, Any]:
 def drop_table(table_id: str) -> None:
     """Forget a table."""
     _tables.pop(table_id, None)
+    _expected.pop(table_id, None)
 
 
 def install_qa_bridge(bridge: Callable[[str, str | None], Any]) -> None:
@@ -235,9 +246,6 @@ def _namespace(table_id: str | None, named: list[dict[str, str]]) -> dict[str, A
     return namespace
 
 
-_last_run_tampered = False
-
-
 def run_json(
     code: str,
     table_id: str | None,
@@ -251,8 +259,6 @@ def run_json(
     executor starts the program's clock there, so copying a big table is not charged to the program.
     Afterwards :func:`tampered` tells whether the program changed state the next program would see.
     """
-    global _last_run_tampered
-    _last_run_tampered = False
     set_qa_limit(max_qa_calls)
     try:
         with _collector_paused():
@@ -264,12 +270,35 @@ def run_json(
         )
     if on_start is not None:
         on_start()
-    before = fingerprint(_tables)
-    result = json.dumps(runner.run(code, namespace), default=repr)
-    _last_run_tampered = fingerprint(_tables) != before
-    return result
+    return json.dumps(runner.run(code, namespace), default=repr)
+
+
+def seal() -> str:
+    """Take the snapshot later runs are checked against; call once the interpreter has booted.
+
+    Returns
+    -------
+    str
+        The digest (:func:`integrity`), for a driver that keeps its own copy out of the program's reach.
+    """
+    _boot[:] = [integrity()]
+    return _boot[0]
+
+
+def integrity() -> str:
+    """A digest of the shared interpreter state, code included (:func:`tableqa.guard.snapshot`)."""
+    return snapshot()
+
+
+def tables_intact() -> bool:
+    """Whether the table store holds exactly what the host put there."""
+    return len(_tables) == len(_expected) and all(
+        id(_tables.get(key)) == value for key, value in _expected.items()
+    )
 
 
 def tampered() -> bool:
-    """Whether the last program changed shared interpreter state (the executor then replaces it)."""
-    return _last_run_tampered
+    """Whether a program changed shared state since :func:`seal` (the interpreter is then replaced)."""
+    if not _boot:
+        raise RuntimeError("the interpreter was never sealed: call seal() once it has booted")
+    return integrity() != _boot[0] or not tables_intact()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import io
+import json
 import linecache
 import math
 import time
@@ -22,12 +23,24 @@ from . import trace
 from .answer import is_pandas_like, normalize_answer
 from .chart import Chart
 
-__all__ = ["FILENAME", "OUTPUT_CAP_CHARS", "REPR_CAP_CHARS", "describe_value", "run"]
+__all__ = [
+    "ANSWER_CAP_BYTES",
+    "FILENAME",
+    "MESSAGE_CAP_CHARS",
+    "OUTPUT_CAP_CHARS",
+    "REPR_CAP_CHARS",
+    "describe_value",
+    "run",
+]
 
 FILENAME = "<program>"
 OUTPUT_CAP_CHARS = 100_000
 REPR_CAP_CHARS = 10_000
 TRACEBACK_CAP_CHARS = 20_000
+MESSAGE_CAP_CHARS = 10_000
+# An answer is shown, compared and saved to history: a megabyte of JSON is far more than any answer
+# needs, and the executor refuses larger results again on its side (src/shared/run-result.ts).
+ANSWER_CAP_BYTES = 1_048_576
 _JSON_MAX_NODES = 10_000
 
 
@@ -63,6 +76,10 @@ class _CappedText(io.TextIOBase):
 
 
 def _capped_repr(value: object) -> str:
+    if type(value) is str and len(value) > REPR_CAP_CHARS:
+        # Only the part that is kept: a huge string's whole repr would cost as much as the string again.
+        head = repr(value[:REPR_CAP_CHARS])[:REPR_CAP_CHARS]
+        return head + f"... [{len(value) - REPR_CAP_CHARS} more characters]"
     try:
         text = repr(value)
     except Exception as exc:  # a broken __repr__ must not fail the run
@@ -179,6 +196,8 @@ def _format_error(exc: BaseException) -> tuple[str, str]:
     else:
         text = str(exc)
         message = f"{name}: {text}" if text else name
+    if len(message) > MESSAGE_CAP_CHARS:
+        message = message[:MESSAGE_CAP_CHARS] + f"... [{len(message) - MESSAGE_CAP_CHARS:,} more characters]"
     lines = ["Traceback (most recent call last):\n"]
     lines += _user_frames(exc.__traceback__).format()
     lines += traceback.format_exception_only(type(exc), exc)
@@ -254,6 +273,17 @@ def _run(code: str, namespace: dict[str, Any], table_kind: str) -> dict[str, Any
             described = describe_value(value, trace.recorded_cells())
         except BaseException as exc:
             return _failure(exc, out, err)
+        too_large = _answer_too_large(described)
+        if too_large:
+            return {
+                "ok": False,
+                "error": {
+                    "code": "too-large",
+                    "message": too_large,
+                    "stdout": out.getvalue(),
+                    "stderr": err.getvalue(),
+                },
+            }
     return {
         "ok": True,
         "value": {
@@ -265,6 +295,30 @@ def _run(code: str, namespace: dict[str, Any], table_kind: str) -> dict[str, Any
             "tableKind": table_kind,
         },
     }
+
+
+def _answer_too_large(described: dict[str, Any]) -> str:
+    """Why the value is too large to be an answer, or ``""``.
+
+    Examples
+    --------
+    >>> _answer_too_large({"repr": "'z'", "type": "str", "json": "z" * 2_000_000})[:60]
+    'The answer is 2.0 MB as data; answers are limited to 1 MB. R'
+    >>> _answer_too_large({"repr": "1", "type": "int", "json": 1})
+    ''
+    """
+    if "json" not in described:
+        return ""
+    data = described["json"]
+    # A long string is too large before it is serialised (its JSON is at least as long); serialising
+    # hundreds of megabytes just to measure them would outlast the run's time limit.
+    size = len(data) + 2 if type(data) is str and len(data) > ANSWER_CAP_BYTES else len(json.dumps(data))
+    if size <= ANSWER_CAP_BYTES:
+        return ""
+    return (
+        f"The answer is {size / 1e6:.1f} MB as data; answers are limited to {ANSWER_CAP_BYTES // 2**20} MB. "
+        "Return something smaller: a count, a total or the first rows."
+    )
 
 
 def _failure(exc: BaseException, out: _CappedText, err: _CappedText) -> dict[str, Any]:

@@ -2,7 +2,10 @@
 
 Started by main (``src/main/services/python/cpython-channel.ts``) as ``python -u -m tableqa.serve
 [--memory-mb N]``. Programs run in this process with the runtime library, as in Pyodide, but with the
-user's own interpreter and no sandbox: this executor is opt-in and labelled as such.
+user's own interpreter and no sandbox: this executor is opt-in and labelled as such. It speaks the same
+messages as a Pyodide worker (``PythonHost`` in ``src/shared/python-host.ts``): ``ready``, ``loaded``
+after each table, ``started``, ``qa``, ``result``, and ``tampered`` when the interpreter no longer
+matches the snapshot taken at boot, in which case the program is not run.
 
 A table comes as a line ``{"type": "table", "tableId": ..., "bytes": N}`` followed by N bytes of
 UTF-8 JSON: a payload of hundreds of MB is neither escaped into a JSON string by main nor parsed twice here.
@@ -30,11 +33,13 @@ def _limit_memory(megabytes: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def apply_table_message(message: dict[str, Any]) -> None:
-    """Load or forget a table as main asks."""
+def apply_table_message(message: dict[str, Any], link: Link | None = None) -> None:
+    """Load or forget a table as main asks; a load is acknowledged with ``loaded``."""
     if message.get("type") == "table":
         # Tables always arrive as a length line followed by their bytes (see Link.receive).
         host.load_table(message["tableId"], message["payload"])
+        if link is not None:
+            link.send({"type": "loaded", "tableId": message["tableId"]})
     else:
         host.drop_table(message["tableId"])
 
@@ -79,7 +84,7 @@ def main(argv: list[str]) -> int:
         reply = link.receive()
         # Table updates may arrive while the program waits; apply them and keep waiting.
         while reply is not None and reply.get("type") in ("table", "drop-table"):
-            apply_table_message(reply)
+            apply_table_message(reply, link)
             reply = link.receive()
         if reply is None or reply.get("type") != "qa-answer":
             raise RuntimeError("the host went away")
@@ -92,6 +97,7 @@ def main(argv: list[str]) -> int:
     pandas = host.pandas_available()
     if pandas:
         import pandas as _warm  # noqa: F401 - pay the import before the first run
+    boot = host.seal()
     link.send(
         {
             "type": "ready",
@@ -107,11 +113,13 @@ def main(argv: list[str]) -> int:
             return 0
         kind = message.get("type")
         if kind in ("table", "drop-table"):
-            apply_table_message(message)
+            apply_table_message(message, link)
         elif kind == "run":
+            if host.integrity() != boot or not host.tables_intact():
+                link.send({"type": "tampered", "runId": message["runId"]})
+                continue
             current["run"] = message["runId"]
             signal.signal(signal.SIGINT, signal.default_int_handler)
-            recycle = True
             on_start = functools.partial(link.send, {"type": "started", "runId": message["runId"]})
             try:
                 result = host.run_json(
@@ -121,7 +129,6 @@ def main(argv: list[str]) -> int:
                     int(message.get("maxQaCalls", 20)),
                     on_start=on_start,
                 )
-                recycle = host.tampered()
             except KeyboardInterrupt:  # between the program's end and the runner's return
                 result = json.dumps(
                     {
@@ -144,7 +151,7 @@ def main(argv: list[str]) -> int:
             finally:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
                 current["run"] = None
-            link.send({"type": "result", "runId": message["runId"], "resultJson": result, "recycle": recycle})
+            link.send({"type": "result", "runId": message["runId"], "resultJson": result})
 
 
 if __name__ == "__main__":

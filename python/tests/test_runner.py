@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 import tableqa
-from tableqa.runner import OUTPUT_CAP_CHARS, REPR_CAP_CHARS, run
+from tableqa.runner import ANSWER_CAP_BYTES, MESSAGE_CAP_CHARS, OUTPUT_CAP_CHARS, REPR_CAP_CHARS, run
 
 SUCCESS_KEYS = {"stdout", "stderr", "value", "truncated", "durationMs", "tableKind"}
 FAILURE_KEYS = {"code", "message", "traceback", "stdout", "stderr"}
@@ -168,3 +168,20 @@ def test_the_namespace_persists_changes() -> None:
     ns: dict[str, Any] = {}
     run("counter = 5", ns)
     assert ok_value(run("counter + 1", ns))["value"]["json"] == 6
+
+
+def test_an_answer_over_the_cap_fails_as_too_large_naming_the_limit() -> None:
+    result = run("print('before')\n'z' * 3_000_000", {})
+    assert result["ok"] is False
+    assert result["error"]["code"] == "too-large"
+    assert result["error"]["message"].startswith("The answer is 3.0 MB as data; answers are limited to 1 MB.")
+    assert result["error"]["stdout"] == "before\n"
+    # Just under the cap is still an answer.
+    assert ok_value(run(f"'z' * {ANSWER_CAP_BYTES - 2}", {}))["value"]["json"] == "z" * (ANSWER_CAP_BYTES - 2)
+
+
+def test_an_error_message_is_capped() -> None:
+    result = run("raise ValueError('x' * 300_000)", {})
+    assert result["ok"] is False
+    assert len(result["error"]["message"]) < MESSAGE_CAP_CHARS + 100
+    assert result["error"]["message"].endswith("more characters]")

@@ -1,102 +1,81 @@
 /**
- * The run pool: keeps `poolSize` interpreters booted, hands each run to an idle one, enforces the
- * deadline (interrupt, then terminate after a grace), pauses the deadline while a program waits for a
- * QA answer, and replaces interpreters that die. Used inside the sandboxed executor page (Pyodide
- * workers) and in main for local CPython processes, so both behave the same.
+ * The run pool: the same code inside the sandboxed executor page (Pyodide workers) and in main for local
+ * CPython processes, so both behave alike.
  *
- * Tables: loading one of millions of cells into an interpreter takes seconds, so each open table is
- * loaded into an idle interpreter as soon as it arrives (one interpreter per table, not all: each copy
- * costs the interpreter's memory), runs go to an interpreter that holds their tables, and a run's
- * deadline starts when the interpreter says its program has started, after any loading. Loading has a
- * limit of its own.
+ * The question is the unit of isolation. Every run belongs to a scope (a question, or one scratch run);
+ * an interpreter that has run a program of a scope serves that scope only and is destroyed when the scope
+ * ends, so a program can neither change what a later question's programs run on nor see a table opened
+ * after its question began. Clean interpreters, never given a program, are kept booted (`poolSize`) and
+ * already loaded with the open tables (within `preloadBytes` each), so a question starts at once: when one
+ * is taken, a replacement boots. A question may use up to `scopeParallelism` interpreters, so its
+ * candidates run side by side. Trusted runs (scope null: the app's own gold programs) run in clean
+ * interpreters and leave them clean.
+ *
+ * Nothing an interpreter says is taken beyond the run in flight: messages are decoded at the edge
+ * (`decodeHostMessage`), a boot error counts only while booting, a result or QA call only for the run
+ * that interpreter is running, and results are checked and capped (`readRunResult`). Text shown for
+ * failures is the pool's own. The run's clock (`run-clock.ts`) covers the whole wait.
  */
 
 import {
+  DEFAULT_PRELOAD_BYTES,
+  DEFAULT_SCOPE_PARALLELISM,
+  DEFAULT_START_GRACE_MS,
   DEFAULT_TABLE_LOAD_LIMIT_MS,
+  type BootFailure,
   type ExecutorConfig,
   type HostPageRun,
   type HostToPage,
   type PageToHost,
   type TablePayload
 } from './executor-protocol'
+import { bootPackages } from './boot-steps'
+import type { HostCrash, HostMessage, SpawnHost } from './python-host'
 import type { BootProgress, PythonRunResult } from './python'
 import { assertNever, type Result } from './result'
-
-/** One interpreter the pool drives. */
-export type Interpreter = {
-  loadTable(tableId: string, payload: TablePayload): void
-  dropTable(tableId: string): void
-  run(request: Omit<HostPageRun, 'type' | 'timeoutMs'>): void
-  /** Unblock the program waiting in `qa(...)`. */
-  answerQa(answer: Result<string>): void
-  /** Ask Python to raise KeyboardInterrupt. */
-  interrupt(): void
-  terminate(): void
-}
-
-/** What an interpreter reports back to the pool. */
-export type InterpreterEvents = {
-  ready(info: { pythonVersion: string; pandas: boolean; bootMs: number }): void
-  /** A boot step has begun (interpreters that cannot tell their steps never call this). */
-  progress(progress: BootProgress): void
-  bootError(message: string): void
-  /** `recycle`: the program tampered with the interpreter; it is replaced after this result. */
-  result(runId: string, resultJson: string, recycle: boolean): void
-  /** The run's tables are loaded and its program begins. */
-  started(runId: string): void
-  qa(runId: string, question: string, value: string | null): void
-  crash(message: string): void
-}
-
-export type SpawnInterpreter = (events: InterpreterEvents, config: ExecutorConfig) => Interpreter
-
-type Slot = {
-  interpreter: Interpreter
-  state: 'booting' | 'ready' | 'busy' | 'dead'
-  tables: Set<string>
-  /** Tables replaced by a new layout while this interpreter held the old one (still in its memory). */
-  stale: Set<string>
-  run: ActiveRun | null
-}
-
-type ActiveRun = {
-  request: HostPageRun
-  stopping: 'timeout' | 'stopped' | 'load-timeout' | null
-  /** False while the interpreter still loads the run's tables; the deadline is armed once it starts. */
-  started: boolean
-  loadLimit: ReturnType<typeof setTimeout> | null
-  /** Time left before the deadline; the clock runs only while the program is not waiting for QA. */
-  remainingMs: number
-  armedAt: number
-  deadline: ReturnType<typeof setTimeout> | null
-  kill: ReturnType<typeof setTimeout> | null
-  qaCalls: number
-  qaPending: number | null
-}
+import { RunClock, stoppedResult, type ClockLimits, type StopReason } from './run-clock'
+import { readRunResult, runFailure } from './run-result'
+import { bestSlot, dropFrom, holds, isWarm, loadInto, neededTables, newSlot, type Slot } from './run-slots'
+import { PoolTables } from './run-tables'
 
 const MAX_BOOT_FAILURES = 3
+/** Interpreters taken by questions beyond the pool; past this, replacements wait for a question to end. */
+const MAX_TAKEN = 8
+const MAX_ENDED_KEPT = 1_000
+/** Times a run is handed to another interpreter after failing the integrity check, before it fails. */
+const MAX_REQUEUES = 2
 
 const LOAD_CRASH =
   'It stopped while loading the table, probably for lack of memory: filter the file first, or use the local Python executor (Settings › Where programs run).'
+const MISBEHAVED = 'The Python interpreter sent a message the app does not accept, so it was replaced.'
 
 export class RunPool {
   private readonly slots: Slot[] = []
   private readonly queue: HostPageRun[] = []
-  private readonly tables = new Map<string, TablePayload>()
-  /** Tables held by an interpreter that died: loaded only when a run needs them. */
-  private readonly crashedLoading = new Set<string>()
+  private readonly tables: PoolTables
+  private readonly ended = new Set<string>()
+  /** Times each run was handed back because its interpreter failed the integrity check before starting it. */
+  private readonly requeues = new Map<string, number>()
+  private readonly limits: ClockLimits
+  private readonly parallelism: number
   private announced = false
-  /** The furthest boot progress reported so far, as a fraction. */
   private bootShown = -1
   private bootFailures = 0
+  private sparesShown = -1
   private disposed = false
 
   constructor(
     private readonly config: ExecutorConfig,
-    private readonly spawnInterpreter: SpawnInterpreter,
+    private readonly spawnHost: SpawnHost,
     private readonly emit: (message: PageToHost) => void
   ) {
-    for (let i = 0; i < Math.max(1, config.poolSize); i++) this.spawn()
+    this.limits = {
+      tableLoadLimitMs: config.tableLoadLimitMs ?? DEFAULT_TABLE_LOAD_LIMIT_MS,
+      startGraceMs: config.startGraceMs ?? DEFAULT_START_GRACE_MS
+    }
+    this.parallelism = Math.max(1, config.scopeParallelism ?? DEFAULT_SCOPE_PARALLELISM)
+    this.tables = new PoolTables(config.preloadBytes ?? DEFAULT_PRELOAD_BYTES)
+    this.refill()
   }
 
   handle(message: HostToPage): void {
@@ -104,23 +83,16 @@ export class RunPool {
       case 'configure':
         return
       case 'table':
-        if (this.tables.get(message.tableId) === message.payloadJson) return
-        // A new layout under the same id: interpreters holding the old one get the new one before their
-        // next run (loading replaces). Nothing is sent now: a busy interpreter may be waiting for a QA answer.
-        for (const slot of this.slots) if (slot.tables.delete(message.tableId)) slot.stale.add(message.tableId)
-        this.tables.set(message.tableId, message.payloadJson)
-        this.crashedLoading.delete(message.tableId)
-        this.preload()
+        this.putTable(message.tableId, message.payloadJson)
         return
       case 'drop-table':
-        this.tables.delete(message.tableId)
-        this.crashedLoading.delete(message.tableId)
-        for (const slot of this.slots) {
-          const held = slot.tables.delete(message.tableId)
-          if (slot.stale.delete(message.tableId) || held) slot.interpreter.dropTable(message.tableId)
-        }
+        this.dropTable(message.tableId)
         return
       case 'run':
+        if (message.scope !== null && this.ended.has(message.scope)) {
+          this.emitResult(message.runId, runFailure('interrupted', 'The question had already ended.'), false, 0)
+          return
+        }
         this.queue.push(message)
         this.dispatch()
         return
@@ -130,6 +102,9 @@ export class RunPool {
       case 'qa-answer':
         this.answer(message.runId, message.callId, message.answer)
         return
+      case 'end-scope':
+        this.endScope(message.scope)
+        return
       default:
         assertNever(message)
     }
@@ -137,55 +112,86 @@ export class RunPool {
 
   dispose(): void {
     this.disposed = true
-    for (const slot of this.slots) slot.interpreter.terminate()
+    for (const slot of this.slots) {
+      slot.run?.clear()
+      slot.host.terminate()
+    }
     this.slots.length = 0
   }
 
   private spawn(): void {
-    if (this.disposed) return
-    const slot: Slot = { interpreter: null as unknown as Interpreter, state: 'booting', tables: new Set(), stale: new Set(), run: null }
-    slot.interpreter = this.spawnInterpreter(
-      {
-        ready: (info) => {
-          if (slot.state !== 'booting') return
-          slot.state = 'ready'
-          this.bootFailures = 0
-          if (!this.announced) {
-            this.announced = true
-            this.emit({ type: 'ready', ...info })
-          }
-          this.dispatch()
-          this.preload()
-        },
-        progress: (progress) => this.progress(progress),
-        bootError: (message) => {
-          this.emit({ type: 'boot-error', message })
-          this.bootFailures += 1
-          this.retire(slot, this.bootFailures < MAX_BOOT_FAILURES)
-        },
-        result: (runId, resultJson, recycle) => {
-          if (slot.run?.request.runId !== runId) return
-          // Out of service before finishing, so the next queued run is not handed to an interpreter about to be replaced.
-          if (recycle) slot.state = 'dead'
-          this.finish(slot, parseResult(resultJson), false)
-          if (recycle) this.retire(slot)
-        },
-        started: (runId) => this.started(slot, runId),
-        qa: (runId, question, value) => this.ask(slot, runId, question, value),
-        crash: (message) => {
-          if (slot.state === 'dead') return
-          slot.state = 'dead'
-          // An interpreter that dies with tables to load most likely ran out of memory loading them:
-          // those are no longer loaded ahead of runs, so a too-large table cannot crash interpreters in a loop.
-          const run = slot.run
-          if (!run?.started) for (const tableId of slot.tables) this.crashedLoading.add(tableId)
-          if (run) this.finish(slot, failure('executor-crashed', run.started ? message : `${message} ${LOAD_CRASH}`), true)
-          this.retire(slot)
-        }
-      },
-      this.config
-    )
+    const slot = newSlot()
     this.slots.push(slot)
+    slot.host = this.spawnHost(
+      {
+        message: (message) => this.fromHost(slot, message),
+        malformed: () => this.misbehaved(slot),
+        crash: (crash) => this.crashed(slot, crash)
+      },
+      { loadPandas: this.config.loadPandas, packages: bootPackages(this.config) }
+    )
+  }
+
+  /** Keep `poolSize` clean interpreters booted or booting. */
+  private refill(): void {
+    if (this.disposed || this.bootFailures >= MAX_BOOT_FAILURES) return
+    const live = this.slots.filter((s) => s.state !== 'dead')
+    let clean = live.filter((s) => s.scope === null).length
+    const taken = live.length - clean
+    while (clean < Math.max(1, this.config.poolSize) && taken + clean < Math.max(1, this.config.poolSize) + MAX_TAKEN) {
+      this.spawn()
+      clean += 1
+    }
+  }
+
+  private fromHost(slot: Slot, message: HostMessage): void {
+    if (slot.state === 'dead') return
+    const run = slot.run
+    switch (message.type) {
+      case 'ready':
+        if (slot.state !== 'booting') return this.misbehaved(slot)
+        slot.state = 'ready'
+        this.bootFailures = 0
+        if (!this.announced) {
+          this.announced = true
+          this.emit({ type: 'ready', pythonVersion: message.pythonVersion, pandas: message.pandas, bootMs: message.bootMs })
+        }
+        this.settle()
+        return
+      case 'progress':
+        if (slot.state !== 'booting') return this.misbehaved(slot)
+        this.progress(message.progress)
+        return
+      case 'boot-error':
+        if (slot.state !== 'booting') return this.misbehaved(slot)
+        this.bootFailed(slot, message.step, message.detail)
+        return
+      case 'loaded':
+        if (slot.state === 'booting' || slot.loads === 0) return this.misbehaved(slot)
+        slot.loads -= 1
+        if (slot.loads === 0 && run) run.awaitStart()
+        this.showSpares()
+        return
+      case 'started':
+        if (!run || run.request.runId !== message.runId || run.started || slot.loads > 0) return this.misbehaved(slot)
+        if (!run.stopping) run.begin()
+        else run.started = true
+        return
+      case 'qa':
+        if (!run || run.request.runId !== message.runId || !run.started || run.qaPending !== null) return this.misbehaved(slot)
+        this.ask(slot, run, message.question, message.value)
+        return
+      case 'result':
+        if (!run || run.request.runId !== message.runId || slot.loads > 0) return this.misbehaved(slot)
+        this.finish(slot, readRunResult(message.resultJson), false)
+        return
+      case 'tampered':
+        if (!run || run.request.runId !== message.runId || run.started) return this.misbehaved(slot)
+        this.requeue(slot, run)
+        return
+      default:
+        assertNever(message)
+    }
   }
 
   /** Interpreters boot side by side: report the one furthest along, so the host's bar only moves forward. */
@@ -197,124 +203,170 @@ export class RunPool {
     this.emit({ type: 'progress', progress })
   }
 
-  private dispatch(): void {
-    while (this.queue.length > 0) {
-      const request = this.queue[0] as HostPageRun
-      const needed = neededTables(request)
-      // The idle interpreter that already holds (or is loading) most of the run's tables.
-      let best: Slot | null = null
-      let bestHeld = -1
-      for (const slot of this.slots) {
-        if (slot.state !== 'ready') continue
-        const held = needed.filter((id) => slot.tables.has(id)).length
-        if (held > bestHeld) [best, bestHeld] = [slot, held]
-      }
-      if (!best) return
-      this.queue.shift()
-      this.start(best, request)
+  private bootFailed(slot: Slot, failure: BootFailure, detail: string): void {
+    this.bootFailures += 1
+    if (!this.announced) this.emit({ type: 'boot-error', failure, detail })
+    this.retire(slot)
+    if (this.bootFailures >= MAX_BOOT_FAILURES) this.failUnservable()
+  }
+
+  /** A run that no interpreter can take any more (none boots) fails instead of waiting forever. */
+  private failUnservable(): void {
+    if (this.slots.some((s) => s.state === 'ready' || s.state === 'busy' || s.state === 'booting')) return
+    for (const request of this.queue.splice(0)) {
+      this.emitResult(
+        request.runId,
+        runFailure('executor-unavailable', 'Python interpreters failed to start three times in a row.'),
+        false,
+        0
+      )
     }
   }
 
-  /**
-   * Give each open table to one idle interpreter, unless a live one already holds it (preferring one
-   * that holds its old layout, which loading replaces, then the one holding fewest tables); then free old
-   * layouts idle interpreters still hold.
-   */
-  private preload(): void {
-    const live = this.slots.filter((s) => s.state === 'ready' || s.state === 'busy')
-    const idle = live.filter((s) => s.state === 'ready')
-    for (const [tableId, payload] of this.tables) {
-      if (this.crashedLoading.has(tableId) || live.some((s) => s.tables.has(tableId))) continue
-      // Spread over interpreters: each holds its tables in its own, limited memory.
-      const slot =
-        idle.find((s) => s.stale.has(tableId)) ??
-        idle.reduce<Slot | undefined>((best, s) => (best && best.tables.size <= s.tables.size ? best : s), undefined)
-      if (!slot) break
-      slot.interpreter.loadTable(tableId, payload)
-      slot.tables.add(tableId)
-      slot.stale.delete(tableId)
+  private misbehaved(slot: Slot): void {
+    if (slot.state === 'dead') return
+    if (slot.state === 'booting') return this.bootFailed(slot, 'runtime', 'malformed message while booting')
+    slot.state = 'dead'
+    slot.host.terminate()
+    if (slot.run) this.finish(slot, runFailure('executor-crashed', MISBEHAVED), true)
+    this.retire(slot)
+  }
+
+  private crashed(slot: Slot, crash: HostCrash): void {
+    if (slot.state === 'dead') return
+    if (slot.state === 'booting') return this.bootFailed(slot, 'interpreter', `${crash.code}: ${crash.detail}`)
+    // An interpreter that dies while loading tables most likely ran out of memory loading them: those are
+    // no longer loaded ahead of runs, so a too-large table cannot crash interpreters in a loop.
+    const loading = slot.loads > 0
+    if (loading) this.tables.crashedWhileLoading(slot.held)
+    slot.state = 'dead'
+    const run = slot.run
+    if (run) {
+      const what =
+        crash.code === 'out-of-memory' ? 'The Python interpreter ran out of memory.' : 'The Python interpreter stopped unexpectedly.'
+      this.finish(slot, runFailure('executor-crashed', run.started || !loading ? what : `${what} ${LOAD_CRASH}`), true)
     }
-    for (const slot of idle) {
-      for (const tableId of slot.stale) slot.interpreter.dropTable(tableId)
-      slot.stale.clear()
+    this.retire(slot)
+  }
+
+  private dispatch(): void {
+    for (let i = 0; i < this.queue.length;) {
+      const request = this.queue[i] as HostPageRun
+      const slot = this.pick(request)
+      if (!slot) {
+        i += 1
+        continue
+      }
+      this.queue.splice(i, 1)
+      this.start(slot, request)
     }
+  }
+
+  /** An idle interpreter for the run: one its scope already holds, else a clean one if the scope may take another. */
+  private pick(request: HostPageRun): Slot | null {
+    const { scope } = request
+    let choices: Slot[]
+    if (scope === null) {
+      choices = this.slots.filter((s) => s.state === 'ready' && s.scope === null)
+    } else {
+      const own = this.slots.filter((s) => s.scope === scope && s.state !== 'dead')
+      choices = own.filter((s) => s.state === 'ready')
+      if (choices.length === 0 && own.length < this.parallelism) choices = this.slots.filter((s) => s.state === 'ready' && s.scope === null)
+    }
+    return bestSlot(choices, request)
   }
 
   private start(slot: Slot, request: HostPageRun): void {
-    for (const tableId of neededTables(request)) {
-      if (slot.tables.has(tableId)) continue
-      const payloadJson = this.tables.get(tableId)
-      if (payloadJson === undefined) {
-        this.emit({
-          type: 'result',
-          runId: request.runId,
-          killed: false,
-          qaCalls: 0,
-          result: failure('bad-input', 'The table is no longer open.')
-        })
-        this.dispatch()
+    const needed = neededTables(request)
+    if (request.scope !== null && slot.scope === null) {
+      // Taken by a question: it keeps only that question's tables, and a clean replacement boots.
+      slot.scope = request.scope
+      for (const tableId of [...slot.held]) if (!needed.includes(tableId)) dropFrom(slot, tableId)
+      this.refill()
+    }
+    for (const tableId of needed) {
+      const payload = this.tables.use(tableId)
+      if (payload === undefined) {
+        this.emitResult(request.runId, runFailure('bad-input', 'The table is no longer open.'), false, 0)
+        this.settle()
         return
       }
-      slot.interpreter.loadTable(tableId, payloadJson)
-      slot.tables.add(tableId)
-      slot.stale.delete(tableId)
+      if (!holds(slot, tableId)) loadInto(slot, tableId, payload)
     }
     slot.state = 'busy'
-    const run: ActiveRun = {
-      request,
-      stopping: null,
-      started: false,
-      loadLimit: null,
-      remainingMs: request.timeoutMs,
-      armedAt: 0,
-      deadline: null,
-      kill: null,
-      qaCalls: 0,
-      qaPending: null
-    }
+    const run = new RunClock(request, this.limits, (why) => this.halt(slot, why))
     slot.run = run
-    run.loadLimit = setTimeout(() => this.halt(slot, 'load-timeout'), this.config.tableLoadLimitMs ?? DEFAULT_TABLE_LOAD_LIMIT_MS)
-    slot.interpreter.run({
+    slot.host.run({
       runId: request.runId,
       code: request.code,
       tableId: request.tableId,
       namedTables: request.namedTables,
       maxQaCalls: request.maxQaCalls
     })
+    if (slot.loads > 0) run.awaitLoads()
+    else run.awaitStart()
+    this.showSpares()
   }
 
-  private started(slot: Slot, runId: string): void {
-    const run = slot.run
-    if (!run || run.request.runId !== runId || run.started || run.stopping) return
-    run.started = true
-    if (run.loadLimit) clearTimeout(run.loadLimit)
-    run.loadLimit = null
-    this.arm(slot)
+  private putTable(tableId: string, payload: TablePayload): void {
+    if (!this.tables.put(tableId, payload)) return
+    // A new layout under the same id: clean interpreters holding the old one reload it when idle.
+    for (const slot of this.slots) if (slot.scope === null && slot.held.has(tableId)) slot.stale.add(tableId)
+    this.settle()
   }
 
-  private arm(slot: Slot): void {
-    const run = slot.run
-    if (!run) return
-    run.armedAt = Date.now()
-    run.deadline = setTimeout(() => this.halt(slot, 'timeout'), Math.max(0, run.remainingMs))
+  private dropTable(tableId: string): void {
+    this.tables.drop(tableId)
+    // A question that is running keeps what it started with; clean interpreters let it go.
+    for (const slot of this.slots) {
+      if (slot.scope !== null || !slot.held.delete(tableId)) continue
+      slot.stale.delete(tableId)
+      slot.host.dropTable(tableId)
+    }
+    this.showSpares()
   }
 
-  private ask(slot: Slot, runId: string, question: string, value: string | null): void {
-    const run = slot.run
-    if (!run || run.request.runId !== runId || run.stopping) return
+  /** Load the open tables into every idle clean interpreter, and free layouts they no longer need. */
+  private preload(): void {
+    const wanted = this.tables.preloadSet()
+    for (const slot of this.slots) {
+      if (slot.state !== 'ready' || slot.scope !== null) continue
+      for (const tableId of wanted) {
+        const payload = this.tables.payload(tableId)
+        if (payload !== undefined && !holds(slot, tableId)) loadInto(slot, tableId, payload)
+      }
+      for (const tableId of [...slot.stale]) dropFrom(slot, tableId)
+    }
+  }
+
+  /** After any change: hand out queued runs, then fill idle interpreters with tables. */
+  private settle(): void {
+    this.dispatch()
+    this.preload()
+    this.showSpares()
+  }
+
+  private showSpares(): void {
+    const wanted = this.tables.preloadSet()
+    const warm = this.slots.filter((s) => isWarm(s, wanted)).length
+    if (warm === this.sparesShown) return
+    this.sparesShown = warm
+    this.emit({ type: 'spares', warm, size: Math.max(1, this.config.poolSize) })
+  }
+
+  private ask(slot: Slot, run: RunClock, question: string, value: string | null): void {
+    if (run.stopping) return
     run.qaCalls += 1
     if (run.qaCalls > run.request.maxQaCalls) {
-      slot.interpreter.answerQa({
+      slot.host.answerQa({
         ok: false,
         error: { code: 'bad-input', message: `This program made more than ${run.request.maxQaCalls} QA calls.` }
       })
       return
     }
-    if (run.deadline) clearTimeout(run.deadline)
-    run.deadline = null
-    run.remainingMs -= Date.now() - run.armedAt
+    run.pause()
     run.qaPending = run.qaCalls
-    this.emit({ type: 'qa', runId, callId: run.qaCalls, question, value })
+    this.emit({ type: 'qa', runId: run.request.runId, callId: run.qaCalls, question, value })
   }
 
   private answer(runId: string, callId: number, answer: Result<string>): void {
@@ -322,124 +374,110 @@ export class RunPool {
     const run = slot?.run
     if (!slot || !run || run.qaPending !== callId) return
     run.qaPending = null
-    slot.interpreter.answerQa(answer)
-    if (!run.stopping) this.arm(slot)
+    slot.host.answerQa(answer)
+    if (!run.stopping) run.resume()
   }
 
   private stop(runId: string): void {
     const queued = this.queue.findIndex((r) => r.runId === runId)
     if (queued >= 0) {
       this.queue.splice(queued, 1)
-      this.emit({ type: 'result', runId, killed: false, qaCalls: 0, result: failure('interrupted', 'Stopped before it started.') })
+      this.emitResult(runId, runFailure('interrupted', 'Stopped before it started.'), false, 0)
       return
     }
     const slot = this.slots.find((s) => s.run?.request.runId === runId)
     if (slot) this.halt(slot, 'stopped')
   }
 
+  private endScope(scope: string): void {
+    this.ended.add(scope)
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      const request = this.queue[i] as HostPageRun
+      if (request.scope !== scope) continue
+      this.queue.splice(i, 1)
+      this.emitResult(request.runId, runFailure('interrupted', 'The question ended before this program started.'), false, 0)
+    }
+    for (const slot of [...this.slots]) if (slot.scope === scope && slot.state === 'ready') this.retire(slot)
+    this.forgetScope()
+  }
+
+  /** Ended scopes are remembered (the most recent ones) so that a late run of one is refused. */
+  private forgetScope(): void {
+    for (const scope of this.ended) {
+      if (this.ended.size <= MAX_ENDED_KEPT) return
+      if (!this.slots.some((s) => s.scope === scope)) this.ended.delete(scope)
+    }
+  }
+
   /**
    * Interrupt first (Python-level loops stop in ms); terminate if the program does not yield. Before
-   * the program has started the interpreter is loading tables and is terminated at once: an interrupt
-   * there would leave it with a table half loaded.
+   * the program has started the interpreter is loading tables or busy with something else, and is
+   * terminated at once: an interrupt there would leave it with a table half loaded.
    */
-  private halt(slot: Slot, why: 'timeout' | 'stopped' | 'load-timeout'): void {
+  private halt(slot: Slot, why: StopReason): void {
     const run = slot.run
     if (!run || run.stopping) return
     run.stopping = why
-    if (!run.started) {
-      slot.interpreter.terminate()
-      slot.state = 'dead'
-      this.finish(slot, stoppedResult(run, this.config), true)
-      this.retire(slot)
-      return
-    }
-    slot.interpreter.interrupt()
-    run.kill = setTimeout(() => {
+    run.clear()
+    const kill = (): void => {
       if (slot.run !== run) return
-      slot.interpreter.terminate()
       // Out of service first, so finishing does not hand the next queued run to the terminated interpreter.
       slot.state = 'dead'
-      this.finish(slot, stoppedResult(run, this.config), true)
+      slot.host.terminate()
+      this.finish(slot, stoppedResult(run, this.limits), true)
       this.retire(slot)
-    }, this.config.killGraceMs)
+    }
+    if (!run.started) return kill()
+    slot.host.interrupt()
+    run.killAfter(this.config.killGraceMs, kill)
+  }
+
+  /** The integrity check failed before the run started: replace the interpreter and give the run to another. */
+  private requeue(slot: Slot, run: RunClock): void {
+    run.clear()
+    slot.run = null
+    slot.state = 'dead'
+    this.retire(slot)
+    const times = (this.requeues.get(run.request.runId) ?? 0) + 1
+    this.requeues.set(run.request.runId, times)
+    if (times > MAX_REQUEUES) {
+      this.emitResult(
+        run.request.runId,
+        runFailure('internal', 'Python interpreters kept failing their integrity check; the program was not run.'),
+        false,
+        0
+      )
+      return
+    }
+    this.queue.unshift(run.request)
+    this.settle()
   }
 
   private finish(slot: Slot, result: PythonRunResult, killed: boolean): void {
     const run = slot.run
     if (!run) return
-    if (run.deadline) clearTimeout(run.deadline)
-    if (run.kill) clearTimeout(run.kill)
-    if (run.loadLimit) clearTimeout(run.loadLimit)
+    run.clear()
     slot.run = null
     if (slot.state === 'busy') slot.state = 'ready'
-    const final = run.stopping && !result.ok && result.error.code === 'interrupted' ? stoppedResult(run, this.config, result) : result
-    this.emit({ type: 'result', runId: run.request.runId, result: final, killed, qaCalls: Math.min(run.qaCalls, run.request.maxQaCalls) })
-    this.dispatch()
-    this.preload()
+    const final = run.stopping && !result.ok && result.error.code === 'interrupted' ? stoppedResult(run, this.limits, result) : result
+    this.emitResult(run.request.runId, final, killed, Math.min(run.qaCalls, run.request.maxQaCalls))
+    if (slot.scope !== null && this.ended.has(slot.scope) && slot.state === 'ready') this.retire(slot)
+    else this.settle()
   }
 
-  /** Replace a dead or poisoned interpreter so the pool keeps its size. */
-  private retire(slot: Slot, respawn = true): void {
+  private emitResult(runId: string, result: PythonRunResult, killed: boolean, qaCalls: number): void {
+    this.requeues.delete(runId)
+    this.emit({ type: 'result', runId, result, killed, qaCalls })
+  }
+
+  /** Take an interpreter out of service for good; clean replacements keep the pool at its size. */
+  private retire(slot: Slot): void {
     slot.state = 'dead'
-    slot.interpreter.terminate()
+    slot.run?.clear()
+    slot.host.terminate()
     const index = this.slots.indexOf(slot)
     if (index >= 0) this.slots.splice(index, 1)
-    if (respawn) this.spawn()
-    this.preload()
+    this.refill()
+    this.settle()
   }
-}
-
-function neededTables(request: HostPageRun): string[] {
-  return [request.tableId, ...request.namedTables.map((t) => t.tableId)].filter((id): id is string => id !== null)
-}
-
-function parseResult(json: string): PythonRunResult {
-  try {
-    return JSON.parse(json) as PythonRunResult
-  } catch {
-    return failure('internal', 'The program finished but its result could not be read.')
-  }
-}
-
-export function failure(code: 'bad-input' | 'interrupted' | 'timeout' | 'executor-crashed' | 'internal', message: string): PythonRunResult {
-  return { ok: false, error: { code, message, stdout: '', stderr: '' } }
-}
-
-function stoppedResult(run: ActiveRun, config: ExecutorConfig, partial?: PythonRunResult): PythonRunResult {
-  const stdout = partial && !partial.ok ? partial.error.stdout : ''
-  const stderr = partial && !partial.ok ? partial.error.stderr : ''
-  switch (run.stopping) {
-    case 'timeout':
-      return {
-        ok: false,
-        error: {
-          code: 'timeout',
-          message: `Stopped after ${seconds(run.request.timeoutMs)} s: the program ran past its time limit.`,
-          stdout,
-          stderr
-        }
-      }
-    case 'load-timeout': {
-      const limit = seconds(config.tableLoadLimitMs ?? DEFAULT_TABLE_LOAD_LIMIT_MS)
-      const message = `Loading the table into Python took longer than ${limit} s, so the program did not start. The table is probably too large for this executor: filter the file first, or use the local Python executor (Settings › Where programs run).`
-      return { ok: false, error: { code: 'timeout', message, stdout, stderr } }
-    }
-    case 'stopped':
-    case null:
-      return {
-        ok: false,
-        error: {
-          code: 'interrupted',
-          message: run.started ? 'Stopped by you.' : 'Stopped by you, while the table was loading.',
-          stdout,
-          stderr
-        }
-      }
-    default:
-      return assertNever(run.stopping)
-  }
-}
-
-function seconds(ms: number): string {
-  return (ms / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })
 }

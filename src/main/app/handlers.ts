@@ -70,7 +70,8 @@ export function createHandlers(services: AppServices): Handlers {
     ...createQuestionHandlers({
       table: (id) => {
         const open = workspace.get(id)
-        return open ? { name: open.summary.name, table: open.parsed } : undefined
+        // The table handlers gave the executor this table's payload under its id when it opened.
+        return open ? { name: open.summary.name, table: open.parsed, tableId: open.id } : undefined
       },
       registry: services.endpoints,
       secrets: services.secrets,

@@ -21,8 +21,11 @@ export type QuestionChannel =
 export type QuestionHandlers = Pick<Handlers, QuestionChannel>
 
 export type QuestionHandlerDeps = {
-  /** An open table by workspace id, with its display name. */
-  table: (id: string) => { name: string; table: ParsedTable } | undefined
+  /**
+   * An open table by workspace id, with its display name, and the id the executor already holds its
+   * payload under (the workspace's own, loaded when it opened), when it does.
+   */
+  table: (id: string) => { name: string; table: ParsedTable; tableId?: string } | undefined
   registry: EndpointRegistry
   secrets: SecretStore
   /** Runs the candidate programs (the sandboxed Pyodide executor in the app). */

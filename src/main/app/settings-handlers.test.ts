@@ -27,6 +27,7 @@ function stubExecutor(kind: Executor['kind']): Executor & { tables: string[] } {
     },
     dropTable: () => Promise.resolve(),
     run: () => Promise.reject(new Error('not used')),
+    endScope: () => Promise.resolve(),
     stop: () => Promise.resolve(false),
     close: () => Promise.resolve()
   }

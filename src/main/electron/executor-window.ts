@@ -1,7 +1,6 @@
 import { BrowserWindow, MessageChannelMain, protocol, session } from 'electron'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
-import type { PageToHost } from '../../shared/executor-protocol'
 import { EXECUTOR_HEADERS, type ExecutorAssets } from '../services/python/assets'
 import { channelSignals, type ChannelFactory, type PageChannel } from '../services/python/channel'
 import { allowPermission, executorRequestAllowed, executorWindowPreferences } from './security'
@@ -56,7 +55,7 @@ export function electronChannelFactory(assets: ExecutorAssets, preloadDir: strin
     await window.loadURL(`${EXECUTOR_SCHEME}://app/executor.html`)
     const { port1, port2 } = new MessageChannelMain()
     port1.on('message', (event) => {
-      signals.emit(event.data as PageToHost)
+      signals.emit(event.data)
     })
     port1.start()
     window.webContents.postMessage('executor:port', null, [port2])

@@ -1,12 +1,13 @@
 /**
  * The executor page: a pool of Pyodide workers inside a sandboxed Chromium page with no network
  * beyond its own origin. Main drives it (Electron: a MessagePort from the preload; Node: playwright's
- * evaluate/exposeFunction). The run pool owns the time limits: interrupt at the deadline, terminate after a grace.
+ * evaluate/exposeFunction). The run pool owns isolation (one question's interpreters serve no other) and
+ * the time limits: interrupt at the deadline, terminate after a grace.
  */
 
 import type { ExecutorConfig, HostPageTableUrl, HostToPage, PageToHost } from '../../shared/executor-protocol'
 import { RunPool } from '../../shared/run-pool'
-import { pyodideInterpreters } from './pool'
+import { pyodideHosts } from './pool'
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- merging into Window needs an interface
@@ -55,7 +56,7 @@ async function deliver(message: HostToPage | HostPageTableUrl): Promise<void> {
 function start(config: ExecutorConfig): void {
   pool?.dispose()
   const base = new URL('.', window.location.href).href
-  const spawn = pyodideInterpreters({
+  const spawn = pyodideHosts({
     indexURL: `${base}pyodide/`,
     runtimeURL: `${base}runtime/tableqa.json`,
     // Written out in full so the bundler recognises and builds the worker.

@@ -1,22 +1,17 @@
-import {
-  QA_BUFFER_BYTES,
-  QA_STATE_ANSWERED,
-  QA_STATE_FAILED,
-  QA_STATE_WAITING,
-  type PageToWorker,
-  type WorkerToPage
-} from '../../shared/executor-protocol'
-import { bootPackages } from '../../shared/boot-steps'
-import { assertNever } from '../../shared/result'
-import type { Interpreter, SpawnInterpreter } from '../../shared/run-pool'
+/**
+ * Pyodide interpreters for the run pool: one Web Worker each, with an interrupt buffer and a QA answer
+ * buffer. Whatever a worker posts is decoded here (`decodeHostMessage`) before the pool sees it.
+ */
+
+import { decodeHostMessage, type PythonHost, type SpawnHost } from '../../shared/python-host'
+import { QA_BUFFER_BYTES, QA_STATE_ANSWERED, QA_STATE_FAILED, QA_STATE_WAITING, type WorkerCommand } from './worker-commands'
 
 const SIGINT = 2
 
 type Urls = { indexURL: string; runtimeURL: string; createWorker: () => Worker }
 
-/** Pyodide interpreters for the run pool: one Web Worker each, with an interrupt buffer and a QA answer buffer. */
-export function pyodideInterpreters(urls: Urls): SpawnInterpreter {
-  return (events, config) => {
+export function pyodideHosts(urls: Urls): SpawnHost {
+  return (events, options) => {
     const worker = urls.createWorker()
     const interruptBuffer = new SharedArrayBuffer(4)
     const interrupt = new Int32Array(interruptBuffer)
@@ -24,48 +19,35 @@ export function pyodideInterpreters(urls: Urls): SpawnInterpreter {
     const qaHeader = new Int32Array(qaBuffer, 0, 2)
     const qaBytes = new Uint8Array(qaBuffer, 8)
     let dead = false
-    const send = (message: PageToWorker): void => worker.postMessage(message)
+    const send = (command: WorkerCommand): void => {
+      if (!dead) worker.postMessage(command)
+    }
 
-    worker.onmessage = (event: MessageEvent<WorkerToPage>) => {
-      const message = event.data
-      switch (message.type) {
-        case 'ready':
-          events.ready({ pythonVersion: message.pythonVersion, pandas: message.pandas, bootMs: message.bootMs })
-          return
-        case 'progress':
-          events.progress(message.progress)
-          return
-        case 'boot-error':
-          events.bootError(message.message)
-          return
-        case 'result':
-          events.result(message.runId, message.resultJson, message.recycle)
-          return
-        case 'qa':
-          events.qa(message.runId, message.question, message.value)
-          return
-        case 'started':
-          events.started(message.runId)
-          return
-        default:
-          assertNever(message)
-      }
+    worker.onmessage = (event: MessageEvent<unknown>) => {
+      if (dead) return
+      const message = decodeHostMessage(event.data)
+      if (message === null) events.malformed()
+      else events.message(message)
+    }
+    worker.onmessageerror = () => {
+      if (!dead) events.malformed()
     }
     worker.onerror = (event) => {
       event.preventDefault()
-      if (!dead) events.crash(`The Python worker failed: ${event.message || 'unknown error'}`)
+      if (!dead) events.crash({ code: 'error', detail: String(event.message).slice(0, 500) })
     }
+    Atomics.store(qaHeader, 0, QA_STATE_WAITING)
     send({
       type: 'init',
       interruptBuffer,
       qaBuffer,
       indexURL: urls.indexURL,
       runtimeURL: urls.runtimeURL,
-      loadPandas: config.loadPandas,
-      packages: bootPackages(config)
+      loadPandas: options.loadPandas,
+      packages: options.packages
     })
 
-    const interpreter: Interpreter = {
+    const host: PythonHost = {
       loadTable: (tableId, payloadJson) => send({ type: 'table', tableId, payloadJson }),
       dropTable: (tableId) => send({ type: 'drop-table', tableId }),
       run: (request) => {
@@ -87,10 +69,10 @@ export function pyodideInterpreters(urls: Urls): SpawnInterpreter {
       interrupt: () => Atomics.store(interrupt, 0, SIGINT),
       terminate: () => {
         dead = true
+        worker.onmessage = null
         worker.terminate()
       }
     }
-    Atomics.store(qaHeader, 0, QA_STATE_WAITING)
-    return interpreter
+    return host
   }
 }

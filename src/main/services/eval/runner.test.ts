@@ -38,6 +38,7 @@ function fakeExecutor(log: { runs: RunRequest[]; loads: string[]; drops: string[
       log.drops.push(id)
       return Promise.resolve()
     },
+    endScope: () => Promise.resolve(),
     stop: () => Promise.resolve(false),
     close: () => Promise.resolve(),
     run: (req) => {

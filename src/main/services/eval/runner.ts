@@ -174,7 +174,9 @@ async function execute(
     tableId: ids.main,
     namedTables: ids.named,
     timeoutMs: o.timeoutMs,
-    ...qa
+    ...qa,
+    // A model's programs are one question's: its interpreters serve no other. Gold programs are the app's own.
+    ...(o.source.trusted === true ? { trusted: true } : { scope: q.id })
   })
   if (!result.ok) return { candidate: c, ok: false, error: result.error.message, code, sqlChanged, qaCalls }
   const answer = readShaped(result.value.value?.json)
@@ -236,8 +238,13 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
       miss: { category: set.error?.category ?? 'model', evidence: message }
     })
   }
-  const runs: Executed[] = []
-  for (const [k, c] of set.candidates.entries()) runs.push(await execute(o, q, set, c, loaded.ids, `${q.id}#${k}`))
+  // Side by side: the executor runs as many at once as the question may use.
+  let runs: Executed[]
+  try {
+    runs = await Promise.all(set.candidates.map((c, k) => execute(o, q, set, c, loaded.ids, `${q.id}#${k}`)))
+  } finally {
+    if (o.source.trusted !== true) await o.executor.endScope(q.id)
+  }
   const chosen = selectCandidate(
     runs.map((r) => ({
       program: r.candidate.program,

@@ -31,7 +31,8 @@ export function goldQuery(executor: Executor, timeoutMs = 60_000): GoldQuery {
     let p = cache.get(key)
     if (p === undefined) {
       p = executor
-        .run({ runId: `gold-${n++}`, code: program(dbPath, replaceCurrentYear(sql)), tableId: null, timeoutMs })
+        // The app's own program over gold SQL: trusted, so it reuses a clean interpreter instead of using one up.
+        .run({ runId: `gold-${n++}`, code: program(dbPath, replaceCurrentYear(sql)), tableId: null, timeoutMs, trusted: true })
         .then(({ result }) => {
           if (!result.ok) return fail('bad-input', result.error.message)
           const json = result.value.value?.json

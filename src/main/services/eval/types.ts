@@ -76,6 +76,11 @@ export type CandidateSet = {
 /** Where candidate programs come from: gold annotations (oracle) or a model. */
 export type CandidateSource = {
   name: string
+  /**
+   * The candidates are the app's own programs built from gold annotations, not a model's: they run as
+   * trusted code, in clean interpreters that stay in service. Never set for a model's programs.
+   */
+  trusted?: boolean
   candidates(question: EvalQuestion, tables: TableSet, signal?: AbortSignal): Promise<CandidateSet>
   close?(): Promise<void>
 }

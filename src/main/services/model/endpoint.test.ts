@@ -110,6 +110,39 @@ describe('ModelClient.sample', () => {
     expect(events.some((e) => e.kind === 'text' && e.chars > 0)).toBe(true)
   })
 
+  it('hands each sample to onSample as it arrives, before the rest are in', async () => {
+    // One request at a time, so the order of requests and samples is fixed.
+    const server = await serve({
+      rules: [{ times: 1, reply: { choices: programs.slice(0, 1) } }, { reply: { choices: programs.slice(1, 2) } }]
+    })
+    const seen: { index: number; text: string; requests: number }[] = []
+    const result = await client(server.url, { supportsN: false }).sample({
+      ...base,
+      n: 2,
+      concurrency: 1,
+      onSample: (index, sample) => seen.push({ index, text: sample.text, requests: server.requests.length })
+    })
+    expect(result.ok).toBe(true)
+    // The first sample came out while the second had not even been asked for.
+    expect(seen).toEqual([
+      { index: 0, text: programs[0]?.text, requests: 1 },
+      { index: 1, text: programs[1]?.text, requests: 2 }
+    ])
+  })
+
+  it('hands cached samples to onSample too', async () => {
+    const server = await serve({ rules: [{ reply: { choices: programs } }] })
+    const dir = await mkdtemp(join(tmpdir(), 'model-cache-'))
+    dirs.push(dir)
+    const options = { cache: new ResponseCache(dir) }
+    await client(server.url, {}, options).sample(base)
+    const indices: number[] = []
+    const again = await client(server.url, {}, options).sample({ ...base, onSample: (index) => indices.push(index) })
+    expect(again.ok).toBe(true)
+    expect(server.requests).toHaveLength(1)
+    expect(indices).toEqual([0, 1, 2])
+  })
+
   it('samples by repeated requests when the endpoint does not accept n', async () => {
     const server = await serve({ rules: [{ reply: { choices: programs } }] })
     const result = await client(server.url, { supportsN: false }).sample({ ...base, n: 5 })

@@ -42,6 +42,11 @@ export type SampleRequest = {
   stream?: boolean
   signal?: AbortSignal
   onProgress?: (event: SampleProgress) => void
+  /**
+   * Each sample as soon as it is in (from the cache or the server), before the others: callers start
+   * working on it while the rest are generated. `index` is its place in the result.
+   */
+  onSample?: (index: number, sample: Sample) => void
   /** Requests in flight at once when sampling by repeated requests. Default 2. */
   concurrency?: number
   /** Use the response cache, when the client has one. Default true. */
@@ -148,8 +153,11 @@ export class ModelClient {
     const report = (): void => request.onProgress?.({ kind: 'sample', done, total: n })
     if (cache !== undefined) {
       for (let i = 0; i < n; i += 1) {
-        samples[i] = await cache.get(keyOf(i))
-        if (samples[i] !== null) done += 1
+        const cached = await cache.get(keyOf(i))
+        samples[i] = cached
+        if (cached === null) continue
+        done += 1
+        request.onSample?.(i, cached)
       }
       if (done > 0) report()
     }
@@ -157,6 +165,7 @@ export class ModelClient {
       samples[index] = sample
       done += 1
       report()
+      request.onSample?.(index, sample)
       // The cache only saves work; a full disk must not fail a run that got its samples.
       if (cache !== undefined) await cache.set(keyOf(index), sample).catch(() => undefined)
     }

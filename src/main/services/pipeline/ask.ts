@@ -5,17 +5,18 @@
  */
 
 import { randomUUID } from 'node:crypto'
-import type { AskAnswer, AskProgress, AskSummary, CandidateSummary, SelectionSummary } from '../../../shared/ask'
+import type { AskProgress, AskSummary, CandidateSummary, SelectionSummary } from '../../../shared/ask'
 import type { Result } from '../../../shared/result'
 import { fail, ok } from '../../../shared/result'
 import type { ModelClient } from '../model'
 import type { Candidate } from './select'
 import { selectCandidate } from './select'
 import type { PromptLibrary } from '../prompt'
-import { encodeTable, type Executor, type RunOutcome } from '../python/types'
-import { answerKey, readAnswer } from './answer'
-import type { AskRequest } from './generate'
-import { DEFAULTS, generate } from './generate'
+import type { ParsedTable } from '../../../shared/table'
+import { encodeTable, type Executor } from '../python/types'
+import { candidateRuns } from './candidates'
+import type { AskRequest, Generation } from './generate'
+import { DEFAULTS, prepare, samplePrograms } from './generate'
 import { qaHandler } from './qa'
 
 export type { AskRequest } from './generate'
@@ -34,11 +35,9 @@ export type AskDeps = {
 export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<AskSummary>> {
   const started = Date.now()
   const askId = request.askId ?? randomUUID()
-  const generated = await generate({ ...request, askId }, deps)
-  if (!generated.ok) return generated
-  const { library, prompt, kind, tables, names, samples, programs } = generated.value
-  const notes = [...generated.value.notes]
-  const { promptMs, generateMs } = generated.value.timings
+  const prepared = prepare({ ...request, askId }, deps)
+  if (!prepared.ok) return prepared
+  const { library, tables, names } = prepared.value
   const o = request.options ?? {}
   const progress = (stage: AskProgress['stage'], done: number, total: number | null, message: string): void =>
     request.onProgress?.({ askId, stage, done, total, message })
@@ -46,68 +45,51 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
   const { client, executor } = deps
   const config = client.config
 
-  const execStart = Date.now()
-  const tableIds = tables.map((_, i) => `${askId}-t${i}`)
   let qaCalls = 0
   const qa = qaHandler(deps.qaClient ?? client, library, request.signal, () => {
     qaCalls += 1
     progress('qa', qaCalls, null, `qa call ${qaCalls}`)
   })
-  const candidates: CandidateSummary[] = []
+  const held: Held = { ids: [], loaded: [] }
+  let generated: Generation
+  let candidates: CandidateSummary[]
+  const execStart = Date.now()
   try {
-    for (const [i, table] of tables.entries()) await executor.loadTable(tableIds[i] ?? '', encodeTable(table))
-    const seen = new Map<string, { outcome: RunOutcome; index: number }>()
-    for (const [i, sample] of samples.entries()) {
-      if (aborted(request.signal)) return cancelled()
-      progress('executing', i + 1, samples.length, `executing ${i + 1}/${samples.length}`)
-      const program = programs[i] as Result<string>
-      const base = { index: i, logprobSum: sample.logprobSum, logprobMean: sample.logprobMean }
-      if (!program.ok) {
-        candidates.push({ ...base, program: null, result: { ok: false, error: program.error }, answerKey: null, qaCalls: 0, durationMs: 0 })
-        continue
-      }
-      const runStart = Date.now()
-      const before = seen.get(program.value)
-      let outcome: RunOutcome
-      let calls = 0
-      if (before !== undefined) {
-        outcome = before.outcome
-      } else {
-        const runId = `${askId}-c${i}`
-        const stop = (): void => void executor.stop(runId)
-        request.signal?.addEventListener('abort', stop)
-        outcome = await executor.run({
-          runId,
-          code: program.value,
-          tableId: tables.length === 1 ? (tableIds[0] ?? null) : null,
-          ...(tables.length > 1 ? { namedTables: names.map((name, k) => ({ name, tableId: tableIds[k] ?? '' })) } : {}),
-          timeoutMs: o.timeoutMs ?? DEFAULTS.timeoutMs,
-          qa,
-          maxQaCalls: deps.maxQaCalls ?? 20
-        })
-        request.signal?.removeEventListener('abort', stop)
-        calls = outcome.qaCalls
-        seen.set(program.value, { outcome, index: i })
-      }
-      if (aborted(request.signal)) return cancelled()
-      const read: Result<AskAnswer> = outcome.result.ok ? readAnswer(outcome.result.value) : { ok: false, error: outcome.result.error }
-      // The traceback is what lets the UI say which line failed and why (e.g. a removed network API).
-      const detail = read.ok ? undefined : (read.error.detail ?? (outcome.result.ok ? undefined : outcome.result.error.traceback))
-      candidates.push({
-        ...base,
-        program: program.value,
-        result: read.ok
-          ? { ok: true, answer: read.value }
-          : { ok: false, error: { code: read.error.code, message: read.error.message, ...(detail === undefined ? {} : { detail }) } },
-        answerKey: read.ok ? answerKey(read.value) : null,
-        qaCalls: calls,
-        durationMs: Date.now() - runStart
-      })
+    await holdTables(executor, askId, request, tables, held)
+    const runs = candidateRuns({
+      executor,
+      askId,
+      // The question is the unit of isolation: its interpreters serve no other question.
+      scope: askId,
+      tableId: tables.length === 1 ? (held.ids[0] ?? null) : null,
+      namedTables: tables.length > 1 ? names.map((name, k) => ({ name, tableId: held.ids[k] ?? '' })) : [],
+      timeoutMs: o.timeoutMs ?? DEFAULTS.timeoutMs,
+      qa,
+      maxQaCalls: deps.maxQaCalls ?? 20,
+      total: o.n ?? DEFAULTS.n,
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+      progress
+    })
+    // Candidates start as their samples arrive, while the rest are still being generated.
+    const sampled = await samplePrograms(prepared.value, { ...request, askId }, client, (index, sample, program) =>
+      runs.start(index, sample, program)
+    )
+    if (!sampled.ok) {
+      await runs.stop()
+      return sampled
     }
+    generated = sampled.value
+    candidates = await runs.finish(generated.samples, generated.programs)
   } finally {
-    for (const id of tableIds) await executor.dropTable(id).catch(() => undefined)
+    await executor.endScope(askId).catch(() => undefined)
+    for (const id of held.loaded) await executor.dropTable(id).catch(() => undefined)
   }
-  const executeMs = Date.now() - execStart
+  if (aborted(request.signal)) return cancelled()
+  const { prompt, kind } = generated
+  const notes = [...generated.notes]
+  const { promptMs, generateMs } = generated.timings
+  // Execution overlaps generation; what is counted here is the wait for the programs after the last sample.
+  const executeMs = Math.max(0, Date.now() - execStart - generateMs)
 
   progress('selecting', candidates.length, candidates.length, 'choosing an answer')
   const score = o.score ?? 'sum'
@@ -172,6 +154,29 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
     }
   }
   return ok(summary)
+}
+
+type Held = { ids: string[]; loaded: string[] }
+
+/**
+ * The ids under which the executor holds the question's tables. A table the executor already holds as it
+ * was opened (the workspace's payload, given as `tableId`) is used as it is, so nothing is encoded or
+ * copied per question; a table in another view (flattened for this question) is loaded for it and
+ * listed in `loaded`, to be dropped afterwards.
+ */
+async function holdTables(executor: Executor, askId: string, request: AskRequest, tables: ParsedTable[], held: Held): Promise<void> {
+  const { ids, loaded } = held
+  for (const [i, table] of tables.entries()) {
+    const given = request.tables[i]
+    if (given?.tableId !== undefined && given.table === table) {
+      ids.push(given.tableId)
+      continue
+    }
+    const id = `${askId}-t${i}`
+    await executor.loadTable(id, encodeTable(table))
+    loaded.push(id)
+    ids.push(id)
+  }
 }
 
 function aborted(signal: AbortSignal | undefined): boolean {

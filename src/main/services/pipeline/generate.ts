@@ -25,7 +25,16 @@ export type AskRequest = {
    * One or several tables; `name` is the display name. The variable a program sees is `variable` when
    * every table gives one, else `df` for a single table and a name derived from `name` for several.
    */
-  tables: { name: string; table: ParsedTable; variable?: string }[]
+  tables: {
+    name: string
+    table: ParsedTable
+    variable?: string
+    /**
+     * The id under which the executor already holds this table as opened (the workspace's payload): runs
+     * use it as it is when the program sees the table in that view, so the question copies nothing.
+     */
+    tableId?: string
+  }[]
   question: string
   options?: AskOptions
   askId?: string
@@ -86,20 +95,18 @@ function bindings(request: AskRequest, apiFunctions: readonly string[]): string[
       )
 }
 
-export async function generate(request: AskRequest, deps: GenerateDeps): Promise<Result<Generation>> {
+/** A question made ready to sample: the tables as programs see them, their variables and the prompt. */
+export type Prepared = Pick<Generation, 'library' | 'prompt' | 'kind' | 'tables' | 'names'> & { promptMs: number }
+
+/** Check the request and render its prompt; nothing is sent anywhere yet. */
+export function prepare(request: AskRequest, deps: GenerateDeps): Result<Prepared> {
   const started = Date.now()
   const invalid = validate(request)
   if (invalid !== null) return fail('bad-input', invalid)
   const library = loadLibrary(deps.library)
   if (!library.ok) return library
   const o = request.options ?? {}
-  const n = o.n ?? DEFAULTS.n
-  const askId = request.askId ?? ''
-  const progress = (stage: AskProgress['stage'], done: number, total: number | null, message: string): void =>
-    request.onProgress?.({ askId, stage, done, total, message })
-  const { client } = deps
-
-  progress('prompt', 0, null, 'building the prompt')
+  request.onProgress?.({ askId: request.askId ?? '', stage: 'prompt', done: 0, total: null, message: 'building the prompt' })
   const tables = request.tables.map((t) => inView(t.table, o.tableRepr ?? 'multiindex'))
   const kind = chooseKind(tables, o.kind ?? 'auto')
   const names = bindings(request, library.value.apiFunctions)
@@ -108,18 +115,38 @@ export async function generate(request: AskRequest, deps: GenerateDeps): Promise
     kind,
     mode: o.mode ?? 'python',
     apis: o.apis ?? 'full',
-    form: client.config.api === 'completions' ? 'completion' : 'chat',
+    form: deps.client.config.api === 'completions' ? 'completion' : 'chat',
     question: request.question.trim(),
     tables: tables.map((table, i) => ({
       name: names[i] ?? 'df',
       title: promptTitle(request.tables[i]?.name ?? '', request.tables[i]?.table.title, request.tables[i]?.table.notes),
       table
     })),
-    tokenBudget: client.config.promptTokenBudget
+    tokenBudget: deps.client.config.promptTokenBudget
   })
-  const promptMs = Date.now() - started
+  return ok({ library: library.value, prompt, kind, tables, names, promptMs: Date.now() - started })
+}
 
-  progress('generating', 0, n, `generating 0/${n}`)
+/** A sample and the program in it, handed over as soon as the sample is in. */
+export type OnProgram = (index: number, sample: Sample, program: Result<string>) => void
+
+/**
+ * Sample n programs for a prepared question. `onProgram` gets each one as it arrives, so the caller can
+ * run it while the rest are generated; the result holds them all, in order.
+ */
+export async function samplePrograms(
+  prepared: Prepared,
+  request: AskRequest,
+  client: ModelClient,
+  onProgram?: OnProgram
+): Promise<Result<Generation>> {
+  const o = request.options ?? {}
+  const n = o.n ?? DEFAULTS.n
+  const askId = request.askId ?? ''
+  const { prompt } = prepared
+  const extract = (sample: Sample): Result<string> =>
+    extractProgram(sample.text, prompt.codePrefix === null ? {} : { codePrefix: prompt.codePrefix })
+  request.onProgress?.({ askId, stage: 'generating', done: 0, total: n, message: `generating 0/${n}` })
   const genStart = Date.now()
   const sampled = await client.sample({
     ...(prompt.text !== null ? { prompt: prompt.text } : { messages: prompt.messages ?? [] }),
@@ -130,15 +157,17 @@ export async function generate(request: AskRequest, deps: GenerateDeps): Promise
     logprobs: true,
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     onProgress: (e) => {
-      if (e.kind === 'sample') progress('generating', e.done, e.total, `generating ${e.done}/${e.total}`)
-    }
+      if (e.kind === 'sample')
+        request.onProgress?.({ askId, stage: 'generating', done: e.done, total: e.total, message: `generating ${e.done}/${e.total}` })
+    },
+    ...(onProgram === undefined ? {} : { onSample: (index: number, sample: Sample) => onProgram(index, sample, extract(sample)) })
   })
   if (request.signal?.aborted === true) return fail('cancelled', 'The question was cancelled.')
   if (!sampled.ok) return sampled
   const samples = sampled.value
   const generateMs = Date.now() - genStart
 
-  const programs = samples.map((s) => extractProgram(s.text, prompt.codePrefix === null ? {} : { codePrefix: prompt.codePrefix }))
+  const programs = samples.map(extract)
   if (programs.every((p) => !p.ok)) {
     const first = programs[0]
     return fail(
@@ -149,17 +178,23 @@ export async function generate(request: AskRequest, deps: GenerateDeps): Promise
   }
   const counted = samples.map((s) => s.tokens)
   return ok({
-    library: library.value,
+    library: prepared.library,
     prompt,
-    kind,
-    tables,
-    names,
+    kind: prepared.kind,
+    tables: prepared.tables,
+    names: prepared.names,
     samples,
     programs,
     notes: [...prompt.notes],
-    timings: { promptMs, generateMs },
+    timings: { promptMs: prepared.promptMs, generateMs },
     tokens: { prompt: prompt.tokens, completion: counted.every((t): t is number => t !== null) ? counted.reduce((a, b) => a + b, 0) : null }
   })
+}
+
+/** Prepare and sample in one step, for callers that run the programs afterwards (the evaluation). */
+export async function generate(request: AskRequest, deps: GenerateDeps): Promise<Result<Generation>> {
+  const prepared = prepare(request, deps)
+  return prepared.ok ? samplePrograms(prepared.value, request, deps.client) : prepared
 }
 
 // The title block of a spreadsheet can run to paragraphs of source notes; the prompt takes its start, and

@@ -1,4 +1,4 @@
-import type { HostToPage, PageToHost } from '../../../shared/executor-protocol'
+import type { HostToPage } from '../../../shared/executor-protocol'
 
 /** A live connection to one executor page, whatever hosts it (hidden Electron window, headless Chromium). */
 export type PageChannel = {
@@ -9,7 +9,8 @@ export type PageChannel = {
    * each channel moves them the way that keeps the host's event loop free, in order with `post`.
    */
   sendTable(tableId: string, payload: Uint8Array): Promise<void>
-  onMessage(listener: (message: PageToHost) => void): void
+  /** What the page sends, as it arrived: the executor decodes it (`decodePageMessage`). */
+  onMessage(listener: (message: unknown) => void): void
   /** The page or its browser died; the channel is unusable afterwards. */
   onExit(listener: (reason: string) => void): void
   close(): Promise<void>
@@ -23,14 +24,14 @@ export type ChannelFactory = () => Promise<PageChannel>
  * reported once (a closed channel reports nothing).
  */
 export function channelSignals(): {
-  emit: (message: PageToHost) => void
+  emit: (message: unknown) => void
   exit: (reason: string) => void
   /** Called on a deliberate close: no exit is reported afterwards. */
   silence: () => void
-  onMessage: (listener: (message: PageToHost) => void) => void
+  onMessage: (listener: (message: unknown) => void) => void
   onExit: (listener: (reason: string) => void) => void
 } {
-  const messageListeners: ((message: PageToHost) => void)[] = []
+  const messageListeners: ((message: unknown) => void)[] = []
   const exitListeners: ((reason: string) => void)[] = []
   let exited = false
   return {

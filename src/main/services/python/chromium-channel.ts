@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { chromium, type Browser } from 'playwright-core'
-import type { HostPageTableUrl, PageToHost } from '../../../shared/executor-protocol'
+import type { HostPageTableUrl } from '../../../shared/executor-protocol'
 import { EXECUTOR_HEADERS, type ExecutorAssets } from './assets'
 import { channelSignals, type ChannelFactory, type PageChannel } from './channel'
 
@@ -75,8 +75,13 @@ export function chromiumChannelFactory(assets: ExecutorAssets, executablePath: s
       )
       const signals = channelSignals()
       const exit = signals.exit
-      await context.exposeFunction('__executorEmit', (message: PageToHost) => signals.emit(message))
+      await context.exposeFunction('__executorEmit', (message: unknown) => signals.emit(message))
       const page = await context.newPage()
+      // TABLEQA_DEBUG_PAGE=1 shows what the page and its workers log, for looking into the sandbox itself.
+      if (process.env.TABLEQA_DEBUG_PAGE) {
+        page.on('console', (m) => console.log('[executor page]', m.text()))
+        page.on('pageerror', (e) => console.log('[executor page error]', e.message))
+      }
       page.on('crash', () => exit('The Python sandbox page crashed (out of memory?).'))
       page.on('close', () => exit('The Python sandbox page closed.'))
       browser.on('disconnected', () => exit('The Python sandbox browser exited.'))

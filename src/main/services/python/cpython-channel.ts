@@ -1,9 +1,10 @@
 import { execFile, spawn } from 'node:child_process'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
-import type { Readable, Writable } from 'node:stream'
+import { Readable, type Writable } from 'node:stream'
 import type { HostToPage } from '../../../shared/executor-protocol'
-import { RunPool, type Interpreter, type SpawnInterpreter } from '../../../shared/run-pool'
+import { decodeHostMessage, type HostCrash, type PythonHost, type SpawnHost } from '../../../shared/python-host'
+import { RunPool } from '../../../shared/run-pool'
+import { RESULT_LIMIT_CHARS } from '../../../shared/run-result'
 import { appRoot } from '../paths'
 import { channelSignals, type ChannelFactory, type PageChannel } from './channel'
 
@@ -43,55 +44,91 @@ export function probePython(python: string): Promise<PythonProbe> {
   })
 }
 
-function cpythonInterpreters(options: CPythonOptions): SpawnInterpreter {
+/**
+ * Lines from the interpreter's control pipe, each at most `max` characters: a longer line is dropped
+ * (reported through `tooLong`) without being held in memory, however much a program writes there.
+ */
+function boundedLines(input: Readable, max: number, line: (text: string) => void, tooLong: () => void): void {
+  let parts: Buffer[] = []
+  let size = 0
+  let skipping = false
+  input.on('data', (chunk: Buffer) => {
+    let start = 0
+    for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
+      if (!skipping) {
+        parts.push(chunk.subarray(start, nl))
+        line(Buffer.concat(parts).toString('utf8'))
+      }
+      parts = []
+      size = 0
+      skipping = false
+      start = nl + 1
+    }
+    if (skipping || start >= chunk.length) return
+    size += chunk.length - start
+    if (size > max) {
+      parts = []
+      skipping = true
+      tooLong()
+      return
+    }
+    parts.push(chunk.subarray(start))
+  })
+}
+
+/** Longest control line read: a result at its limit, JSON-escaped once more inside the message. */
+const MAX_LINE_CHARS = 2 * RESULT_LIMIT_CHARS
+
+function cpythonHosts(options: CPythonOptions): SpawnHost {
   return (events) => {
     const args = ['-u', '-m', 'tableqa.serve', ...(options.memoryMb ? ['--memory-mb', String(options.memoryMb)] : [])]
     const child = spawn(options.python, args, { stdio: ['pipe', 'pipe', 'pipe', 'pipe'], env: childEnv() })
-    let ready = false
     let dead = false
     let stderrTail = ''
-    const control = child.stdio[3] as Readable
+    const control = child.stdio[3]
     const input: Writable = child.stdin
     // What programs print straight to the process streams is not captured by the runner; drop it.
     child.stdout?.resume()
     child.stderr?.on('data', (chunk: Buffer) => {
       stderrTail = (stderrTail + chunk.toString()).slice(-4000)
     })
-    createInterface({ input: control }).on('line', (line) => {
-      let message: { type: string; [key: string]: unknown }
-      try {
-        message = JSON.parse(line) as typeof message
-      } catch {
-        return
-      }
-      if (message.type === 'ready') {
-        ready = true
-        events.ready({ pythonVersion: String(message.pythonVersion), pandas: message.pandas === true, bootMs: Number(message.bootMs) })
-      } else if (message.type === 'result') {
-        events.result(String(message.runId), String(message.resultJson), message.recycle !== false)
-      } else if (message.type === 'started') {
-        events.started(String(message.runId))
-      } else if (message.type === 'qa') {
-        events.qa(String(message.runId), String(message.question), typeof message.value === 'string' ? message.value : null)
-      }
-    })
-    const gone = (why: string): void => {
+    if (control instanceof Readable) {
+      boundedLines(
+        control,
+        MAX_LINE_CHARS,
+        (line) => {
+          if (dead) return
+          let data: unknown
+          try {
+            data = JSON.parse(line)
+          } catch {
+            data = null
+          }
+          const message = decodeHostMessage(data)
+          if (message === null) events.malformed()
+          else events.message(message)
+        },
+        () => {
+          if (!dead) events.malformed()
+        }
+      )
+    }
+    const gone = (crash: HostCrash): void => {
       if (dead) return
       dead = true
-      if (ready) events.crash(why)
-      else events.bootError(why)
+      events.crash(crash)
     }
-    child.on('error', (error) => gone(`Could not start ${options.python}: ${error.message}`))
+    child.on('error', (error) => gone({ code: 'spawn', detail: `Could not start ${options.python}: ${error.message}` }))
     child.on('exit', (code, signal) => {
       const detail = stderrTail.trim().split('\n').slice(-3).join('\n')
-      const memory = /MemoryError/.test(stderrTail) ? ' (out of memory)' : ''
-      gone(`The Python process ended${memory} (${signal ?? `exit ${code}`})${detail ? `: ${detail}` : ''}`)
+      // The stderr tail is the program's to write, so it only goes to the log, and only the OS's word counts.
+      gone({ code: /MemoryError/.test(stderrTail) ? 'out-of-memory' : 'exited', detail: `${signal ?? `exit ${code}`}${detail ? `: ${detail}` : ''}` })
     })
     input.on('error', () => {})
     const send = (message: object): void => {
       if (!dead) input.write(`${JSON.stringify(message)}\n`)
     }
-    const interpreter: Interpreter = {
+    const host: PythonHost = {
       // The JSON line announces the payload's length and its bytes follow as they are (see tableqa/serve.py).
       loadTable: (tableId, payload) => {
         if (dead) return
@@ -110,7 +147,7 @@ function cpythonInterpreters(options: CPythonOptions): SpawnInterpreter {
         child.kill('SIGKILL')
       }
     }
-    return interpreter
+    return host
   }
 }
 
@@ -127,7 +164,7 @@ export function cpythonChannelFactory(options: CPythonOptions): ChannelFactory {
       post: (message: HostToPage) => {
         if (message.type === 'configure') {
           pool?.dispose()
-          pool = new RunPool(message.config, cpythonInterpreters(options), signals.emit)
+          pool = new RunPool(message.config, cpythonHosts(options), signals.emit)
         } else {
           pool?.handle(message)
         }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { HostToPage } from '../../../shared/executor-protocol'
 import type { BootProgress, ExecutorState } from '../../../shared/python'
-import { RunPool, type InterpreterEvents } from '../../../shared/run-pool'
+import type { HostEvents } from '../../../shared/python-host'
+import { RunPool } from '../../../shared/run-pool'
 import { channelSignals, type ChannelFactory } from './channel'
 import { PythonExecutor } from './executor'
 
@@ -9,8 +10,8 @@ import { PythonExecutor } from './executor'
  * A channel whose pool holds interpreters the test boots by hand: each reports steps, then ready, as
  * the Pyodide workers do, so the path from a worker's step to the executor's state is the real one.
  */
-function scriptedBoot(): { factory: ChannelFactory; interpreters: InterpreterEvents[] } {
-  const interpreters: InterpreterEvents[] = []
+function scriptedBoot(): { factory: ChannelFactory; interpreters: HostEvents[] } {
+  const interpreters: HostEvents[] = []
   const factory: ChannelFactory = () => {
     const signals = channelSignals()
     let pool: RunPool | null = null
@@ -35,7 +36,7 @@ function scriptedBoot(): { factory: ChannelFactory; interpreters: InterpreterEve
 
 const step = (done: number, label: string): BootProgress => ({ done, total: 4, label })
 
-async function booting(poolSize: number): Promise<{ executor: PythonExecutor; states: ExecutorState[]; interpreters: InterpreterEvents[] }> {
+async function booting(poolSize: number): Promise<{ executor: PythonExecutor; states: ExecutorState[]; interpreters: HostEvents[] }> {
   const { factory, interpreters } = scriptedBoot()
   const executor = new PythonExecutor(factory, { config: { poolSize, loadPandas: true, killGraceMs: 10 }, defaultTimeoutMs: 1_000, bootTimeoutMs: 1_000 })
   const states: ExecutorState[] = []
@@ -49,10 +50,10 @@ describe('start-up progress', () => {
     const { executor, states, interpreters } = await booting(1)
     const [worker] = interpreters
     if (!worker) throw new Error('no interpreter was spawned')
-    worker.progress(step(0, 'Loading the Pyodide runtime'))
-    worker.progress(step(1, 'Loading numpy'))
-    worker.progress(step(3, 'Installing the runtime library'))
-    worker.ready({ pythonVersion: '3.13.2', pandas: true, bootMs: 5 })
+    worker.message({ type: 'progress', progress: step(0, 'Loading the Pyodide runtime') })
+    worker.message({ type: 'progress', progress: step(1, 'Loading numpy') })
+    worker.message({ type: 'progress', progress: step(3, 'Installing the runtime library') })
+    worker.message({ type: 'ready', ...{ pythonVersion: '3.13.2', pandas: true, bootMs: 5 } })
     expect(states).toEqual([
       { state: 'starting', detail: 'Starting Python…' },
       { state: 'starting', detail: 'Loading the Pyodide runtime', progress: step(0, 'Loading the Pyodide runtime') },
@@ -68,15 +69,15 @@ describe('start-up progress', () => {
     const { executor, states, interpreters } = await booting(2)
     const [a, b] = interpreters
     if (!a || !b) throw new Error('two interpreters were expected')
-    a.progress(step(0, 'runtime'))
-    b.progress(step(0, 'runtime'))
-    b.progress(step(1, 'numpy'))
-    a.progress(step(1, 'numpy'))
-    a.progress(step(2, 'pandas'))
-    b.progress(step(2, 'pandas'))
-    a.ready({ pythonVersion: '3.13.2', pandas: true, bootMs: 5 })
-    b.progress(step(3, 'library'))
-    b.ready({ pythonVersion: '3.13.2', pandas: true, bootMs: 6 })
+    a.message({ type: 'progress', progress: step(0, 'runtime') })
+    b.message({ type: 'progress', progress: step(0, 'runtime') })
+    b.message({ type: 'progress', progress: step(1, 'numpy') })
+    a.message({ type: 'progress', progress: step(1, 'numpy') })
+    a.message({ type: 'progress', progress: step(2, 'pandas') })
+    b.message({ type: 'progress', progress: step(2, 'pandas') })
+    a.message({ type: 'ready', ...{ pythonVersion: '3.13.2', pandas: true, bootMs: 5 } })
+    b.message({ type: 'progress', progress: step(3, 'library') })
+    b.message({ type: 'ready', ...{ pythonVersion: '3.13.2', pandas: true, bootMs: 6 } })
     const shown = states.flatMap((s) => (s.state === 'starting' && s.progress ? [s.progress.done] : []))
     expect(shown).toEqual([0, 1, 2])
     expect(states.at(-1)?.state).toBe('ready')
@@ -87,10 +88,10 @@ describe('start-up progress', () => {
     const { executor, states, interpreters } = await booting(1)
     const [worker] = interpreters
     if (!worker) throw new Error('no interpreter was spawned')
-    worker.bootError('no wasm')
+    worker.message({ type: 'boot-error', step: 'runtime', detail: 'no wasm' })
     const count = states.length
     // The replacement interpreter reports its steps, but the error stays until one is ready.
-    interpreters.at(-1)?.progress(step(0, 'runtime'))
+    interpreters.at(-1)?.message({ type: 'progress', progress: step(0, 'runtime') })
     expect(states).toHaveLength(count)
     expect(executor.status().state).toBe('error')
     await executor.close()

@@ -14,8 +14,10 @@ let seq = 0
 
 type RunOptions = Omit<RunRequest, 'runId' | 'code' | 'tableId'> & { tableId?: string | null }
 
+// One question's worth of runs: they may share interpreters, as a question's candidates do (isolation
+// between questions is isolation.test.ts's subject), so the file does not wait for a fresh boot per run.
 async function run(code: string, options: RunOptions = {}): Promise<PythonRunResult> {
-  const { result } = await executor.run({ ...options, runId: `run-${++seq}`, code, tableId: options.tableId ?? null })
+  const { result } = await executor.run({ scope: 'executor-test', ...options, runId: `run-${++seq}`, code, tableId: options.tableId ?? null })
   return result
 }
 
@@ -127,7 +129,7 @@ describe('Python executor in the sandboxed page', () => {
   })
 
   it('stops a run on request with code interrupted', async () => {
-    const pending = executor.run({ runId: 'to-stop', code: 'while True:\n    pass', tableId: null, timeoutMs: 60_000 })
+    const pending = executor.run({ runId: 'to-stop', code: 'while True:\n    pass', tableId: null, timeoutMs: 60_000, scope: 'executor-test' })
     // The stop may arrive while the run is queued or running; both must end as interrupted.
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(await executor.stop('to-stop')).toBe(true)

@@ -1,6 +1,14 @@
-import { DEFAULT_TABLE_LOAD_LIMIT_MS, type ExecutorConfig, type PageHostQa, type PageToHost } from '../../../shared/executor-protocol'
+import {
+  bootFailureText,
+  decodePageMessage,
+  DEFAULT_START_GRACE_MS,
+  DEFAULT_TABLE_LOAD_LIMIT_MS,
+  type ExecutorConfig,
+  type PageHostQa
+} from '../../../shared/executor-protocol'
 import type { ExecutorState, PythonRunResult } from '../../../shared/python'
-import { fail, type Result } from '../../../shared/result'
+import { assertNever, fail, type Result } from '../../../shared/result'
+import { runFailure } from '../../../shared/run-result'
 import type { ChannelFactory, PageChannel } from './channel'
 import type { Executor, QaHandler, RunOutcome, RunRequest } from './types'
 
@@ -24,13 +32,17 @@ type Pending = {
   qaTimeoutMs: number
   killed: boolean
   qaCalls: number
+  /** The scope this executor made for a run that named none; ended with the run. */
+  ownScope: string | null
 }
 
 /**
  * Main's handle on an executor: the sandboxed Pyodide page, or the local CPython pool behind the same
  * channel. Results are data, never exceptions: a run always resolves, with `timeout`, `interrupted`,
- * `executor-crashed` or `executor-unavailable` when it must. The pool enforces time limits; a backstop
- * here restarts the whole channel if it stops answering. QA calls are answered here, by the run's handler.
+ * `executor-crashed` or `executor-unavailable` when it must. The pool enforces isolation and time
+ * limits; a backstop here restarts the whole channel if it stops answering. QA calls are answered here,
+ * by the run's handler. Every message from the page is decoded before it is believed, results are
+ * checked and capped again, and status text is this file's own words.
  */
 export class PythonExecutor implements Executor {
   private channel: PageChannel | null = null
@@ -44,6 +56,8 @@ export class PythonExecutor implements Executor {
   private generation = 0
   /** The last 'ready' state, restored when the executor goes idle again. */
   private lastReady: ExecutorState | null = null
+  private spares = { warm: 0, size: 1 }
+  private readonly sparesWaiting = new Set<() => void>()
 
   constructor(
     private readonly factory: ChannelFactory,
@@ -97,20 +111,44 @@ export class PythonExecutor implements Executor {
     if (this.channel) await this.channel.post({ type: 'drop-table', tableId })
   }
 
+  /** Resolves once every clean interpreter of the pool is booted with the open tables loaded (or at `ms`). */
+  whenWarm(ms = 120_000): Promise<boolean> {
+    if (this.spares.warm >= this.spares.size && this.state.state !== 'starting') return Promise.resolve(true)
+    return new Promise((resolve) => {
+      const done = (warm: boolean): void => {
+        clearTimeout(timer)
+        this.sparesWaiting.delete(check)
+        resolve(warm)
+      }
+      const check = (): void => {
+        if (this.spares.warm >= this.spares.size) done(true)
+      }
+      const timer = setTimeout(() => done(false), ms)
+      this.sparesWaiting.add(check)
+    })
+  }
+
+  async endScope(scope: string): Promise<void> {
+    await this.channel?.post({ type: 'end-scope', scope }).catch(() => {})
+  }
+
   async run(request: RunRequest): Promise<RunOutcome> {
-    if (this.closed) return { result: unavailable('The Python executor has been shut down.'), killed: false, qaCalls: 0 }
-    if (this.pending.has(request.runId)) return { result: failure('bad-input', 'A run with this id is already going.'), killed: false, qaCalls: 0 }
+    if (this.closed) return { result: runFailure('executor-unavailable', 'The Python executor has been shut down.'), killed: false, qaCalls: 0 }
+    if (this.pending.has(request.runId)) return { result: runFailure('bad-input', 'A run with this id is already going.'), killed: false, qaCalls: 0 }
     let channel: PageChannel
     try {
       channel = await this.start()
       await withTimeout(this.ready.promise, this.options.bootTimeoutMs)
     } catch {
       const detail = this.state.state === 'error' ? this.state.message : 'Python did not become ready in time.'
-      return { result: unavailable(detail), killed: false, qaCalls: 0 }
+      return { result: runFailure('executor-unavailable', detail), killed: false, qaCalls: 0 }
     }
     const timeoutMs = request.timeoutMs ?? this.options.defaultTimeoutMs
     const maxQaCalls = request.maxQaCalls ?? DEFAULT_MAX_QA_CALLS
     const qaTimeoutMs = request.qaTimeoutMs ?? DEFAULT_QA_TIMEOUT_MS
+    const ownScope = request.trusted === true || request.scope !== undefined ? null : `run:${request.runId}`
+    const scope = request.trusted === true ? null : (request.scope ?? ownScope)
+    const config = this.options.config
     return new Promise<RunOutcome>((resolve) => {
       const entry: Pending = {
         resolve,
@@ -118,12 +156,18 @@ export class PythonExecutor implements Executor {
         // loading the run's tables do not count towards the limit, so the backstop allows for them.
         backstop: setTimeout(
           () => void this.restart('The Python sandbox stopped answering.'),
-          timeoutMs + this.options.config.killGraceMs + 10_000 + maxQaCalls * qaTimeoutMs + (this.options.config.tableLoadLimitMs ?? DEFAULT_TABLE_LOAD_LIMIT_MS)
+          2 * timeoutMs +
+            (config.startGraceMs ?? DEFAULT_START_GRACE_MS) +
+            config.killGraceMs +
+            10_000 +
+            maxQaCalls * qaTimeoutMs +
+            (config.tableLoadLimitMs ?? DEFAULT_TABLE_LOAD_LIMIT_MS)
         ),
         qa: request.qa,
         qaTimeoutMs,
         killed: false,
-        qaCalls: 0
+        qaCalls: 0,
+        ownScope
       }
       this.pending.set(request.runId, entry)
       this.setState({ state: 'busy', runId: request.runId })
@@ -135,10 +179,11 @@ export class PythonExecutor implements Executor {
           tableId: request.tableId,
           namedTables: request.namedTables ?? [],
           timeoutMs,
-          maxQaCalls
+          maxQaCalls,
+          scope
         })
         .catch((error: unknown) => {
-          this.settle(request.runId, failure('executor-crashed', `Could not reach the Python sandbox: ${String(error)}`))
+          this.settle(request.runId, runFailure('executor-crashed', `Could not reach the Python sandbox: ${String(error)}`))
         })
     })
   }
@@ -157,14 +202,19 @@ export class PythonExecutor implements Executor {
     await channel?.close()
   }
 
-  private fromPage(message: PageToHost): void {
+  private fromPage(data: unknown): void {
+    const message = decodePageMessage(data)
+    if (message === null) return
     switch (message.type) {
       case 'ready':
         this.setState({ state: 'ready', pandas: message.pandas, pythonVersion: message.pythonVersion })
         this.ready.resolve()
         return
       case 'boot-error':
-        this.setState({ state: 'error', message: `Python could not start: ${message.message}` })
+        // Only while starting, and in the app's own words: the page's detail goes to the log.
+        if (this.state.state !== 'starting' && this.state.state !== 'error') return
+        console.warn(`Python interpreter failed to boot (${message.failure}): ${message.detail}`)
+        this.setState({ state: 'error', message: bootFailureText(message.failure) })
         return
       case 'progress':
         if (this.state.state === 'starting') this.setState({ state: 'starting', detail: message.progress.label, progress: message.progress })
@@ -181,8 +231,12 @@ export class PythonExecutor implements Executor {
       case 'qa':
         void this.answerQa(message)
         return
-      case 'log':
+      case 'spares':
+        this.spares = { warm: message.warm, size: message.size }
+        for (const check of [...this.sparesWaiting]) check()
         return
+      default:
+        assertNever(message)
     }
   }
 
@@ -204,6 +258,7 @@ export class PythonExecutor implements Executor {
     if (!entry) return
     clearTimeout(entry.backstop)
     this.pending.delete(runId)
+    if (entry.ownScope !== null) void this.endScope(entry.ownScope)
     entry.resolve({ result, killed: entry.killed, qaCalls: entry.qaCalls })
     if (this.pending.size === 0 && this.state.state === 'busy') this.setState(this.lastReady ?? { state: 'starting', detail: 'Starting Python…' })
   }
@@ -215,13 +270,14 @@ export class PythonExecutor implements Executor {
   }
 
   private failAll(message: string): void {
-    for (const runId of [...this.pending.keys()]) this.settle(runId, failure('executor-crashed', message))
+    for (const runId of [...this.pending.keys()]) this.settle(runId, runFailure('executor-crashed', message))
   }
 
   private lost(generation: number, reason: string): void {
     if (generation !== this.generation || this.closed) return
     this.channel = null
     this.lastReady = null
+    this.spares = { warm: 0, size: 1 }
     this.ready = deferred()
     this.failAll(reason)
     this.start().catch(() => {})
@@ -270,12 +326,4 @@ function withDeadline(promise: Promise<Result<string>>, ms: number): Promise<Res
       }
     )
   })
-}
-
-function failure(code: 'bad-input' | 'executor-crashed', message: string): PythonRunResult {
-  return { ok: false, error: { code, message, stdout: '', stderr: '' } }
-}
-
-function unavailable(message: string): PythonRunResult {
-  return { ok: false, error: { code: 'executor-unavailable', message, stdout: '', stderr: '' } }
 }

@@ -22,7 +22,7 @@ describe('sandbox: hostile programs are contained', () => {
   it('has a corpus of at least 30 programs across every category of the threat model', () => {
     expect(HOSTILE_PROGRAMS.length).toBeGreaterThanOrEqual(30)
     const categories = new Set(HOSTILE_PROGRAMS.map((p) => p.category))
-    for (const c of ['host files', 'secrets', 'environment', 'node', 'processes', 'network', 'workers', 'tampering', 'exhaustion']) expect(categories).toContain(c)
+    for (const c of ['host files', 'secrets', 'environment', 'node', 'processes', 'network', 'workers', 'tampering', 'isolation', 'exhaustion']) expect(categories).toContain(c)
   })
 
   it.each(HOSTILE_PROGRAMS.map((p) => [p.name, p] as [string, HostileProgram]))('%s', async (_name, program) => {

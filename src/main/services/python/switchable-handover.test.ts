@@ -53,6 +53,7 @@ function fake(name: string, initial: ExecutorState = { state: 'starting', detail
           self.held.push(answer)
         } else answer()
       }),
+    endScope: () => Promise.resolve(),
     stop: () => Promise.resolve(false),
     close: () => {
       self.closed = true

@@ -27,6 +27,7 @@ function fakeExecutor(): Executor & { loaded: string[]; closed: boolean; emit: (
     },
     dropTable: () => Promise.resolve(),
     run: (): Promise<RunOutcome> => Promise.resolve({ result: { ok: false, error: { code: 'internal', message: 'fake', stdout: '', stderr: '' } }, killed: false, qaCalls: 0 }),
+    endScope: () => Promise.resolve(),
     stop: () => Promise.resolve(false),
     close: () => {
       fake.closed = true

@@ -49,6 +49,10 @@ export class SwitchableExecutor implements Executor {
     return this.current.run(request)
   }
 
+  endScope(scope: string): Promise<void> {
+    return this.current.endScope(scope)
+  }
+
   stop(runId: string): Promise<boolean> {
     return this.current.stop(runId)
   }

@@ -23,6 +23,17 @@ export type RunRequest = {
   maxQaCalls?: number
   /** Time allowed for one QA answer, ms (default 60 s). */
   qaTimeoutMs?: number
+  /**
+   * The unit of isolation (a question's id): runs of one scope may share interpreters, and every
+   * interpreter that ran one of them is destroyed at `endScope(scope)`, so nothing a program does reaches
+   * another question. Without a scope the run is its own unit, ended when it finishes.
+   */
+  scope?: string
+  /**
+   * The app's own code, not a model's or a user's (evaluation with gold programs): it runs in a clean
+   * interpreter that stays in service for other trusted runs. Never set for anything else.
+   */
+  trusted?: boolean
 }
 
 /** What a run's caller learns: the result, whether the interpreter had to be killed, how many QA calls it made. */
@@ -41,6 +52,8 @@ export type Executor = {
   loadTable(tableId: string, payload: Uint8Array): Promise<void>
   dropTable(tableId: string): Promise<void>
   run(request: RunRequest): Promise<RunOutcome>
+  /** No more runs of `scope`: its interpreters are destroyed once their runs have finished. */
+  endScope(scope: string): Promise<void>
   stop(runId: string): Promise<boolean>
   close(): Promise<void>
 }

@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   console.log(`TableQA Studio (browser mode) is running at:\n\n  ${url}\n\nData and history: ${dataDir}\nPress Ctrl+C to stop.`)
   const shutdown = (): void => {
     server.close()
-    void services.executor.close().finally(() => process.exit(0))
+    void Promise.all([services.executor.close(), services.builtin.close()]).finally(() => process.exit(0))
   }
   process.on('SIGINT', shutdown)
   process.on('SIGTERM', shutdown)

@@ -15,6 +15,8 @@ import { BadReplyError, cappedFetch, defaultRetryPolicy, notOpenAiMessage, withR
 import type { Generation, Omitted } from './request'
 import { buildBody, requestOnce } from './request'
 import type { SecretStore } from './secrets'
+import type { BuiltinBackend } from './builtin'
+import { builtinConnection, sampleBuiltin } from './builtin'
 
 type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
 
@@ -26,6 +28,8 @@ export type ModelClientOptions = {
   /** Largest reply body read, bytes. Default 8 MiB. */
   maxReplyBytes?: number
   fetch?: FetchLike
+  /** The engine that runs `builtin` endpoints; without it they answer that the built-in model is unavailable. */
+  builtin?: BuiltinBackend
 }
 
 export type SampleRequest = {
@@ -42,6 +46,8 @@ export type SampleRequest = {
   stream?: boolean
   signal?: AbortSignal
   onProgress?: (event: SampleProgress) => void
+  /** Called with each sample as it arrives (index in request order), so its program can run before the rest are in. */
+  onSample?: (index: number, sample: Sample) => void
   /** Requests in flight at once when sampling by repeated requests. Default 2. */
   concurrency?: number
   /** Use the response cache, when the client has one. Default true. */
@@ -70,6 +76,10 @@ export class ModelClient {
   }
 
   async listModels(signal?: AbortSignal): Promise<Result<string[]>> {
+    if (this.config.kind === 'builtin') {
+      const report = builtinConnection(this.config)
+      return report.ok ? ok(report.value.models) : report
+    }
     const session = await this.open()
     if (!session.ok) return session
     const { client, context } = session.value
@@ -90,6 +100,7 @@ export class ModelClient {
 
   /** Checks that the base URL is an OpenAI-compatible API and says whether it lists the model. */
   async testConnection(signal?: AbortSignal): Promise<Result<ConnectionReport>> {
+    if (this.config.kind === 'builtin') return builtinConnection(this.config)
     const listed = await this.listModels(signal)
     if (!listed.ok) {
       const { error } = listed
@@ -113,6 +124,7 @@ export class ModelClient {
   async sample(request: SampleRequest): Promise<Result<Sample[]>> {
     const invalid = validate(request)
     if (invalid !== null) return fail('bad-input', invalid)
+    if (this.config.kind === 'builtin') return sampleBuiltin(this.config, this.options.builtin, request)
     const session = await this.open()
     if (!session.ok) return session
     const { client, context } = session.value
@@ -148,8 +160,12 @@ export class ModelClient {
     const report = (): void => request.onProgress?.({ kind: 'sample', done, total: n })
     if (cache !== undefined) {
       for (let i = 0; i < n; i += 1) {
-        samples[i] = await cache.get(keyOf(i))
-        if (samples[i] !== null) done += 1
+        const cached = await cache.get(keyOf(i))
+        samples[i] = cached
+        if (cached !== null) {
+          done += 1
+          request.onSample?.(i, cached)
+        }
       }
       if (done > 0) report()
     }
@@ -157,6 +173,7 @@ export class ModelClient {
       samples[index] = sample
       done += 1
       report()
+      request.onSample?.(index, sample)
       // The cache only saves work; a full disk must not fail a run that got its samples.
       if (cache !== undefined) await cache.set(keyOf(index), sample).catch(() => undefined)
     }

@@ -131,6 +131,9 @@ export async function generate(request: AskRequest, deps: GenerateDeps): Promise
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     onProgress: (e) => {
       if (e.kind === 'sample') progress('generating', e.done, e.total, `generating ${e.done}/${e.total}`)
+      else if (e.kind === 'load') progress('generating', 0, n, `loading the model ${Math.round(e.fraction * 100)}%`)
+      else if (e.kind === 'queued')
+        progress('generating', 0, n, `waiting for the model (${e.ahead} question${e.ahead === 1 ? '' : 's'} ahead)`)
     }
   })
   if (request.signal?.aborted === true) return fail('cancelled', 'The question was cancelled.')

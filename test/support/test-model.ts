@@ -29,7 +29,8 @@ export function testModel(): string | null {
 export function describeWithModel(name: string, body: (model: string) => void): void {
   const model = testModel()
   if (model !== null) {
-    describe(name, () => body(model))
+    // The engine loads the model in each new process; on a busy shared machine that alone can take a minute.
+    describe(name, { timeout: 300_000 }, () => body(model))
   } else if (process.env.TABLEQA_REQUIRE_TEST_MODEL === '1') {
     describe(name, () => {
       it('has the test model', () => {

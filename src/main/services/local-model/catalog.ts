@@ -11,6 +11,16 @@ export function catalogPath(): string {
   return join(appRoot(), 'resources', 'models', 'catalog.json')
 }
 
+/** https, or http to this computer (a mirror on the same machine, a test server). */
+function secureUrl(url: string): boolean {
+  try {
+    const u = new URL(url)
+    return u.protocol === 'https:' || (u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname))
+  } catch {
+    return false
+  }
+}
+
 /** Why an entry is unusable, or null. A wrong entry is a build mistake: it fails loudly, never silently. */
 function entryProblem(m: Record<string, unknown>): string | null {
   const text = (k: string): boolean => {
@@ -20,7 +30,7 @@ function entryProblem(m: Record<string, unknown>): string | null {
   for (const k of ['id', 'name', 'description', 'licence', 'licenceUrl', 'url', 'fileName', 'checksumSource'])
     if (!text(k)) return `"${k}" is missing`
   if (typeof m['sha256'] !== 'string' || !/^[0-9a-f]{64}$/.test(m['sha256'])) return '"sha256" is not 64 lower-case hex digits'
-  if (!String(m['url']).startsWith('https://')) return '"url" is not https'
+  if (!secureUrl(String(m['url']))) return '"url" is not https (plain http is for a server on this computer only)'
   if (!/^[\w.-]+\.gguf$/i.test(String(m['fileName']))) return '"fileName" is not a plain .gguf file name'
   for (const k of ['sizeBytes', 'trainContext', 'ramBytes'])
     if (!Number.isInteger(m[k]) || (m[k] as number) <= 0) return `"${k}" is not a positive whole number`

@@ -18,6 +18,8 @@ export type BuiltinBackend = {
   host: EngineHost
   /** Memory the engine may count as free (tests); absent: what the system says. */
   memoryLimitBytes?: number
+  /** Seed of the first sample (sample i uses seed + i); random when absent. Tests fix it to sample the same tokens each run. */
+  seed?: number
 }
 
 const NO_MODEL =
@@ -72,6 +74,7 @@ export async function sampleBuiltin(
     maxTokens: request.maxTokens,
     stop: request.stop ?? [],
     signal,
+    ...(backend.seed === undefined ? {} : { seed: backend.seed }),
     onLoad: (fraction) => request.onProgress?.({ kind: 'load', fraction }),
     onQueued: (ahead) => request.onProgress?.({ kind: 'queued', ahead }),
     onSample: (index, sample) => {

@@ -112,7 +112,7 @@ export function QuestionPanel({ tables, activeTable }: Props): React.JSX.Element
           ) : (
             <>
               <option value="">{endpoints.defaultEndpoint ? `${endpoints.defaultEndpoint.name} (default)` : 'Default endpoint'}</option>
-              {endpoints.endpoints.map((e) => (
+              {endpoints.usable.map((e) => (
                 <option key={e.id} value={e.id}>
                   {e.name} · {e.model}
                   {e.isDefault ? ' ★' : ''}

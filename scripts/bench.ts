@@ -12,6 +12,7 @@ type Suite = { run(args: string[]): Promise<SuiteResult> }
 
 const SUITES: Record<string, () => Promise<Suite>> = {
   exec: () => import('./bench/exec'),
+  model: () => import('./bench/model'),
   oracle: () => import('./bench/oracle'),
   parse: () => import('./bench/parse'),
   robustness: () => import('./bench/robustness')

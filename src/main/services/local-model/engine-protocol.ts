@@ -54,6 +54,9 @@ export type LoadedModel = {
 /** Timings of one generate request. */
 export type GenerateStats = {
   promptTokens: number
+  /** Prompt tokens evaluated for this request: those the engine did not still hold from the one before. */
+  promptEvaluatedTokens: number
+  /** Time to evaluate them. */
   promptMs: number
   generatedTokens: number
   generateMs: number

@@ -135,17 +135,20 @@ export function startEngine(port: EnginePort): void {
     return l.wrapper.generateContextState({ chatHistory: history }).contextText.tokenize(l.model.tokenizer)
   }
 
-  /** Makes the sequence hold exactly `prefix`, reusing what it already holds; false when cancelled. */
-  const holdPrefix = async (l: Loaded, prefix: Token[], id: number): Promise<boolean> => {
+  /**
+   * Makes the sequence hold exactly `prefix`, reusing what it already holds (the instructions and examples
+   * a previous question shared); the number of tokens it evaluated, or null when cancelled.
+   */
+  const holdPrefix = async (l: Loaded, prefix: Token[], id: number): Promise<number | null> => {
     const held = l.sequence.contextTokens
     let common = 0
     while (common < held.length && common < prefix.length && held[common] === prefix[common]) common += 1
     if (common < l.sequence.nextTokenIndex) await l.sequence.eraseContextTokenRanges([{ start: common, end: l.sequence.nextTokenIndex }])
     for (let at = common; at < prefix.length; at += PROMPT_CHUNK) {
-      if (cancelled.has(id)) return false
+      if (cancelled.has(id)) return null
       await l.sequence.evaluateWithoutGeneratingNewTokens(prefix.slice(at, at + PROMPT_CHUNK))
     }
-    return !cancelled.has(id)
+    return cancelled.has(id) ? null : prefix.length - common
   }
 
   const generate = async (l: Loaded, request: GenerateRequest): Promise<void> => {
@@ -169,14 +172,21 @@ export function startEngine(port: EnginePort): void {
     const budget = Math.min(request.maxTokens, room)
     const promptStart = Date.now()
     let promptMs = 0
+    let promptEvaluated = 0
     let generated = 0
     let generateMs = 0
     for (let index = 0; index < request.n; index += 1) {
       const evalStart = Date.now()
-      if (!(await holdPrefix(l, prompt.slice(0, -1), id))) return port.send({ type: 'cancelled', id })
-      if (index === 0) promptMs = Date.now() - promptStart
+      const evaluated = await holdPrefix(l, prompt.slice(0, -1), id)
+      if (evaluated === null) return port.send({ type: 'cancelled', id })
+      if (index === 0) {
+        promptMs = Date.now() - promptStart
+        promptEvaluated = evaluated
+      }
       const last = prompt[prompt.length - 1] as Token
       const tokens: Token[] = []
+      // Tokens whose probability is counted: all but one a stop string cut into.
+      let scored = 0
       let logprobSum = 0
       let text = ''
       let finishReason = 'stop'
@@ -196,6 +206,7 @@ export function startEngine(port: EnginePort): void {
         text = next
         // A sampled token's probability can round to 0 in float32; keep the sum finite.
         logprobSum += Math.log(Math.max(out.confidence, 1e-30))
+        scored += 1
         if (tokens.length % PROGRESS_EVERY === 0) port.send({ type: 'tokens', id, index, tokens: tokens.length })
         if (tokens.length >= budget) {
           finishReason = 'length'
@@ -204,12 +215,11 @@ export function startEngine(port: EnginePort): void {
       }
       generated += tokens.length
       generateMs += Date.now() - evalStart
-      const counted = tokens.length
       const sample: Sample = {
         text,
-        logprobSum: counted === 0 ? 0 : logprobSum,
-        logprobMean: counted === 0 ? 0 : logprobSum / counted,
-        tokens: counted,
+        logprobSum,
+        logprobMean: scored === 0 ? 0 : logprobSum / scored,
+        tokens: tokens.length,
         finishReason
       }
       port.send({ type: 'sample', id, index, sample })
@@ -219,6 +229,7 @@ export function startEngine(port: EnginePort): void {
       id,
       stats: {
         promptTokens: prompt.length,
+        promptEvaluatedTokens: promptEvaluated,
         promptMs,
         generatedTokens: generated,
         generateMs: generateMs - promptMs,

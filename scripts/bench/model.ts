@@ -16,6 +16,9 @@
  * - model_programs_extracted_pct / model_programs_ran_pct: of all samples, those whose reply held a
  *   program, and those whose program ran to an answer without an error.
  * - model_ea_pct: execution accuracy over the scored questions of both datasets.
+ *
+ * Details also give what the sampled tokens' log-probabilities cost (./model-logprobs.ts) and how long a
+ * cancelled request took to stop and leave the engine free.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -30,10 +33,11 @@ import { physicalCores } from '../../src/main/services/local-model/hardware'
 import { DEFAULT_CONTEXT, LocalModels } from '../../src/main/services/local-model/models'
 import { nodeEngineSpawner } from '../../src/main/services/local-model/spawn-node'
 import { MemorySecretStore, ModelClient } from '../../src/main/services/model'
-import { defaultDataDir } from '../../src/main/services/paths'
+import { appRoot, defaultDataDir } from '../../src/main/services/paths'
 import { BUILTIN_ID, BUILTIN_NAME, builtinSettings, promptBudget, SETTINGS_STORE } from '../../src/main/services/settings'
 import { openFileStore } from '../../src/main/services/store/store'
 import type { Result } from '../../src/shared/result'
+import { measureLogprobCost } from './model-logprobs'
 
 const TEMPERATURE = 0.7
 
@@ -42,12 +46,15 @@ type Call = { candidates: boolean; startedAt: number; firstSampleMs: number | nu
 /** The app's engine host, with every request's timings kept. */
 class MeasuringHost extends EngineHost {
   readonly calls: Call[] = []
+  /** The model spec the app's client asked for, to make requests of the same engine. */
+  lastModel: EngineJob['model'] | null = null
 
   constructor(private readonly candidateN: number) {
     super(nodeEngineSpawner())
   }
 
   override async generate(job: EngineJob): Promise<Result<EngineResult>> {
+    this.lastModel = job.model
     const startedAt = Date.now()
     let firstSampleMs: number | null = null
     const result = await super.generate({
@@ -61,6 +68,41 @@ class MeasuringHost extends EngineHost {
     this.calls.push({ candidates: job.n === this.candidateN && job.temperature === TEMPERATURE, startedAt, firstSampleMs, result })
     return result
   }
+}
+
+type CancelStop = { during: 'prompt' | 'generation'; stopMs: number; hardStop: boolean }
+
+/**
+ * Cancels requests, once while the prompt is read and once while tokens are generated, each `times`
+ * times, and measures from the abort to the engine being free for the next request (it stops by itself,
+ * or is stopped hard after the host's grace period: a restart counts as a hard stop).
+ */
+async function measureCancel(host: EngineHost, job: Omit<EngineJob, 'signal'>, times: number): Promise<CancelStop[]> {
+  const out: CancelStop[] = []
+  for (const during of ['prompt', 'generation'] as const) {
+    for (let i = 0; i < times; i += 1) {
+      const controller = new AbortController()
+      const starts = host.status().starts
+      let abortedAt = 0
+      const abort = (): void => {
+        if (abortedAt !== 0) return
+        abortedAt = Date.now()
+        controller.abort()
+      }
+      const pending = host.generate({
+        ...job,
+        // A prompt the engine does not hold yet, so that it has to read it.
+        input: job.input.kind === 'text' ? { kind: 'text', text: `${i} ${during}\n${job.input.text}` } : job.input,
+        signal: controller.signal,
+        onTokens: during === 'generation' ? abort : undefined
+      })
+      if (during === 'prompt') setTimeout(abort, 20)
+      await pending
+      while (host.status().state === 'busy') await new Promise((r) => setTimeout(r, 2))
+      out.push({ during, stopMs: Date.now() - abortedAt, hardStop: host.status().starts !== starts || host.status().state === 'stopped' })
+    }
+  }
+  return out
 }
 
 function median(values: number[]): number {
@@ -144,6 +186,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
   )
 
   try {
+    const logprobCost = await measureLogprobCost(config.builtin?.modelFile ?? '', config.builtin?.threads ?? 1)
     // Loading, measured on its own with a one-token request.
     const warm = await client.sample({
       ...(config.api === 'completions' ? { prompt: 'def main():' } : { messages: [{ role: 'user' as const, content: 'Say hi.' }] }),
@@ -177,6 +220,18 @@ export async function run(args: string[]): Promise<SuiteResult> {
       runs.push({ name: `${dataset}_dev`, summary, records: records(dir) })
     }
 
+    const cancelJob: Omit<EngineJob, 'signal'> = {
+      model: host.lastModel ?? { file: config.builtin?.modelFile ?? '', contextSize: DEFAULT_CONTEXT, threads: 1 },
+      input: { kind: 'text', text: readFileSync(join(appRoot(), 'README.md'), 'utf8').slice(0, 6000) },
+      n: 1,
+      temperature: TEMPERATURE,
+      maxTokens: 400,
+      stop: []
+    }
+    const calls = host.calls.length
+    const cancels = await measureCancel(host, cancelJob, 3)
+    host.calls.length = calls
+
     const engineRuns = host.calls.flatMap((c) => (c.result.ok ? [c.result.value.stats] : []))
     const promptTokens = engineRuns.reduce((a, s) => a + s.promptEvaluatedTokens, 0)
     const promptMs = engineRuns.reduce((a, s) => a + s.promptMs, 0)
@@ -208,6 +263,12 @@ export async function run(args: string[]): Promise<SuiteResult> {
           contextSize: config.builtin?.contextSize,
           threads: config.builtin?.threads,
           promptTokenBudget: config.promptTokenBudget
+        },
+        logprobCost,
+        cancel: {
+          stops: cancels,
+          maxStopMs: Math.max(...cancels.map((c) => c.stopMs)),
+          hardStops: cancels.filter((c) => c.hardStop).length
         },
         sampling: { n, temperature: TEMPERATURE, limitPerDataset: limit, apis: 'full', select: 'logprob' },
         engine: {

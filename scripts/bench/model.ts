@@ -77,10 +77,12 @@ type CancelStop = { during: 'prompt' | 'generation'; stopMs: number; hardStop: b
  * times, and measures from the abort to the engine being free for the next request (it stops by itself,
  * or is stopped hard after the host's grace period: a restart counts as a hard stop).
  */
-async function measureCancel(host: EngineHost, job: Omit<EngineJob, 'signal'>, times: number): Promise<CancelStop[]> {
+export async function measureCancel(host: EngineHost, job: Omit<EngineJob, 'signal'>, times: number): Promise<CancelStop[]> {
   const out: CancelStop[] = []
   for (const during of ['prompt', 'generation'] as const) {
     for (let i = 0; i < times; i += 1) {
+      // A loaded engine first, so that a restart after the last trial's hard stop is not counted in this one.
+      await host.generate({ ...job, n: 1, maxTokens: 1 })
       const controller = new AbortController()
       const starts = host.status().starts
       let abortedAt = 0

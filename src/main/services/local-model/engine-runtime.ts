@@ -27,8 +27,13 @@ type Loaded = {
   info: LoadedModel
 }
 
-/** Prompt tokens evaluated between two looks at the cancel flag. */
-const PROMPT_CHUNK = 128
+/**
+ * Prompt tokens are evaluated in chunks sized to take about this long, so that a cancel is seen within
+ * it however fast the model reads (a fixed chunk takes 10 ms on a tiny model and seconds on a large one).
+ */
+const PROMPT_CHUNK_MS = 100
+const PROMPT_CHUNK_MIN = 8
+const PROMPT_CHUNK_MAX = 512
 /** A `tokens` progress message every this many generated tokens. */
 const PROGRESS_EVERY = 16
 
@@ -144,9 +149,15 @@ export function startEngine(port: EnginePort): void {
     let common = 0
     while (common < held.length && common < prefix.length && held[common] === prefix[common]) common += 1
     if (common < l.sequence.nextTokenIndex) await l.sequence.eraseContextTokenRanges([{ start: common, end: l.sequence.nextTokenIndex }])
-    for (let at = common; at < prefix.length; at += PROMPT_CHUNK) {
+    let chunk = 32
+    for (let at = common; at < prefix.length;) {
       if (cancelled.has(id)) return null
-      await l.sequence.evaluateWithoutGeneratingNewTokens(prefix.slice(at, at + PROMPT_CHUNK))
+      const part = prefix.slice(at, at + chunk)
+      const started = Date.now()
+      await l.sequence.evaluateWithoutGeneratingNewTokens(part)
+      const msPerToken = Math.max(Date.now() - started, 1) / part.length
+      at += part.length
+      chunk = Math.min(PROMPT_CHUNK_MAX, Math.max(PROMPT_CHUNK_MIN, Math.floor(PROMPT_CHUNK_MS / msPerToken)))
     }
     return cancelled.has(id) ? null : prefix.length - common
   }

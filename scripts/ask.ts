@@ -18,7 +18,9 @@ import { ResponseCache } from '../src/main/services/model'
 import { defaultDataDir } from '../src/main/services/paths'
 import { ask } from '../src/main/services/pipeline'
 import { API_KINDS, openModelClient } from './lib/model-client'
+import { executorConfig } from '../src/main/app/compose'
 import { ExecutorAssets } from '../src/main/services/python/assets'
+import { packageDirs } from '../src/main/services/python/package-source'
 import { chromiumChannelFactory, findChromium } from '../src/main/services/python/chromium-channel'
 import { probePython } from '../src/main/services/python/cpython-channel'
 import { createCPythonExecutor } from '../src/main/services/python/cpython-executor'
@@ -119,22 +121,29 @@ async function main(): Promise<number> {
   const pandas = probe.ok && probe.pandas !== null
   const wanted = oneOf(values.executor, ['pyodide', 'cpython'] as const, 'executor')
   const kindOfExecutor = wanted ?? (pandas ? 'cpython' : 'pyodide')
+  // The sandbox has pandas when its files are in the package folders (the app fetches them on first start).
+  const sandboxConfig = executorConfig(defaultDataDir(), { poolSize: 1 })
+  const sandboxPandas = sandboxConfig.loadPandas
+    ? 'pandas from the cached Pyodide packages'
+    : 'programs get plain rows (run `npm run setup:python` for pandas)'
   const why =
     wanted !== undefined
-      ? 'as asked'
+      ? kindOfExecutor === 'pyodide'
+        ? `as asked; ${sandboxPandas}`
+        : 'as asked'
       : pandas
         ? `${python} has pandas; local CPython, not sandboxed`
-        : `${python} has no pandas; sandboxed Pyodide, programs get plain rows`
+        : `${python} has no pandas; sandboxed Pyodide, ${sandboxPandas}`
   let executor: Executor
   if (kindOfExecutor === 'cpython') {
     executor = createCPythonExecutor({ python })
   } else {
     const chromium = findChromium()
     if (chromium === null) throw new UsageError('The Pyodide executor needs Chromium (apt-get install chromium, or set TABLEQA_CHROMIUM).')
-    const assets = new ExecutorAssets({ packageDirs: [] })
+    const assets = new ExecutorAssets({ packageDirs: packageDirs(defaultDataDir()) })
     if (!assets.built()) throw new UsageError('The Pyodide executor needs the built executor page: run `npm run build` first.')
     executor = new PythonExecutor(chromiumChannelFactory(assets, chromium), {
-      config: { poolSize: 1, loadPandas: false, killGraceMs: 40 },
+      config: sandboxConfig,
       defaultTimeoutMs: 30_000,
       bootTimeoutMs: 120_000
     })

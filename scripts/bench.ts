@@ -14,6 +14,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   exec: () => import('./bench/exec'),
   model: () => import('./bench/model'),
   oracle: () => import('./bench/oracle'),
+  packages: () => import('./bench/packages'),
   parse: () => import('./bench/parse'),
   robustness: () => import('./bench/robustness')
 }

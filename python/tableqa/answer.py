@@ -12,10 +12,22 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["MAX_ITEMS", "answer_item", "is_pandas_like", "normalize_answer"]
+__all__ = [
+    "MAX_ITEMS",
+    "MAX_TABLE_CELLS",
+    "MAX_TABLE_ROWS",
+    "answer_item",
+    "answer_table",
+    "is_pandas_like",
+    "normalize_answer",
+]
 
 MAX_ITEMS = 10_000
 _MAX_CELLS = 2_000
+MAX_TABLE_ROWS = 1_000
+"""Rows of a DataFrame or Series answer kept for the answer's table."""
+MAX_TABLE_CELLS = 10_000
+"""Cells of that table, at most: a wide frame keeps fewer rows."""
 
 
 def _module(value: object) -> str:
@@ -203,6 +215,71 @@ def _hashable_in(key: object, keys: set[Any]) -> bool:
         return False
 
 
+def _text(label: object) -> str:
+    item = answer_item(label)
+    return "" if item is None else str(item["value"])
+
+
+def _tuples(axis: Any) -> list[list[str]]:
+    if getattr(axis, "nlevels", 1) > 1:
+        return [[_text(part) for part in key] for key in axis.tolist()]
+    return [[_text(key)] for key in axis.tolist()]
+
+
+def _cell(value: object) -> str | int | float | bool | None:
+    item = answer_item(value)
+    if item is None:
+        return None
+    out: str | int | float | bool = item["value"]
+    return out
+
+
+def answer_table(value: object) -> dict[str, Any] | None:
+    """A DataFrame or Series answer as a table to show: header tuples, row index, cells.
+
+    The row index is left out when it only numbers the rows (a plain ``RangeIndex``). Rows are cut to
+    :data:`MAX_TABLE_ROWS` and to :data:`MAX_TABLE_CELLS` cells; ``rowCount`` says how many there were.
+
+    Parameters
+    ----------
+    value : object
+        The program's answer.
+
+    Returns
+    -------
+    dict or None
+        ``{"columns", "indexNames", "index", "rows", "rowCount"}``; None when the value is neither a
+        DataFrame nor a Series.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = answer_table(pd.Series([3, 5], index=["north", "south"], name="sales"))
+    >>> table["columns"], table["index"], table["rows"], table["rowCount"]
+    ([['sales']], [['north'], ['south']], [[3], [5]], 2)
+    >>> answer_table([1, 2]) is None
+    True
+    """
+    if _module(value) != "pandas" or type(value).__name__ not in ("DataFrame", "Series"):
+        return None
+    frame: Any = value
+    if type(value).__name__ == "Series":
+        name = getattr(value, "name", None)
+        frame = frame.to_frame(name=name if name is not None else "value")
+    width = max(1, len(frame.columns))
+    keep = min(len(frame), MAX_TABLE_ROWS, max(1, MAX_TABLE_CELLS // width))
+    head = frame.iloc[:keep]
+    index = head.index
+    plain = type(index).__name__ == "RangeIndex" and all(n is None for n in index.names)
+    return {
+        "columns": _tuples(frame.columns),
+        "indexNames": [] if plain else [_text(n) for n in index.names],
+        "index": [] if plain else _tuples(index),
+        "rows": [[_cell(v) for v in row] for row in head.itertuples(index=False, name=None)],
+        "rowCount": len(frame),
+    }
+
+
 def normalize_answer(value: object, cells: Iterable[Mapping[str, int]] = ()) -> dict[str, Any]:
     """Normalise a program's answer to typed items plus the source cells it came from.
 
@@ -220,7 +297,8 @@ def normalize_answer(value: object, cells: Iterable[Mapping[str, int]] = ()) -> 
     Returns
     -------
     dict
-        ``{"items": [{"value", "type"}, ...], "cells": [{"row", "col"}, ...]}``.
+        ``{"items": [{"value", "type"}, ...], "cells": [{"row", "col"}, ...]}``, plus ``"table"``
+        (see :func:`answer_table`) when the value is a DataFrame or a Series.
 
     Examples
     --------
@@ -240,4 +318,8 @@ def normalize_answer(value: object, cells: Iterable[Mapping[str, int]] = ()) -> 
         if key not in seen and len(merged) < _MAX_CELLS:
             seen.add(key)
             merged.append({"row": key[0], "col": key[1]})
-    return {"items": items, "cells": merged}
+    out: dict[str, Any] = {"items": items, "cells": merged}
+    table = answer_table(value)
+    if table is not None:
+        out["table"] = table
+    return out

@@ -1,7 +1,8 @@
 """The API documentation shown to the model, generated from the functions' own docstrings.
 
-One source of truth: the numpydoc docstrings of :mod:`tableqa.ops`, :mod:`tableqa.qa` and
-:mod:`tableqa.sql` give each function's signature, summary, parameters, return value and one example.
+One source of truth: the numpydoc docstrings of :mod:`tableqa.ops`, :mod:`tableqa.qa`,
+:mod:`tableqa.sql` and :mod:`tableqa.chart` give each function's signature, summary, parameters,
+return value and one example.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import ops, qa, sql
+from . import chart, ops, qa, sql
 
 __all__ = ["API_FUNCTIONS", "api_doc", "api_entry", "api_namespace"]
 
@@ -33,6 +34,7 @@ API_FUNCTIONS: tuple[Callable[..., Any], ...] = (
     ops.to_number,
     qa.qa,
     sql.sqldf,
+    chart.chart,
 )
 """The functions a program can call, in the order the documentation lists them."""
 
@@ -43,7 +45,7 @@ def api_namespace() -> dict[str, Any]:
     Examples
     --------
     >>> sorted(api_namespace())[:4]
-    ['AmbiguousHeader', 'HeaderNotFound', 'aggregate', 'column']
+    ['AmbiguousHeader', 'HeaderNotFound', 'aggregate', 'chart']
     """
     names: dict[str, Any] = {fn.__name__: fn for fn in API_FUNCTIONS}
     names["HeaderNotFound"] = ops.HeaderNotFound

@@ -20,6 +20,7 @@ from typing import Any
 from . import qa as qa_module
 from . import trace
 from .answer import is_pandas_like, normalize_answer
+from .chart import Chart
 
 __all__ = ["FILENAME", "OUTPUT_CAP_CHARS", "REPR_CAP_CHARS", "describe_value", "run"]
 
@@ -103,7 +104,8 @@ def describe_value(value: object, cells: list[dict[str, int]] | None = None) -> 
     """The ``PythonValue`` for a program's value: capped repr, type name and JSON when possible.
 
     For pandas and numpy objects ``json`` is the normalised answer (``{"items", "cells"}``, see
-    :func:`tableqa.answer.normalize_answer`); for plain Python data it is the data itself.
+    :func:`tableqa.answer.normalize_answer`); for a :class:`tableqa.chart.Chart` it is ``{"chart",
+    "summary"}``; for plain Python data it is the data itself.
 
     Parameters
     ----------
@@ -124,7 +126,9 @@ def describe_value(value: object, cells: list[dict[str, int]] | None = None) -> 
     """
     out: dict[str, Any] = {"repr": _capped_repr(value), "type": type(value).__name__}
     try:
-        if is_pandas_like(value):
+        if isinstance(value, Chart):
+            out["json"] = value.to_json()
+        elif is_pandas_like(value):
             out["json"] = normalize_answer(value, cells or [])
         else:
             out["json"] = _plain_json(value, [_JSON_MAX_NODES])

@@ -94,3 +94,35 @@ def test_pandas_detection() -> None:
     assert is_pandas_like([np.int64(1)])
     assert is_pandas_like({"a": pd.Timestamp("2020-01-01")})
     assert not is_pandas_like([1, "a"])
+
+
+def test_a_long_or_wide_table_answer_is_cut_to_its_caps_and_says_how_long_it_was() -> None:
+    from tableqa.answer import MAX_TABLE_CELLS, MAX_TABLE_ROWS, answer_table
+
+    long = answer_table(pd.DataFrame({"n": range(MAX_TABLE_ROWS + 5)}))
+    assert long is not None
+    assert len(long["rows"]) == MAX_TABLE_ROWS
+    assert long["rowCount"] == MAX_TABLE_ROWS + 5
+    assert long["index"] == []
+    assert long["indexNames"] == []
+    wide = answer_table(pd.DataFrame([list(range(100))] * 200))
+    assert wide is not None
+    assert len(wide["rows"]) == MAX_TABLE_CELLS // 100
+    assert wide["rowCount"] == 200
+
+
+def test_a_table_answer_keeps_a_multiindex_and_missing_values() -> None:
+    from tableqa.answer import answer_table
+
+    index = pd.MultiIndex.from_tuples([("all", ""), ("all", "full-time")], names=["group", None])
+    frame = pd.DataFrame({("2016", "men"): [1.5, np.nan]}, index=index)
+    table = answer_table(frame)
+    assert table == {
+        "columns": [["2016", "men"]],
+        "indexNames": ["group", ""],
+        "index": [["all", ""], ["all", "full-time"]],
+        "rows": [[1.5], [None]],
+        "rowCount": 2,
+    }
+    assert "table" not in normalize_answer([1, 2])
+    assert "table" not in normalize_answer(np.array([1, 2]))

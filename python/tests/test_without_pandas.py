@@ -22,6 +22,9 @@ out = {
     "sum": runner.run("sum(r['Passengers'] for r in rows)", ns),
     "sql": runner.run("sqldf('SELECT Year FROM rows WHERE Passengers > 0')", ns),
     "qa": runner.run("answer = qa('why?')", ns),
+    "chart": runner.run(
+        "answer = chart(rows, kind='bar', x='Year', y='Passengers')", {**ns, "chart": tableqa.chart}
+    ),
     "err": runner.run("import pandas", {}),
     "doc_has_lookup": "lookup(df, row, col)" in api_doc(),
 }
@@ -48,6 +51,11 @@ def test_import_and_run_work_with_pandas_and_numpy_unimportable() -> None:
     assert out["sum"]["value"]["value"]["json"] == 1185
     assert out["sum"]["value"]["tableKind"] == "rows"
     assert out["sql"]["ok"], out["sql"]
+    assert out["chart"]["ok"], out["chart"]
+    assert out["chart"]["value"]["value"]["json"]["chart"]["data"]["values"] == [
+        {"Year": 2019, "Passengers": 1200},
+        {"Year": 2020, "Passengers": -15},
+    ]
     assert out["sql"]["value"]["value"]["json"] == [{"Year": 2019}]
     assert out["qa"]["value"]["value"]["json"] == "ok"
     assert out["err"]["error"]["message"].startswith("ModuleNotFoundError: import of pandas halted")

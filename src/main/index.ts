@@ -97,10 +97,12 @@ async function createWindow(): Promise<void> {
   window.once('ready-to-show', () => window.show())
   window.on('closed', () => {
     trustedContents.delete(window.webContents)
+    services.packages.close()
     void services.executor.close()
     void services.builtin.close()
   })
   services.executor.start().catch(() => {})
+  void services.packages.ensure()
   if (rendererUrl) await window.loadURL(rendererUrl)
   else await window.loadFile(join(rendererDir, 'index.html'))
 }

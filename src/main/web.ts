@@ -64,9 +64,17 @@ async function main(): Promise<void> {
     maxBodyBytes: MAX_FILE_BYTES + 1024 * 1024
   })
   services.executor.start().catch((error: unknown) => console.error(`Python could not start: ${String(error)}`))
+  // First start: fetch pandas for the sandbox (in the background; programs get plain rows meanwhile).
+  void services.packages.ensure().then((state) => {
+    if (state.state === 'failed') console.warn(`${state.message}\nPrograms get plain Python rows; retry from Settings › Pyodide packages.`)
+    if (state.state === 'off') {
+      console.warn(`pandas files missing (${state.missing.join(', ')}) and downloading is turned off: programs get plain Python rows.`)
+    }
+  })
   console.log(`TableQA Studio (browser mode) is running at:\n\n  ${url}\n\nData and history: ${dataDir}\nPress Ctrl+C to stop.`)
   const shutdown = (): void => {
     server.close()
+    services.packages.close()
     void Promise.all([services.executor.close(), services.builtin.close()]).finally(() => process.exit(0))
   }
   process.on('SIGINT', shutdown)

@@ -39,6 +39,9 @@ const api = {
   useModelFile: (request) => ipcRenderer.invoke(apiMethods.useModelFile, request),
   getSettings: () => ipcRenderer.invoke(apiMethods.getSettings),
   setSettings: (request) => ipcRenderer.invoke(apiMethods.setSettings, request),
+  packageInfo: () => ipcRenderer.invoke(apiMethods.packageInfo),
+  setPackageSource: (request) => ipcRenderer.invoke(apiMethods.setPackageSource, request),
+  retryPackages: () => ipcRenderer.invoke(apiMethods.retryPackages),
   on<E extends EventName>(event: E, listener: (payload: EventSpec[E]) => void) {
     const wrapped = (_event: unknown, payload: EventSpec[E]): void => listener(payload)
     ipcRenderer.on(`event:${event}`, wrapped)

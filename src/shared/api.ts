@@ -6,6 +6,7 @@
  * Handlers live in src/main/app; only src/main/ipc.ts and the web server register them.
  */
 
+import type { PackageSource, PackagesState, PackagesView } from './packages'
 import type { AskProgress, AskQuestionRequest, AskSummary, EndpointDraft, EndpointTestReport, EndpointView } from './ask'
 import type { InstalledModel, LocalModelsView, ModelDownload } from './local-model'
 import type { ExecutorState, RunRecord } from './python'
@@ -37,6 +38,12 @@ export type TableSummary = {
    * again whatever it is called (tables of one file share it).
    */
   source: TableSource
+  /**
+   * Share (0–1) of the body's filled cells that are figures (measures, not identifiers or repeated codes):
+   * 0 for a contents, cover or notes sheet. The workspace opens a workbook at the first table whose share
+   * is close to the best of the file (see src/main/services/tables/figures.ts).
+   */
+  figureShare: number
 }
 
 /** The file an open table was read from. */
@@ -182,6 +189,15 @@ export type ApiSpec = {
   'settings:get': { request: void; response: Result<SettingsView> }
   /** Change app settings; choosing local CPython checks the interpreter (it must import pandas) first. */
   'settings:set': { request: { settings: SettingsUpdate }; response: Result<SettingsView> }
+  /** Where the sandbox's package files (pandas) come from, where they are kept, and how far fetching them has got. */
+  'packages:get': { request: void; response: Result<PackagesView> }
+  /**
+   * Take the package files from another source (the official distribution, a mirror URL or a local folder)
+   * and fetch whatever is missing from it now; progress arrives as `packages:status` events.
+   */
+  'packages:setSource': { request: { source: PackageSource }; response: Result<PackagesView> }
+  /** Check the package files again and fetch what is missing (after a failed download). Answers at once. */
+  'packages:retry': { request: void; response: Result<PackagesView> }
 }
 
 export type Channel = keyof ApiSpec
@@ -191,12 +207,22 @@ export type ResponseOf<C extends Channel> = ApiSpec[C]['response']
 /** Events pushed from main to the renderer. */
 export type EventSpec = {
   'python:status': ExecutorState
+  /** Checking and downloading the sandbox's package files. */
+  'packages:status': PackagesState
+  /** The current session's Python runs changed (a run was kept, or history cleared); `count` runs now. */
   'history:changed': { count: number }
   'question:progress': AskProgress
+  /**
+   * A question was answered (or failed) and kept in the current session's history: the new entry, and the
+   * session's card as it now stands. The UI adds the entry without asking for the lists again.
+   */
+  'question:answered': { entry: AskSummary; session: SessionSummary }
   /** Another session became current (opened, started or the current one deleted). */
   'session:changed': { currentId: string }
   /** A model download moved on (progress) or changed state. */
   'models:download': ModelDownload
+  /** The current session's tables changed (a file opened, a table closed or given a new header layout): its card now. */
+  'session:updated': SessionSummary
 }
 export type EventName = keyof EventSpec
 
@@ -237,7 +263,10 @@ export const apiMethods = {
   cancelDownload: 'models:cancel',
   useModelFile: 'models:useFile',
   getSettings: 'settings:get',
-  setSettings: 'settings:set'
+  setSettings: 'settings:set',
+  packageInfo: 'packages:get',
+  setPackageSource: 'packages:setSource',
+  retryPackages: 'packages:retry'
 } as const satisfies Record<string, Channel>
 
 export type ApiMethods = typeof apiMethods

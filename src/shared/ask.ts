@@ -2,6 +2,7 @@
 
 import type { BuiltinModelState } from './local-model'
 import type { BuiltinSettings, EndpointConfig, SelectionMode } from './model'
+import type { AnswerChart } from './chart'
 import type { AppError } from './result'
 import type { CellRef, IndexView } from './table'
 
@@ -34,6 +35,23 @@ export type AskOptions = {
 /** One value of an answer, typed as the runtime normalised it. */
 export type AnswerItem = { value: string | number | boolean; type: 'number' | 'string' | 'date' | 'boolean' }
 
+/** One cell of a table answer: numbers stay numbers (dates are ISO text), null where the value is missing. */
+export type AnswerCell = string | number | boolean | null
+
+/** A DataFrame or Series answer as the answer panel shows it: a small grid. */
+export type AnswerTable = {
+  /** Column header tuples (one level for flat columns). */
+  columns: string[][]
+  /** Names of the row-index levels ("" where unnamed); empty when the index only numbers the rows. */
+  indexNames: string[]
+  /** The row-index tuple of each row; empty when the index only numbers the rows. */
+  index: string[][]
+  /** The cells, row by row (the first rows when the result was longer). */
+  rows: AnswerCell[][]
+  /** Rows of the whole result. */
+  rowCount: number
+}
+
 export type AskAnswer = {
   items: AnswerItem[]
   /** The items as one line of text. */
@@ -42,6 +60,10 @@ export type AskAnswer = {
   cells: CellRef[]
   /** Something the user should know about the answer (cut to a size, read from printed output, ...). */
   note?: string
+  /** The answer as a table, when the program returned a DataFrame or a Series. */
+  table?: AnswerTable
+  /** The answer as a chart, when the program returned `chart(...)`. */
+  chart?: AnswerChart
 }
 
 /** One sampled program and how it ran. */

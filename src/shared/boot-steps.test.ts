@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { bootPlan, LIBRARY_STEP, packageOrder, readLock, RUNTIME_STEP } from './boot-steps'
+import { bootPackages, bootPlan, LIBRARY_STEP, packageOrder, readLock, RUNTIME_STEP } from './boot-steps'
 
 const lock = {
   packages: {
@@ -46,5 +46,14 @@ describe('boot steps', () => {
     expect(readLock({ info: {} })).toBeNull()
     expect(readLock('{"packages": {}}')).toBeNull()
     expect(readLock({ packages: {} })).toEqual({ packages: {} })
+  })
+})
+
+describe('boot packages', () => {
+  it('are the configured ones, else numpy and pandas when pandas is to load, else none', () => {
+    expect(bootPackages({ loadPandas: true })).toEqual(['numpy', 'pandas'])
+    expect(bootPackages({ loadPandas: false })).toEqual([])
+    expect(bootPackages({ loadPandas: false, packages: ['pytz'] })).toEqual(['pytz'])
+    expect(bootPackages({ loadPandas: true, packages: [] })).toEqual([])
   })
 })

@@ -3,6 +3,8 @@
  * Pyodide's lock file, dependencies first, so loading them one at a time never pulls in more than one.
  */
 
+import type { ExecutorConfig } from './executor-protocol'
+
 /** The part of Pyodide's lock file read here. */
 export type LockLike = { packages: Record<string, { depends?: readonly string[] } | undefined> }
 
@@ -29,6 +31,11 @@ export function packageOrder(lock: LockLike | null, wanted: readonly string[]): 
   }
   for (const name of wanted) visit(name)
   return order
+}
+
+/** What an interpreter loads at start under `config`: its packages, else numpy and pandas when it is to load pandas. */
+export function bootPackages(config: Pick<ExecutorConfig, 'loadPandas' | 'packages'>): string[] {
+  return config.packages ?? (config.loadPandas ? ['numpy', 'pandas'] : [])
 }
 
 export function bootPlan(lock: LockLike | null, wanted: readonly string[]): BootPlan {

@@ -14,6 +14,11 @@ export type ExecutorConfig = {
   poolSize: number
   /** Load numpy + pandas from the package source; false when the wheels are not present. */
   loadPandas: boolean
+  /**
+   * Packages from Pyodide's lock file each interpreter loads at start (their dependencies come along).
+   * Default: numpy and pandas when `loadPandas`, none otherwise.
+   */
+  packages?: string[]
   /** Grace after an interrupt before the interpreter is terminated (C-level loops ignore interrupts). */
   killGraceMs: number
   /**
@@ -73,6 +78,8 @@ export type PageWorkerInit = {
   /** Absolute URL of the runtime library bundle (JSON: { files: { "tableqa/x.py": source } }). */
   runtimeURL: string
   loadPandas: boolean
+  /** Packages to load from the lock file at `${indexURL}pyodide-lock.json`, whose files lie beside it. */
+  packages: string[]
 }
 export type PageWorkerTable = { type: 'table'; tableId: string; payloadJson: TablePayload }
 export type PageWorkerDropTable = { type: 'drop-table'; tableId: string }

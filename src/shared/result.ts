@@ -34,6 +34,11 @@ export type ErrorCode =
   | 'checksum-mismatch'
   /** Not enough free disk space. */
   | 'disk-full'
+  | 'bad-chart'
+  | 'package-unreachable'
+  | 'package-http'
+  | 'package-bad-hash'
+  | 'package-missing'
 
 /** An error as data: what every boundary returns instead of throwing. */
 export type AppError = {

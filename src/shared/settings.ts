@@ -30,9 +30,6 @@ export const SETTING_LIMITS = {
 
 const SELECTIONS: readonly SelectionMode[] = ['logprob', 'vote', 'greedy']
 
-/** Where Pyodide loads pandas from, and which of its wheels are not there yet. */
-export type PackageSourceView = { dirs: string[]; missing: string[] }
-
 /** What `settings:get` / `settings:set` answer: the settings and what the executor in use reports. */
 export type SettingsView = {
   settings: AppSettings
@@ -40,7 +37,6 @@ export type SettingsView = {
   active: ExecutorChoice['kind']
   /** The interpreter check done when local CPython was chosen (null for Pyodide). */
   python: { version: string; pandas: string } | null
-  packages: PackageSourceView
 }
 
 /** Shown wherever local CPython is chosen or active. */

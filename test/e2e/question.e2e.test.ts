@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { importFileSync } from '../../src/main/services/tables/import'
 import { structureGrid } from '../../src/main/services/tables/structure'
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-openai-server'
-import { dataset, launchBrowser, screenshot, startWebApp, type WebApp } from './support'
+import { dataset, keepScreenshot, launchBrowser, screenshot, startWebApp, type WebApp } from './support'
 
 const HITAB = dataset('hitab', 'data', 'tables', 'raw', '1284.json')
 const KEY = 'sk-e2e-question-key-0123456789abcdef'
@@ -119,7 +119,7 @@ describe('browser mode: ask a question about a HiTab table', () => {
     expect(texts.some((t) => /python-error/.test(t))).toBe(true)
     expect(texts.some((t) => /log p -0\.500/.test(t))).toBe(true)
     expect(server.requests.some((r) => r.headers['authorization'] === `Bearer ${KEY}`)).toBe(true)
-    await screenshot(page, 'question-answer')
+    await keepScreenshot(page, 'question')
   })
 
   it('edits the chosen program and runs it again on the same table', async () => {
@@ -138,7 +138,7 @@ describe('browser mode: ask a question about a HiTab table', () => {
     await expect.poll(() => page.getByTestId('answer-text').innerText()).toBe(String(rows))
     const session = page.getByRole('list', { name: 'Sessions' }).getByRole('listitem').first()
     expect(await session.innerText()).toContain('1284.json')
-    await screenshot(page, 'sessions')
+    await keepScreenshot(page, 'sessions')
   })
 
   it('exports the session as JSON and Markdown, without the API key', async () => {

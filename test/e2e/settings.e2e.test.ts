@@ -7,7 +7,17 @@ import { importFileSync } from '../../src/main/services/tables/import'
 import { structureGrid } from '../../src/main/services/tables/structure'
 import type { BootProgress, ExecutorState } from '../../src/shared/python'
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../support/scripted-openai-server'
-import { addEndpoint, dataset, launchBrowser, recordEvents, screenshot, startWebApp, type EventRecorder, type WebApp } from './support'
+import {
+  addEndpoint,
+  dataset,
+  launchBrowser,
+  recordEvents,
+  screenshot,
+  showPythonPanel,
+  startWebApp,
+  type EventRecorder,
+  type WebApp
+} from './support'
 
 const HITAB = dataset('hitab', 'data', 'tables', 'raw', '1284.json')
 const KEY = 'sk-e2e-settings-key-0123456789abcdef'
@@ -187,6 +197,7 @@ describe('settings, closing a tab mid-question, and local Python', () => {
   })
 
   it('applies the run time limit to programs', async () => {
+    await showPythonPanel(page)
     await page.getByLabel('Python code').fill('while True:\n    pass')
     await page.getByRole('button', { name: 'Run', exact: true }).click()
     await expect.poll(() => page.getByRole('region', { name: 'Output' }).innerText(), { timeout: 30_000 }).toContain('Stopped after 2 s')

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dataset, launchBrowser, screenshot, startWebApp, type WebApp } from './support'
+import { dataset, launchBrowser, screenshot, showPythonPanel, startWebApp, type WebApp } from './support'
 
 const CSV = dataset('wikitq', 'csv', '204-csv', '104.csv')
 // The sibling .tsv has one line per row and no quoting: an independent count of the data rows.
@@ -38,6 +38,7 @@ describe('browser mode: open a table, run Python on it, keep history', () => {
 
   it('runs a snippet that counts the rows and shows the right number', async () => {
     await page.getByRole('status').filter({ hasText: /ready/i }).first().waitFor({ timeout: 120_000 })
+    await showPythonPanel(page)
     const editor = page.getByLabel('Python code')
     await editor.fill('len(df) if "df" in globals() else len(rows)')
     await page.getByRole('button', { name: 'Run', exact: true }).click()

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { copyFileSync, mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { CHROMIUM_ARGS, findChromium } from '../../src/main/services/python/chromium-channel'
@@ -23,8 +23,24 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path
 }
 
+/** Screenshots go to test-results; `TABLEQA_UPDATE_SCREENSHOTS=1` also refreshes the ones in docs/screenshots. */
+export async function keepScreenshot(page: Page, name: string): Promise<void> {
+  const path = await screenshot(page, name)
+  if (process.env.TABLEQA_UPDATE_SCREENSHOTS !== '1') return
+  const docs = join(appRoot(), 'docs', 'screenshots')
+  mkdirSync(docs, { recursive: true })
+  copyFileSync(path, join(docs, `${name}.png`))
+}
+
 export function dataset(...parts: string[]): string {
   return join(datasetsDir(), ...parts)
+}
+
+/** Unfold the Python panel (it starts folded to its title bar) unless it is open already. */
+export async function showPythonPanel(page: Page): Promise<void> {
+  const toggle = page.getByRole('group', { name: 'Panels' }).getByRole('button', { name: 'Python', exact: true })
+  if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click()
+  await page.getByLabel('Python code').waitFor()
 }
 
 /** Add an OpenAI-compatible server as the endpoint through the settings dialog, and wait until the status bar finds it reachable. */

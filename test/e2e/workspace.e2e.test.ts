@@ -1,14 +1,12 @@
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { appRoot } from '../../src/main/services/paths'
-import { dataset, launchBrowser, screenshot, startWebApp, type WebApp } from './support'
+import { dataset, keepScreenshot, launchBrowser, showPythonPanel, startWebApp, type WebApp } from './support'
 
 // A StatCan table: three header rows (sex › statistic › bound) and nested row labels.
 const HITAB = dataset('hitab', 'data', 'tables', 'raw', '1284.json')
-const DOCS = join(appRoot(), 'docs', 'screenshots')
 
 let app: WebApp
 let browser: Browser
@@ -39,6 +37,7 @@ const firstTuple = (): Promise<string | null> =>
  */
 async function columnLevels(): Promise<string> {
   await page.getByRole('status').filter({ hasText: /ready/i }).first().waitFor({ timeout: 120_000 })
+  await showPythonPanel(page)
   await page.getByLabel('Python code').fill('df.columns.nlevels if "df" in globals() else (3 if " | " in columns[2] else 1)')
   const before = await page
     .getByTestId('run-value')
@@ -58,21 +57,13 @@ async function columnLevels(): Promise<string> {
   return ((await page.getByTestId('run-value').textContent()) ?? '').trim()
 }
 
-/** Screenshots go to test-results; `TABLEQA_UPDATE_SCREENSHOTS=1` also refreshes the ones in docs/. */
-async function keep(name: string): Promise<void> {
-  const path = await screenshot(page, name)
-  if (process.env.TABLEQA_UPDATE_SCREENSHOTS !== '1') return
-  mkdirSync(DOCS, { recursive: true })
-  copyFileSync(path, join(DOCS, `${name}.png`))
-}
-
 describe('workspace: tables of any shape', () => {
   it('greets with samples when no table is open', async () => {
     await page.goto(app.url)
     await page.getByRole('heading', { name: /tables of any shape/i }).waitFor({ timeout: 30_000 })
     const samples = page.getByRole('list', { name: 'Sample tables' }).getByRole('button')
     expect(await samples.count()).toBe(3)
-    await keep('welcome')
+    await keepScreenshot(page, 'welcome')
   })
 
   it('opens the XLSX sample: merged headers become column groups, indented labels pinned index columns', async () => {
@@ -109,7 +100,7 @@ describe('workspace: tables of any shape', () => {
     await topTree.getByRole('treeitem', { name: 'both sexes' }).waitFor()
     expect(await page.getByLabel('Header rows').inputValue()).toBe('3')
     expect(await firstTuple()).toBe("('both sexes', 'mean', '')")
-    await keep('workspace')
+    await keepScreenshot(page, 'workspace')
   })
 
   it('re-parses live when the header rows change, and back', async () => {
@@ -138,7 +129,7 @@ describe('workspace: tables of any shape', () => {
     await indexCells(0).filter({ hasText: 'education' }).first().click()
     await expect.poll(() => leftTree.locator('[aria-selected="true"]').textContent()).toContain('education')
     await expect.poll(() => highlighted().count()).toBeGreaterThan(0)
-    await keep('inspector')
+    await keepScreenshot(page, 'inspector')
   })
 
   it('flattens and goes back to the multi-index', async () => {
@@ -237,7 +228,7 @@ describe('workspace: a spreadsheet with a title block', () => {
     expect(await page.getByLabel('Title rows').inputValue()).toBe('3')
     await expect.poll(() => page.getByTestId('source-title').textContent()).toContain('Doctorate recipients, by major field')
     expect(await firstTuple()).toBe("('1987', 'Number')")
-    await keep('title-block')
+    await keepScreenshot(page, 'title-block')
     // With no title rows the title lines become the header again, as the grid had them before.
     await page.getByLabel('Title rows').fill('0')
     await expect.poll(firstTuple, { timeout: 30_000 }).not.toBe("('1987', 'Number')")

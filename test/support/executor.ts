@@ -1,16 +1,24 @@
 import { ExecutorAssets } from '../../src/main/services/python/assets'
 import { chromiumChannelFactory, findChromium } from '../../src/main/services/python/chromium-channel'
 import { PythonExecutor } from '../../src/main/services/python/executor'
+import type { PackageSet } from '../../src/main/services/python/package-source'
 import type { ExecutorConfig } from '../../src/shared/executor-protocol'
 
 /**
  * A real executor for tests: the built executor page in headless Chromium. Tests need `npm run build`
  * first (npm test does it) and Debian's chromium; without them this throws with the reason, never skips.
+ * `packages`: the lock served to the page and the packages wanted from it (default: numpy and pandas from
+ * the installed lock).
  */
-export function testExecutor(config: Partial<ExecutorConfig> = {}, defaultTimeoutMs = 10_000, packageDirs: string[] = []): PythonExecutor {
+export function testExecutor(
+  config: Partial<ExecutorConfig> = {},
+  defaultTimeoutMs = 10_000,
+  packageDirs: string[] = [],
+  packages?: PackageSet
+): PythonExecutor {
   const chromium = findChromium()
   if (!chromium) throw new Error('Executor tests need Chromium: apt-get install chromium (or set TABLEQA_CHROMIUM).')
-  const assets = new ExecutorAssets({ packageDirs })
+  const assets = new ExecutorAssets(packages ? { packageDirs, packages } : { packageDirs })
   if (!assets.built()) throw new Error('Executor tests need the built executor page: run `npm run build` first.')
   return new PythonExecutor(chromiumChannelFactory(assets, chromium), {
     config: { poolSize: 2, loadPandas: false, killGraceMs: 40, ...config },

@@ -10,12 +10,13 @@ import type { KeyValueStore } from '../services/store/store'
 import type { ExecutorChoice } from '../../shared/settings'
 import { probePython } from '../services/python/cpython-channel'
 import { createSettingsHandlers, defaultRunTimeout, withStoredQaTimeout } from './settings-handlers'
-import { missingPandasWheels, packageDirs } from '../services/python/package-source'
+import type { PackageManager } from '../services/python/package-manager'
+import { createPackageHandlers } from './package-handlers'
 import type { Workspace } from '../services/workspace'
 import { createTableHandlers, samplesDir, type OpenDialog } from './table-handlers'
 import { createQuestionHandlers } from './question-handlers'
 import { createSessionHandlers, storedKeys } from './session-handlers'
-import type { SessionStore } from '../services/sessions'
+import { summarize, type SessionStore } from '../services/sessions'
 import type { ResponseCache, SecretStore } from '../services/model'
 import type { EndpointRegistry } from '../services/settings'
 import type { BuiltinModel } from '../services/local-model'
@@ -28,6 +29,9 @@ export type AppServices = {
   workspace: Workspace
   /** Runs programs; the user can switch it between the Pyodide sandbox and a local CPython. */
   executor: SwitchableExecutor
+  /** The sandbox's package files (pandas): checked and fetched at start, and on request. */
+  packages: PackageManager
+  packageInfo: { officialUrl: string; pyodideVersion: string }
   createExecutor: (choice: ExecutorChoice) => Executor
   settingsStore: KeyValueStore
   history: History
@@ -58,12 +62,9 @@ export function createHandlers(services: AppServices): Handlers {
       executor,
       tables: () => workspace.list().map((t) => ({ tableId: t.id, payload: t.payload })),
       createExecutor: services.createExecutor,
-      probe: probePython,
-      packages: () => {
-        const dirs = packageDirs(services.info.dataDir)
-        return { dirs, missing: missingPandasWheels(dirs) }
-      }
+      probe: probePython
     }),
+    ...createPackageHandlers({ manager: services.packages, store: services.settingsStore, ...services.packageInfo }),
     ...createSessionHandlers({
       sessions: services.sessions,
       tables: createTableHandlers({ workspace, executor, openDialog: services.openDialog, samplesDir: samplesDir() }),
@@ -84,7 +85,7 @@ export function createHandlers(services: AppServices): Handlers {
       cache: services.cache,
       onAnswered: (summary) => {
         history.addQuestion(summary)
-        events.emit('history:changed', { count: history.list().length })
+        events.emit('question:answered', { entry: summary, session: summarize(services.sessions.current()) })
       }
     }),
     ...createModelHandlers({ builtin: services.builtin, registry: services.endpoints, pickModelFile: services.pickModelFile }),

@@ -11,28 +11,37 @@ import { createTableHandlers, samplesDir } from './table-handlers'
 
 const KEY = 'sk-handler-secret-abcdef123456'
 const CSV = new TextEncoder().encode('Name,Score\nAnn,3\nBo,10\nCy,7\n')
+// Another file: the same bytes again would give back the tables already open.
+const PICKED = new TextEncoder().encode('Name,Score\nDee,4\nEd,9\n')
 
 let dir: string
 let sessions: SessionStore
 let workspace: Workspace
 let handlers: ReturnType<typeof createSessionHandlers>
 let events: string[]
+let payloads: { event: string; payload: unknown }[]
 
 function make(): void {
   sessions = new SessionStore(join(dir, 'sessions'))
   workspace = new Workspace()
   const executor = { loadTable: () => Promise.resolve(), dropTable: () => Promise.resolve() }
   events = []
+  payloads = []
   handlers = createSessionHandlers({
     sessions,
     tables: createTableHandlers({
       workspace,
       executor,
-      openDialog: () => Promise.resolve({ ok: true, value: { name: 'picked.csv', bytes: CSV } }),
+      openDialog: () => Promise.resolve({ ok: true, value: { name: 'picked.csv', bytes: PICKED } }),
       samplesDir: samplesDir()
     }),
-    openDialog: () => Promise.resolve({ ok: true, value: { name: 'picked.csv', bytes: CSV } }),
-    events: { emit: (event: string) => void events.push(event) },
+    openDialog: () => Promise.resolve({ ok: true, value: { name: 'picked.csv', bytes: PICKED } }),
+    events: {
+      emit: (event: string, payload: unknown) => {
+        events.push(event)
+        payloads.push({ event, payload })
+      }
+    },
     knownSecrets: () => Promise.resolve([KEY])
   })
 }
@@ -66,6 +75,23 @@ describe('session handlers', () => {
     await value(handlers['table:close']({ tableId: scores?.id ?? '' }))
     expect(sessions.current().sources.map((s) => s.id)).not.toContain(current.sources[0]?.id)
     expect(readdirSync(join(sessions.dir, current.id))).toHaveLength(1)
+  })
+
+  it('keeps the session card current: every open and close sends the card; a file opened again is not recorded twice', async () => {
+    const cards = (): string[][] =>
+      payloads.filter((p) => p.event === 'session:updated').map((p) => (p.payload as { tableNames: string[] }).tableNames)
+    const [scores] = await value(handlers['table:openBytes']({ name: 'scores.csv', bytes: CSV }))
+    expect(cards()).toEqual([['scores.csv']])
+    const again = await value(handlers['table:openBytes']({ name: 'scores (1).csv', bytes: CSV }))
+    expect(again.map((t) => t.id)).toEqual([scores?.id])
+    expect(sessions.current().sources).toHaveLength(1)
+    expect(readdirSync(join(sessions.dir, sessions.current().id))).toHaveLength(1)
+    await value(handlers['table:openSample']({ name: 'bookshop-sqlite' }))
+    await value(handlers['table:openSample']({ name: 'bookshop-sqlite' }))
+    expect(sessions.current().sources).toHaveLength(2)
+    await value(handlers['table:close']({ tableId: scores?.id ?? '' }))
+    expect(cards().at(-1)).toEqual(['bookshop.sqlite › authors', 'bookshop.sqlite › books'])
+    expect(cards()).toHaveLength(3)
   })
 
   it('reopens a session: its tables come back with their saved header layout, others close', async () => {

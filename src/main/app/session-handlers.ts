@@ -4,8 +4,10 @@
  */
 
 import type { Handlers, TableSummary } from '../../shared/api'
+import type { AskSummary } from '../../shared/ask'
+import { chartSvg } from '../services/charts/svg'
 import { fail, ok, type Result } from '../../shared/result'
-import type { SessionRecord, SessionSource } from '../../shared/session'
+import type { SessionRecord, SessionSource, SessionSummary } from '../../shared/session'
 import type { SessionStore } from '../services/sessions'
 import { exportSession, parseExport, summarize } from '../services/sessions'
 import type { OpenDialog } from './table-handlers'
@@ -22,6 +24,7 @@ export type SessionHandlerDeps = {
   events: {
     emit(event: 'history:changed', payload: { count: number }): void
     emit(event: 'session:changed', payload: { currentId: string }): void
+    emit(event: 'session:updated', payload: SessionSummary): void
   }
   /** The API keys in use, so exports can be checked for them. */
   knownSecrets: () => Promise<string[]>
@@ -45,11 +48,28 @@ export async function storedKeys(
 
 const MAX_IMPORT_CHARS = 200 * 1024 * 1024
 
+/** The chart answers of a session drawn as SVG, for the Markdown export; a chart that cannot be drawn is left out. */
+async function chartImages(questions: readonly AskSummary[]): Promise<Map<string, string>> {
+  const images = new Map<string, string>()
+  for (const q of questions) {
+    if (!q.answer?.chart) continue
+    const svg = await chartSvg(q.answer.chart.spec)
+    if (svg.ok) images.set(q.askId, svg.value)
+  }
+  return images
+}
+
 /** The session part of the contract, and the table handlers wrapped to record into the current session. */
 export function createSessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, SessionChannel> & TableHandlers {
   const { sessions, tables: inner } = deps
   const tracked = new Map<string, Tracked>()
   let sourceSeq = 0
+
+  // The session card in the UI follows every change of the current session's tables.
+  const updated = (sessionId: string): void => {
+    const current = sessions.current()
+    if (current.id === sessionId) deps.events.emit('session:updated', summarize(current))
+  }
 
   const record = (origin: SessionSource['origin'], opened: TableSummary[]): void => {
     const sessionId = sessions.current().id
@@ -59,13 +79,19 @@ export function createSessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, 
       sources: [...r.sources, { id: sourceId, origin, tables: opened.map((t) => ({ name: t.name })) }]
     }))
     for (const t of opened) tracked.set(t.id, { sessionId, sourceId, name: t.name })
+    updated(sessionId)
   }
 
   const openBytes = async (name: string, bytes: Uint8Array): Promise<Result<TableSummary[]>> => {
     const opened = await inner['table:openBytes']({ name, bytes })
     if (!opened.ok || opened.value.length === 0) return opened
+    // The file was open already: its tables are back in front, nothing new to record.
+    if (opened.value.every((t) => tracked.has(t.id))) return opened
     const stored = sessions.saveBytes(sessions.current().id, bytes)
-    record({ kind: 'file', fileName: name, stored, bytes: bytes.byteLength }, opened.value)
+    record(
+      { kind: 'file', fileName: name, stored, bytes: bytes.byteLength },
+      opened.value.filter((t) => !tracked.has(t.id))
+    )
     return opened
   }
 
@@ -85,6 +111,7 @@ export function createSessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, 
       }
       return { ...r, sources }
     })
+    updated(where.sessionId)
   }
 
   const closeAll = async (): Promise<void> => {
@@ -150,7 +177,11 @@ export function createSessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, 
     },
     'table:openSample': async (request) => {
       const opened = await inner['table:openSample'](request)
-      if (opened.ok && opened.value.length > 0) record({ kind: 'sample', sample: request.name }, opened.value)
+      if (opened.ok && opened.value.length > 0 && !opened.value.every((t) => tracked.has(t.id)))
+        record(
+          { kind: 'sample', sample: request.name },
+          opened.value.filter((t) => !tracked.has(t.id))
+        )
       return opened
     },
     'table:close': async (request) => {
@@ -208,7 +239,8 @@ export function createSessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, 
       if (!found) return fail('not-found', 'That session no longer exists.')
       if (request.format !== 'json' && request.format !== 'markdown') return fail('bad-input', 'Export as "json" or "markdown".')
       const known = await deps.knownSecrets()
-      return ok(exportSession(found, request.format, (stored) => sessions.readBytes(found.id, stored), known))
+      const images = request.format === 'markdown' ? await chartImages(found.questions) : new Map<string, string>()
+      return ok(exportSession(found, request.format, (stored) => sessions.readBytes(found.id, stored), known, new Date(), images))
     },
     'session:import': (request) => {
       if (typeof request?.text !== 'string') return Promise.resolve(fail('bad-input', 'Expected the text of a session export.'))

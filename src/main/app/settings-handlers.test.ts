@@ -45,8 +45,7 @@ function setup(probe: typeof probePython = probePython) {
       created.push(next)
       return next
     },
-    probe,
-    packages: () => ({ dirs: ['/bundled', '/cache'], missing: ['pandas.whl'] })
+    probe
   })
   return { store, executor, created, handlers }
 }
@@ -58,8 +57,7 @@ describe('settings handlers', () => {
     expect(got.ok && got.value).toEqual({
       settings: DEFAULT_APP_SETTINGS,
       active: 'pyodide',
-      python: null,
-      packages: { dirs: ['/bundled', '/cache'], missing: ['pandas.whl'] }
+      python: null
     })
   })
 

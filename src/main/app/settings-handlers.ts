@@ -1,13 +1,6 @@
 import type { Handlers } from '../../shared/api'
 import { fail, ok, type Result } from '../../shared/result'
-import {
-  checkSettingValues,
-  readAppSettings,
-  type AppSettings,
-  type ExecutorChoice,
-  type PackageSourceView,
-  type SettingsView
-} from '../../shared/settings'
+import { checkSettingValues, readAppSettings, type AppSettings, type ExecutorChoice, type SettingsView } from '../../shared/settings'
 import type { probePython } from '../services/python/cpython-channel'
 import type { SwitchableExecutor, TableToLoad } from '../services/python/switchable'
 import type { Executor, RunRequest } from '../services/python/types'
@@ -23,8 +16,6 @@ export type SettingsDeps = {
   /** A fresh executor for a choice (the old one is closed by the switch). */
   createExecutor: (choice: ExecutorChoice) => Executor
   probe: typeof probePython
-  /** The Pyodide package folders searched and the pandas wheels missing from them. */
-  packages: () => PackageSourceView
 }
 
 type SettingsHandlers = Pick<Handlers, 'settings:get' | 'settings:set'>
@@ -60,14 +51,7 @@ export function withStoredQaTimeout(executor: Executor, store: KeyValueStore): E
 
 export function createSettingsHandlers(deps: SettingsDeps): SettingsHandlers {
   let python: SettingsView['python'] = null
-  const packages = (): PackageSourceView => {
-    try {
-      return deps.packages()
-    } catch {
-      return { dirs: [], missing: ['(the Pyodide lock file could not be read)'] }
-    }
-  }
-  const view = (): SettingsView => ({ settings: storedAppSettings(deps.store), active: deps.executor.kind, python, packages: packages() })
+  const view = (): SettingsView => ({ settings: storedAppSettings(deps.store), active: deps.executor.kind, python })
 
   /** Check an interpreter path: it must run and import pandas. */
   async function checkInterpreter(path: string): Promise<Result<{ version: string; pandas: string }>> {

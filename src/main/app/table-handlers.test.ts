@@ -143,11 +143,16 @@ describe('table handlers', () => {
 
   it('reports numbers of numeric columns in row blocks', async () => {
     const { handlers } = setup()
-    const table = await openCsv(handlers, 'n.csv', 'name,amount\nA,"1,234"\nB,(12)\nC,x\n')
+    const table = await openCsv(handlers, 'n.csv', 'name,amount\nA,"1,234"\nB,(12)\nC,see note\n')
     const rows = await handlers['table:rows']({ tableId: table.id, start: 0, count: 3 })
     if (!rows.ok) throw new Error(rows.error.message)
-    // "x" is one stray cell in three: too many for a numeric column.
+    // "see note" is one stray cell in three: too many for a numeric column.
     expect(rows.value.numbers.columns).toEqual([])
+    // A short mark without a digit stands for a missing value: the column stays numeric.
+    const marked = await openCsv(handlers, 'x.csv', 'name,amount\nA,"1,234"\nB,(12)\nC,x\n')
+    const markedRows = await handlers['table:rows']({ tableId: marked.id, start: 0, count: 3 })
+    if (!markedRows.ok) throw new Error(markedRows.error.message)
+    expect(markedRows.value.numbers).toEqual({ columns: [1], values: [[1234, -12, null]] })
     const numeric = await openCsv(handlers, 'm.csv', 'name,amount\nA,"1,234"\nB,(12)\nC,7.5\n')
     const block = await handlers['table:rows']({ tableId: numeric.id, start: 1, count: 2 })
     if (!block.ok) throw new Error(block.error.message)

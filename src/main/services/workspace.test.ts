@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { HeaderNode } from '../../shared/table'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { Workspace } from './workspace'
+import { appRoot } from './paths'
 
 const csv = (rows: number): Uint8Array =>
   new TextEncoder().encode(`a,b\n${Array.from({ length: rows }, (_, i) => `x${i},${i}`).join('\n')}\n`)
@@ -10,12 +13,12 @@ describe('workspace', () => {
     const evicted: string[] = []
     const workspace = new Workspace({ maxTables: 2, maxCells: 1_000_000 }, (id) => evicted.push(id))
     const first = await workspace.open('1.csv', csv(3))
-    const second = await workspace.open('2.csv', csv(3))
+    const second = await workspace.open('2.csv', csv(4))
     if (!first.ok || !second.ok) throw new Error('open failed')
     const firstId = first.value[0]?.id ?? ''
     const secondId = second.value[0]?.id ?? ''
     workspace.get(firstId)
-    await workspace.open('3.csv', csv(3))
+    await workspace.open('3.csv', csv(5))
     expect(evicted).toEqual([secondId])
     expect(workspace.get(firstId)).toBeDefined()
     expect(workspace.rows(secondId, 0, 1).ok).toBe(false)
@@ -36,6 +39,28 @@ describe('workspace', () => {
     const opened = await workspace.open('huge.csv', huge)
     expect(opened.ok).toBe(false)
     if (!opened.ok) expect(opened.error.message).toMatch(/600 MB.*512 MB/)
+  })
+})
+
+describe('numeric columns', () => {
+  it('are columns of numbers, also where short marks stand for missing values', async () => {
+    const { numericColumns } = await import('./workspace')
+    const rows = [
+      ['Tokens', '76,106', 'N/A', '1.5', 'x', 'Yes'],
+      ['Tickets', '(1,298)', '8,807', '..', '2.5', 'No'],
+      ['Cash', '36,045', 'N/A', '-', '3', 'Yes']
+    ]
+    expect(numericColumns(rows, 6)).toEqual([1, 2, 3, 4])
+  })
+
+  it('are not columns of text that hold a few numbers, nor columns of marks alone', async () => {
+    const { numericColumns } = await import('./workspace')
+    const rows = [
+      ['12', 'N/A', 'see note 1'],
+      ['Total', '..', '7'],
+      ['3', '-', 'other']
+    ]
+    expect(numericColumns(rows, 3)).toEqual([])
   })
 })
 
@@ -80,5 +105,34 @@ describe('capTree', () => {
     expect(tc?.summary.source.sha256).not.toBe(ta?.summary.source.sha256)
     const again = await workspace.restructure(ta?.id ?? '', { headerRows: 1, headerCols: 1 })
     expect(again.ok && again.value.summary.source).toEqual(ta?.summary.source)
+  })
+
+  it('gives back the open tables of a file opened again, and opens only the ones closed since', async () => {
+    const workspace = new Workspace()
+    const book = await readFile(join(appRoot(), 'resources', 'samples', 'bookshop.sqlite'))
+    const first = await workspace.open('bookshop.sqlite', new Uint8Array(book))
+    if (!first.ok) throw new Error('open failed')
+    const ids = first.value.map((t) => t.id)
+    expect(ids).toHaveLength(2)
+    const again = await workspace.open('copy of bookshop.sqlite', new Uint8Array(book))
+    expect(again.ok && again.value.map((t) => t.id)).toEqual(ids)
+    expect(workspace.list()).toHaveLength(2)
+
+    workspace.close(ids[0] ?? '')
+    const back = await workspace.open('bookshop.sqlite', new Uint8Array(book))
+    if (!back.ok) throw new Error('open failed')
+    expect(back.value).toHaveLength(2)
+    expect(back.value[0]?.id).not.toBe(ids[0])
+    expect(back.value[1]?.id).toBe(ids[1])
+    expect(back.value.map((t) => t.summary.name)).toEqual(first.value.map((t) => t.summary.name))
+    expect(workspace.list()).toHaveLength(2)
+  })
+
+  it('says how much of each table is figures', async () => {
+    const workspace = new Workspace()
+    const cities = await workspace.open('cities.csv', new TextEncoder().encode('city,people\nOslo,700\nBergen,290\nTromso,77\n'))
+    expect(cities.ok && cities.value[0]?.summary.figureShare).toBe(0.5)
+    const notes = await workspace.open('notes.csv', new TextEncoder().encode('note\nSource: a survey\nFigures are rounded\n'))
+    expect(notes.ok && notes.value[0]?.summary.figureShare).toBe(0)
   })
 })

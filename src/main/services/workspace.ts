@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type { RowBlock, TableSource, TableStructure, TableSummary } from '../../shared/api'
 import { fail, ok, type Result } from '../../shared/result'
 import type { HeaderNode, IndexView, ParsedTable, StructureOptions } from '../../shared/table'
+import { figureShare } from './tables/figures'
 import { parseNumber } from './tables/structure'
 import { localReader, type ReadTable, type TableReader } from './tables/table-thread'
 
@@ -24,6 +25,9 @@ export type OpenTable = {
   seq: number
   /** Columns whose cells read as numbers, found on the first row request. */
   numeric: number[] | null
+  /** Its place among the tables of its file, and how many that file gave, so opening the file again finds them. */
+  fileIndex: number
+  fileTables: number
 }
 
 /** How much the workspace keeps before closing the least recently used tables. */
@@ -35,7 +39,7 @@ export const DEFAULT_LIMITS: WorkspaceLimits = { maxTables: 64, maxCells: 40_000
 export const STRUCTURE_LIMITS = { indexTuples: 2_000, treeNodes: 5_000 }
 
 const MAX_HEADER = 1_000
-// Rows read to decide which columns are numeric; one stray cell in fifty (footnote marks, dashes) is allowed.
+// Rows read to decide which columns are numeric.
 const NUMERIC_SAMPLE = 2_000
 
 /**
@@ -61,6 +65,9 @@ export class Workspace {
     }
     // Before the reader takes the bytes (the threaded one moves them to its thread).
     const source: TableSource = { fileName: name, sha256: createHash('sha256').update(bytes).digest('hex') }
+    // The same bytes again: its open tables, not a second copy of each.
+    const known = this.list().filter((t) => t.summary.source.sha256 === source.sha256)
+    if (known.length > 0 && known.length >= (known[0]?.fileTables ?? 0)) return ok(known.sort((a, b) => a.fileIndex - b.fileIndex))
     let read
     try {
       read = await this.reader.open(name, bytes)
@@ -69,7 +76,14 @@ export class Workspace {
     }
     if (!read.ok) return read
     if (read.value.length === 0) return fail('bad-input', `${name} contains no table.`)
-    const opened = read.value.map((prepared) => {
+    const fileTables = read.value.length
+    const opened = read.value.map((prepared, fileIndex) => {
+      // Some of the file's tables were closed: those still open stay as they are (with their layout).
+      const open = known.find((t) => t.fileIndex === fileIndex)
+      if (open) {
+        this.reader.forget(prepared.key)
+        return open
+      }
       const table: OpenTable = {
         id: prepared.key,
         parsed: prepared.parsed,
@@ -77,7 +91,9 @@ export class Workspace {
         summary: summarize(prepared, source),
         detected: prepared.structure,
         seq: this.seq++,
-        numeric: null
+        numeric: null,
+        fileIndex,
+        fileTables
       }
       this.tables.set(table.id, table)
       return table
@@ -194,26 +210,38 @@ function summarize(table: ReadTable, source: TableSource): TableSummary {
     structure: table.structure,
     view: table.view,
     warnings: table.gridWarnings,
-    source
+    source,
+    figureShare: figureShare(table.parsed.values)
   }
 }
 
-/** Columns whose non-blank cells in the first rows are numbers, allowing one stray cell in fifty. */
-function numericColumns(values: string[][], width: number): number[] {
+// A short cell without a digit in a column of numbers marks a missing value ("N/A", "..", "x", "-", "[c]").
+const MISSING_MARK = /^[^\d]{1,4}$/u
+
+/**
+ * Columns whose non-blank cells in the first rows are numbers, or marks of a missing value among numbers,
+ * allowing one stray cell in fifty.
+ */
+export function numericColumns(values: string[][], width: number): number[] {
   const filled = new Array<number>(width).fill(0)
   const numbers = new Array<number>(width).fill(0)
+  const marks = new Array<number>(width).fill(0)
   const limit = Math.min(values.length, NUMERIC_SAMPLE)
   for (let r = 0; r < limit; r++) {
     const row = values[r] ?? []
     for (let c = 0; c < width; c++) {
-      const text = row[c] ?? ''
-      if (text.trim() === '') continue
+      const text = (row[c] ?? '').trim()
+      if (text === '') continue
       filled[c] = (filled[c] ?? 0) + 1
       if (parseNumber(text) !== null) numbers[c] = (numbers[c] ?? 0) + 1
+      else if (MISSING_MARK.test(text)) marks[c] = (marks[c] ?? 0) + 1
     }
   }
   const out: number[] = []
-  for (let c = 0; c < width; c++) if ((filled[c] ?? 0) > 0 && (numbers[c] ?? 0) >= (filled[c] ?? 0) * 0.98) out.push(c)
+  for (let c = 0; c < width; c++) {
+    const n = numbers[c] ?? 0
+    if (n > 0 && n + (marks[c] ?? 0) >= (filled[c] ?? 0) * 0.98) out.push(c)
+  }
   return out
 }
 

@@ -6,6 +6,7 @@ import {
   type PageToWorker,
   type WorkerToPage
 } from '../../shared/executor-protocol'
+import { bootPackages } from '../../shared/boot-steps'
 import { assertNever } from '../../shared/result'
 import type { Interpreter, SpawnInterpreter } from '../../shared/run-pool'
 
@@ -54,7 +55,15 @@ export function pyodideInterpreters(urls: Urls): SpawnInterpreter {
       event.preventDefault()
       if (!dead) events.crash(`The Python worker failed: ${event.message || 'unknown error'}`)
     }
-    send({ type: 'init', interruptBuffer, qaBuffer, indexURL: urls.indexURL, runtimeURL: urls.runtimeURL, loadPandas: config.loadPandas })
+    send({
+      type: 'init',
+      interruptBuffer,
+      qaBuffer,
+      indexURL: urls.indexURL,
+      runtimeURL: urls.runtimeURL,
+      loadPandas: config.loadPandas,
+      packages: bootPackages(config)
+    })
 
     const interpreter: Interpreter = {
       loadTable: (tableId, payloadJson) => send({ type: 'table', tableId, payloadJson }),

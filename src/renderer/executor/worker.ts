@@ -13,7 +13,8 @@ import {
   type WorkerToPage
 } from '../../shared/executor-protocol'
 import type { Result } from '../../shared/result'
-import { bootPlan, readLock, type LockLike } from '../../shared/boot-steps'
+import { bootPlan } from '../../shared/boot-steps'
+import { fetchLock, loadPackage, packageOptions } from './packages'
 
 type PyProxyLike = { destroy(): void }
 type Pyodide = {
@@ -26,6 +27,8 @@ type Pyodide = {
 }
 type LoadPyodide = (options: {
   indexURL: string
+  lockFileContents?: string
+  packageBaseUrl?: string
   env?: Record<string, string>
   stdout?: (s: string) => void
   stderr?: (s: string) => void
@@ -58,36 +61,30 @@ const SANDBOX_MAX_CELLS = 20_000_000
 const SANDBOX_MAX_ROWS = 6_000_000
 const SANDBOX_MAX_TABLE_BYTES = 512 * 1024 * 1024
 
-/** Pyodide's lock file, for the packages to load in order; null when it cannot be read. */
-async function fetchLock(indexURL: string): Promise<LockLike | null> {
-  try {
-    const response = await fetch(`${indexURL}pyodide-lock.json`)
-    return response.ok ? readLock(await response.json()) : null
-  } catch {
-    return null
-  }
-}
-
 async function boot(init: Extract<PageToWorker, { type: 'init' }>): Promise<void> {
   const started = performance.now()
-  const wanted = init.loadPandas ? ['numpy', 'pandas'] : []
-  const lock = wanted.length > 0 ? await fetchLock(init.indexURL) : null
-  const plan = bootPlan(lock, wanted)
+  const served = init.packages.length > 0 ? await fetchLock(init.indexURL) : null
+  const plan = bootPlan(served?.lock ?? null, init.packages)
   let done = 0
   const step = (): void => post({ type: 'progress', progress: { done, total: plan.steps.length, label: plan.steps[done] ?? '' } })
   step()
   const module = (await import(/* @vite-ignore */ `${init.indexURL}pyodide.mjs`)) as { loadPyodide: LoadPyodide }
-  const py = await module.loadPyodide({ indexURL: init.indexURL, env: { HOME: '/home/pyodide' }, stdout: () => {}, stderr: () => {} })
+  const py = await module.loadPyodide({
+    indexURL: init.indexURL,
+    ...packageOptions(init.indexURL, served),
+    env: { HOME: '/home/pyodide' },
+    stdout: () => {},
+    stderr: () => {}
+  })
   py.setInterruptBuffer(new Int32Array(init.interruptBuffer))
   qaHeader = new Int32Array(init.qaBuffer, 0, 2)
   qaBytes = new Uint8Array(init.qaBuffer, 8)
   done += 1
 
-  // One package at a time, dependencies first (without the lock file, each pulls in its own). A failed
-  // loadPackage resolves instead of throwing, so the import below is the real check.
+  // One package at a time, dependencies first, so the status bar can name each.
   for (const name of plan.packages) {
     step()
-    await py.loadPackage([name], { messageCallback: () => {}, errorCallback: () => {} })
+    await loadPackage(py, name)
     done += 1
   }
 

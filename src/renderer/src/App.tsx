@@ -16,12 +16,15 @@ import { usePythonStatus } from './shell/usePythonStatus'
 import { useShortcut } from './common/useShortcut'
 import type { HeaderSelection } from './table/grid/selection'
 import { Inspector } from './inspector/Inspector'
-import { RunOutput } from './scratch/RunOutput'
-import { ScratchPanel } from './scratch/ScratchPanel'
+import { PythonPanel } from './scratch/PythonPanel'
 import { StatusBar } from './shell/StatusBar'
 import { TableTabs } from './table/TableTabs'
 import { TableView } from './table/TableView'
 import { Toolbar } from './shell/Toolbar'
+import { PanelToggles } from './shell/PanelToggles'
+import { Splitter } from './shell/Splitter'
+import { PANELS } from './shell/panels'
+import { usePanel } from './shell/usePanel'
 import { Welcome } from './shell/Welcome'
 import { QUESTION_INPUT_ID, QuestionPanel } from './question/QuestionPanel'
 import { SidePanel } from './sessions/SidePanel'
@@ -31,21 +34,12 @@ import { useAppSettings } from './settings/useAppSettings'
 import { useHighlightCells } from './question/studio'
 import type { CellRef } from '../../shared/table'
 import { EndpointSetupCard } from './settings/GuidedSetup'
-
-const INSPECTOR_KEY = 'tableqa-inspector-open'
+import './shell/layout.css'
 
 /** Changes whenever a table is structured again, so its grid and inspector start over. */
 function revisionOf(table: TableSummary): string {
   const s = table.structure
   return `${table.id}|${s.titleRows ?? 0}|${s.headerRows}|${s.headerCols}|${s.leftHierarchy ?? 'auto'}|${table.view}`
-}
-
-function inspectorInitiallyOpen(): boolean {
-  try {
-    return localStorage.getItem(INSPECTOR_KEY) !== 'closed'
-  } catch {
-    return true
-  }
 }
 
 const NO_CELLS: readonly CellRef[] = []
@@ -62,6 +56,9 @@ export function App(): React.JSX.Element {
   const [code, setCode] = useState('')
   const [selectedRun, setSelectedRun] = useState<string | null>(null)
   const picker = useRef<HTMLInputElement>(null)
+  const inspector = usePanel(PANELS.inspector)
+  const sessions = usePanel(PANELS.sessions)
+  const pythonPanel = usePanel(PANELS.python)
 
   const { openDialog, openFile } = tables
   const open = useCallback(() => {
@@ -77,17 +74,6 @@ export function App(): React.JSX.Element {
   const [picked, setPicked] = useState<{ revision: string; selection: HeaderSelection | null }>({ revision: '', selection: null })
   const selection = picked.revision === revision ? picked.selection : null
   const select = useCallback((next: HeaderSelection | null) => setPicked({ revision, selection: next }), [revision])
-  const [inspectorOpen, setInspectorOpen] = useState(inspectorInitiallyOpen)
-  const toggleInspector = useCallback(() => {
-    setInspectorOpen((was) => {
-      try {
-        localStorage.setItem(INSPECTOR_KEY, was ? 'closed' : 'open')
-      } catch {
-        // Not remembered across reloads then.
-      }
-      return !was
-    })
-  }, [])
   const { restructure: restructureTable } = tables
   const restructure = useCallback(
     (options: StructureOptions, view: IndexView) => (tableId === null ? Promise.resolve(null) : restructureTable(tableId, options, view)),
@@ -95,24 +81,28 @@ export function App(): React.JSX.Element {
   )
   const { run: runPython, runningId } = python
   const run = useCallback(() => {
-    if (runningId) return
+    if (runningId || code.trim() === '') return
     setSelectedRun(null)
     runPython(code, tableId)
   }, [code, runPython, runningId, tableId])
 
   const { show } = python
+  const { setOpen: showPython } = pythonPanel
   const selectRun = useCallback(
     (record: RunRecord) => {
       setCode(record.code)
       setSelectedRun(record.id)
       show(record)
+      showPython(true)
     },
-    [show]
+    [show, showPython]
   )
 
   return (
     <div className="app">
-      <Toolbar opening={tables.opening} onOpen={open} onFile={openFile} pickerRef={picker} />
+      <Toolbar opening={tables.opening} onOpen={open} onFile={openFile} pickerRef={picker}>
+        <PanelToggles inspector={inspector} sessions={sessions} python={pythonPanel} />
+      </Toolbar>
       {tables.error && (
         <Banner kind="error" title="Could not open the file." onDismiss={tables.dismissError}>
           <span> {tables.error.message}</span>
@@ -128,34 +118,41 @@ export function App(): React.JSX.Element {
           </ul>
         </Banner>
       )}
-      <main className="workspace with-sessions">
-        <div className="main-column with-question">
+      {tables.notice && (
+        <Banner kind="info" title={tables.notice} onDismiss={tables.dismissNotice}>
+          {null}
+        </Banner>
+      )}
+      <main
+        className="workspace"
+        style={{ gridTemplateColumns: sessions.open ? `minmax(0, 1fr) auto ${sessions.size}px` : 'minmax(0, 1fr) auto' }}
+      >
+        <div className="main-column">
           <QuestionPanel tables={tables.tables} activeTable={tables.table} />
           {tables.table ? (
             <div className="table-area">
               <TableTabs tables={tables.tables} activeId={tables.table.id} onSelect={tables.select} onClose={tables.close} />
-              <div className={inspectorOpen ? 'table-body with-inspector' : 'table-body'}>
+              <div
+                className="table-body"
+                style={{ gridTemplateColumns: inspector.open ? `minmax(0, 1fr) auto ${inspector.size}px` : 'minmax(0, 1fr)' }}
+              >
                 <ErrorBoundary key={revision} area="table">
-                  <TableView
-                    table={tables.table}
-                    selection={selection}
-                    onSelect={select}
-                    inspectorOpen={inspectorOpen}
-                    onToggleInspector={toggleInspector}
-                    answerRead={answerRead(tables.table.id)}
-                  />
+                  <TableView table={tables.table} selection={selection} onSelect={select} answerRead={answerRead(tables.table.id)} />
                 </ErrorBoundary>
-                {inspectorOpen && (
-                  <ErrorBoundary key={`inspector:${tables.table.id}`} area="table">
-                    <Inspector
-                      table={tables.table}
-                      revision={revision}
-                      selection={selection}
-                      onSelect={select}
-                      onRestructure={restructure}
-                      onClose={toggleInspector}
-                    />
-                  </ErrorBoundary>
+                {inspector.open && (
+                  <>
+                    <Splitter panel={inspector} orientation="vertical" controls="inspector" label="Resize the header tree" />
+                    <ErrorBoundary key={`inspector:${tables.table.id}`} area="table">
+                      <Inspector
+                        table={tables.table}
+                        revision={revision}
+                        selection={selection}
+                        onSelect={select}
+                        onRestructure={restructure}
+                        onClose={inspector.toggle}
+                      />
+                    </ErrorBoundary>
+                  </>
                 )}
               </div>
             </div>
@@ -166,24 +163,42 @@ export function App(): React.JSX.Element {
               <p>Looking for open tables…</p>
             </section>
           )}
-          <div className="workbench">
-            <ScratchPanel
-              code={code}
-              onCodeChange={setCode}
-              running={runningId !== null}
-              onRun={run}
-              onStop={python.stop}
-              tableName={tables.table?.name ?? null}
-              stopError={python.stopError}
-            />
-            <ErrorBoundary area="output">
-              <RunOutput shown={python.shown} running={runningId !== null} />
-            </ErrorBoundary>
-          </div>
+          <PythonPanel
+            panel={pythonPanel}
+            code={code}
+            onCodeChange={setCode}
+            running={runningId !== null}
+            onRun={run}
+            onStop={python.stop}
+            tableName={tables.table?.name ?? null}
+            stopError={python.stopError}
+            shown={python.shown}
+          />
         </div>
-        <SidePanel>
-          <HistoryList runs={history.runs} error={history.error} selectedId={selectedRun} onSelect={selectRun} onClear={history.clear} />
-        </SidePanel>
+        {sessions.open ? (
+          <>
+            <Splitter panel={sessions} orientation="vertical" controls="side-panel" label="Resize sessions and history" />
+            <SidePanel onClose={sessions.toggle}>
+              <HistoryList
+                runs={history.runs}
+                error={history.error}
+                selectedId={selectedRun}
+                onSelect={selectRun}
+                onClear={history.clear}
+              />
+            </SidePanel>
+          </>
+        ) : (
+          <button
+            type="button"
+            className="panel-rail"
+            onClick={sessions.toggle}
+            aria-label="Show sessions and history"
+            title="Show sessions and history"
+          >
+            <span>Sessions · Questions · History</span>
+          </button>
+        )}
       </main>
       <StatusBar status={status} info={info} infoError={infoError} executorKind={appSettings.view?.active ?? null}>
         <EndpointHealthStatus />

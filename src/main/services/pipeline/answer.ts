@@ -3,11 +3,13 @@
  * values arrive already normalised by the runtime (`{"items", "cells"}`); plain Python data arrives as JSON.
  */
 
-import type { AnswerItem, AskAnswer } from '../../../shared/ask'
+import type { AnswerItem, AnswerTable, AskAnswer } from '../../../shared/ask'
+import { chartValues } from '../../../shared/chart'
 import type { PythonOutput } from '../../../shared/python'
 import type { Result } from '../../../shared/result'
 import { fail, ok } from '../../../shared/result'
 import type { CellRef } from '../../../shared/table'
+import { readChart, readTable, recordsTable } from './answer-shapes'
 
 /** Most values an answer keeps; a question wants one value or a short list, not a whole table. */
 export const MAX_ANSWER_ITEMS = 1_000
@@ -27,7 +29,7 @@ function flatten(value: unknown, out: unknown[]): void {
   else out.push(value)
 }
 
-function isNormalised(json: unknown): json is { items: unknown[]; cells?: unknown[] } {
+function isNormalised(json: unknown): json is { items: unknown[]; cells?: unknown[]; table?: unknown } {
   return typeof json === 'object' && json !== null && !Array.isArray(json) && Array.isArray((json as { items?: unknown }).items)
 }
 
@@ -61,7 +63,17 @@ export function readAnswer(output: PythonOutput): Result<AskAnswer> {
   const notes: string[] = []
   let items: AnswerItem[] = []
   let cells: CellRef[] = []
+  let table: AnswerTable | null = null
   const value = output.value
+  const chart = value?.type === 'Chart' ? readChart(value.json) : null
+  if (chart) {
+    if (!chart.ok) return chart
+    const values = chartValues(chart.value.spec)
+      .slice(0, MAX_ANSWER_ITEMS)
+      .map(item)
+      .filter((i): i is AnswerItem => i !== null)
+    return ok({ items: values, text: `Chart: ${chart.value.summary}`, cells: [], chart: chart.value })
+  }
   if (value === null) {
     const printed = output.stdout
       .split('\n')
@@ -78,7 +90,9 @@ export function readAnswer(output: PythonOutput): Result<AskAnswer> {
   } else if (isNormalised(value.json)) {
     items = value.json.items.map(asItem).filter((i): i is AnswerItem => i !== null)
     cells = (value.json.cells ?? []).map(asCell).filter((c): c is CellRef => c !== null)
+    table = readTable(value.json.table)
   } else {
+    table = recordsTable(value.json)
     const flat: unknown[] = []
     flatten(value.json, flat)
     items = flat.map(item).filter((i): i is AnswerItem => i !== null)
@@ -101,5 +115,6 @@ export function readAnswer(output: PythonOutput): Result<AskAnswer> {
   }
   const answer: AskAnswer = { items, text: items.map((i) => String(i.value)).join(', '), cells }
   if (notes.length > 0) answer.note = notes.join(' ')
+  if (table !== null) answer.table = table
   return ok(answer)
 }

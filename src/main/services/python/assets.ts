@@ -1,11 +1,13 @@
 import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { extname, join, normalize, relative, sep } from 'node:path'
+import { basename, dirname, extname, join, normalize, relative, sep } from 'node:path'
 import type { Readable } from 'node:stream'
 import { appRoot } from '../paths'
+import { pandasPackages, servedFileNames, type PackageSet } from './package-source'
 
 /**
  * The files the executor page may load, and nothing else: the built executor page and its scripts,
- * Pyodide's core files, wheels from the package source, and the runtime library bundle.
+ * Pyodide's core files, the lock file and the package files it names (from the package folders), and the
+ * runtime library bundle.
  * Both hosts serve exactly this set (Electron through a protocol handler, Node through a loopback server).
  */
 
@@ -37,14 +39,21 @@ export type Asset = { status: number; contentType: string; size: number; open():
 export type AssetOptions = {
   /** Built renderer output holding executor.html (default: out/renderer). */
   rendererDir?: string
-  /** Folders searched for Pyodide wheels, in order (bundled folder, user cache). */
+  /** Folders searched for Pyodide's package files, in order (download cache, bundled folder). */
   packageDirs: string[]
+  /**
+   * The lock file served to the page as `/pyodide/pyodide-lock.json` and the packages wanted from it:
+   * only their files are served. Default: numpy and pandas from the installed lock.
+   */
+  packages?: PackageSet
 }
 
 export class ExecutorAssets {
   private readonly rendererDir: string
   private readonly pyodideDir: string
   private readonly pythonDir: string
+  private readonly lockPath: string
+  private readonly served: Set<string>
   private runtimeBundle: Buffer | null = null
 
   constructor(private readonly options: AssetOptions) {
@@ -52,6 +61,9 @@ export class ExecutorAssets {
     this.rendererDir = options.rendererDir ?? join(root, 'out', 'renderer')
     this.pyodideDir = join(root, 'node_modules', 'pyodide')
     this.pythonDir = join(root, 'python')
+    const packages = options.packages ?? pandasPackages()
+    this.lockPath = packages.lockPath
+    this.served = servedFileNames(packages)
   }
 
   /** Whether the executor page has been built. */
@@ -67,13 +79,14 @@ export class ExecutorAssets {
     if (path.startsWith('/pyodide/')) {
       const name = path.slice('/pyodide/'.length)
       if (name.includes('/')) return null
-      return this.file(this.pyodideDir, name) ?? this.wheel(name)
+      if (name === 'pyodide-lock.json') return this.file(dirname(this.lockPath), basename(this.lockPath))
+      return this.wheel(name) ?? this.file(this.pyodideDir, name)
     }
     return null
   }
 
   private wheel(name: string): Asset | null {
-    if (!/\.(whl|zip|tar)$/.test(name)) return null
+    if (!this.served.has(name)) return null
     for (const dir of this.options.packageDirs) {
       const asset = this.file(dir, name)
       if (asset) return asset

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { SMALL_REPORT, testExecutor } from '../../../../test/support/executor'
 import { defaultDataDir } from '../paths'
 import type { PythonExecutor } from './executor'
-import { missingPandasWheels, packageDirs } from './package-source'
+import { missingWheels, packageDirs, pandasPackages } from './package-source'
 import { encodeTable } from './types'
 
 /**
@@ -11,11 +11,12 @@ import { encodeTable } from './types'
  * run says why, in the test output, so the gap is never silent.
  */
 const dirs = packageDirs(process.env.TABLEQA_HOME ?? defaultDataDir())
-const missing = missingPandasWheels(dirs)
+const missing = missingWheels(pandasPackages(), dirs)
 const reason =
   `pandas-in-Pyodide tests NOT RUN: ${missing.length} wheel(s) missing from ${dirs.join(' and ')}: ${missing.join(', ')}. ` +
   'PyPI serves no pyemscripten_2026_0_wasm32 wheels of numpy or pandas (only cp312 pyemscripten_2024_0 pandas wheels, for an older Pyodide), ' +
-  'and the pyodide npm package ships none; run `npm run setup:python -- --from <dir|url>` with a Pyodide 314 distribution to enable them.'
+  'and the pyodide npm package ships none; the official Pyodide distribution (what the app fetches on first start) cannot be reached from this machine. ' +
+  'Run `npm run setup:python` where it can, or `npm run setup:python -- --from <dir|url>` with a Pyodide 314 distribution, to enable them.'
 
 let executor: PythonExecutor | null = null
 

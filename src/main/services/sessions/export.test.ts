@@ -100,4 +100,29 @@ describe('session export', () => {
     const result = parseExport(text)
     expect(result.ok && result.value.missing).toEqual(['scores.csv'])
   })
+
+  it('Markdown shows a table answer as a table and embeds a chart answer as an SVG image', () => {
+    const table = { columns: [['Sales']], indexNames: ['Region'], index: [['North'], ['South']], rows: [[45.5], [null]], rowCount: 60 }
+    const spec = {
+      data: { values: [{ x: 1, y: 2 }] },
+      mark: { type: 'bar' as const },
+      encoding: { x: { field: 'x', type: 'ordinal' as const } }
+    }
+    const record = session()
+    const tabled = askSummary('Sales by region?', '45.5')
+    const charted = askSummary('Chart it', 'Chart: bar of y by x, 1 points')
+    if (!tabled.answer || !charted.answer) throw new Error('fixture without an answer')
+    tabled.answer.table = table
+    charted.answer.chart = { spec, summary: 'bar of y by x, 1 points' }
+    const missing = askSummary('Chart it again', 'Chart: bar')
+    if (missing.answer) missing.answer.chart = { spec, summary: 'bar' }
+    record.questions = [tabled, charted, missing]
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><text>drawn</text></svg>'
+    const md = exportSession(record, 'markdown', () => null, [], new Date('2024-05-02T00:00:00Z'), new Map([[charted.askId, svg]])).text
+    expect(md).toContain('| Region | Sales |\n| --- | --- |\n| North | 45.5 |\n| South |  |')
+    expect(md).toContain('_The first 2 of 60 rows._')
+    const image = /!\[bar of y by x, 1 points\]\(data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)\)/.exec(md)
+    expect(Buffer.from(image?.[1] ?? '', 'base64').toString()).toBe(svg)
+    expect(md).toContain('_The chart could not be drawn for this export._')
+  })
 })

@@ -1,4 +1,4 @@
-import type { AskSummary } from '../../../shared/ask'
+import type { AnswerTable, AskSummary } from '../../../shared/ask'
 import type { RunRecord } from '../../../shared/python'
 import type { ExportFormat, SessionExport, SessionRecord } from '../../../shared/session'
 import { fail, ok, type Result } from '../../../shared/result'
@@ -18,16 +18,20 @@ export type SessionFileJson = {
   files: Record<string, string>
 }
 
+/** Chart answers drawn as SVG, by the askId of their question (the Markdown export embeds them). */
+export type ChartImages = ReadonlyMap<string, string>
+
 export function exportSession(
   record: SessionRecord,
   format: ExportFormat,
   bytesOf: (stored: string) => Uint8Array | null,
   known: readonly string[] = [],
-  at: Date = new Date()
+  at: Date = new Date(),
+  images: ChartImages = new Map()
 ): SessionExport {
   const session = redactDeep(record, known)
   const base = fileBase(session.name)
-  if (format === 'markdown') return { fileName: `${base}.md`, mimeType: 'text/markdown', text: toMarkdown(session, at) }
+  if (format === 'markdown') return { fileName: `${base}.md`, mimeType: 'text/markdown', text: toMarkdown(session, at, images) }
   const files: Record<string, string> = {}
   for (const source of session.sources) {
     if (source.origin.kind !== 'file' || source.origin.bytes > EMBED_LIMIT_BYTES) continue
@@ -88,11 +92,36 @@ function score(value: number | null): string {
   return value === null ? '–' : value.toFixed(3)
 }
 
-function questionMarkdown(q: AskSummary, n: number): string {
+/** Rows of a table answer the Markdown export shows. */
+const MARKDOWN_TABLE_ROWS = 50
+
+function tableMarkdown(table: AnswerTable): string[] {
+  const header = [...table.indexNames.map((n) => cell(n)), ...table.columns.map((c) => cell(c.filter((p) => p !== '').join(' › ')))]
+  const lines = [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`]
+  table.rows.slice(0, MARKDOWN_TABLE_ROWS).forEach((row, i) => {
+    const index = table.indexNames.length > 0 ? (table.index[i] ?? []) : []
+    lines.push(`| ${[...index, ...row.map((v) => (v === null ? '' : String(v)))].map(cell).join(' | ')} |`)
+  })
+  const shown = Math.min(table.rows.length, MARKDOWN_TABLE_ROWS)
+  if (shown < table.rowCount) lines.push('', `_The first ${shown} of ${table.rowCount.toLocaleString('en-US')} rows._`)
+  return [...lines, '']
+}
+
+function questionMarkdown(q: AskSummary, n: number, images: ChartImages): string {
   const lines = [`### ${n}. ${q.question.replace(/\r?\n/g, ' ')}`, '']
-  if (q.answer) {
+  const image = images.get(q.askId)
+  if (q.answer?.chart) {
+    lines.push(`**Answer:** ${q.answer.text}`, '')
+    if (image !== undefined)
+      lines.push(
+        `![${cell(q.answer.chart.summary).replace(/[[\]]/g, '')}](data:image/svg+xml;base64,${Buffer.from(image).toString('base64')})`,
+        ''
+      )
+    else lines.push('_The chart could not be drawn for this export._', '')
+  } else if (q.answer) {
     const types = [...new Set(q.answer.items.map((i) => i.type))].join(', ')
-    lines.push(`**Answer:** ${q.answer.text}${types ? ` _(${types})_` : ''}`, '')
+    if (q.answer.table) lines.push('**Answer:**', '', ...tableMarkdown(q.answer.table))
+    else lines.push(`**Answer:** ${q.answer.text}${types ? ` _(${types})_` : ''}`, '')
   } else {
     lines.push(`**No answer.** ${q.problem?.message ?? ''}`.trim(), '')
   }
@@ -126,7 +155,7 @@ function runMarkdown(run: RunRecord): string {
   ].join('\n')
 }
 
-export function toMarkdown(session: SessionRecord, at: Date = new Date()): string {
+export function toMarkdown(session: SessionRecord, at: Date = new Date(), images: ChartImages = new Map()): string {
   const lines = [`# ${session.name}`, '', `Created ${session.createdAt} · exported ${at.toISOString()}`, '', '## Tables', '']
   if (session.sources.length === 0) lines.push('No tables.')
   for (const s of session.sources) {
@@ -135,7 +164,7 @@ export function toMarkdown(session: SessionRecord, at: Date = new Date()): strin
   }
   lines.push('', '## Questions', '')
   if (session.questions.length === 0) lines.push('No questions.', '')
-  session.questions.forEach((q, i) => lines.push(questionMarkdown(q, i + 1)))
+  session.questions.forEach((q, i) => lines.push(questionMarkdown(q, i + 1, images)))
   lines.push('## Python runs', '')
   if (session.runs.length === 0) lines.push('No runs.', '')
   for (const run of session.runs) lines.push(runMarkdown(run))

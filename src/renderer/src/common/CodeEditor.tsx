@@ -1,6 +1,5 @@
 import { useLayoutEffect, useRef } from 'react'
 import { dedent, indent, type Edit } from './editing'
-import { shortcut } from './platform'
 
 /** The editor's element id, for shortcuts that focus it. */
 export const CODE_EDITOR_ID = 'code-editor'
@@ -9,10 +8,12 @@ type Props = {
   value: string
   onChange: (value: string) => void
   onRun: () => void
+  /** Id of the help text that says what the editor is for. */
+  describedBy?: string
 }
 
 /** A plain textarea that behaves enough like a code editor: Tab indents, Ctrl/Cmd+Enter runs. */
-export function CodeEditor({ value, onChange, onRun }: Props): React.JSX.Element {
+export function CodeEditor({ value, onChange, onRun, describedBy }: Props): React.JSX.Element {
   const area = useRef<HTMLTextAreaElement>(null)
   const pendingSelection = useRef<Edit | null>(null)
   // After Escape, Tab leaves the editor again, so keyboard users are not trapped in it.
@@ -54,7 +55,9 @@ export function CodeEditor({ value, onChange, onRun }: Props): React.JSX.Element
       className="code-editor"
       aria-label="Python code"
       aria-keyshortcuts="Control+Enter Meta+Enter"
-      placeholder={`len(df)\n\n# The last expression is shown as the value. ${shortcut('Enter')} runs.`}
+      // Prose, so it cannot be taken for code that is already there.
+      placeholder="Type Python code here…"
+      aria-describedby={describedBy}
       spellCheck={false}
       autoCapitalize="off"
       autoComplete="off"

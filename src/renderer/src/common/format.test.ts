@@ -8,8 +8,7 @@ import {
   formatRunTime,
   loadingText,
   pythonStatusText,
-  tableShape,
-  tabLabels
+  tableShape
 } from './format'
 
 describe('columnHeader', () => {
@@ -98,16 +97,5 @@ describe('importWarnings', () => {
       { name: 'Sheet2', warnings: ['2 merged cells were split'] }
     ]
     expect(importWarnings(tables)).toEqual(['Sheet2: 2 merged cells were split'])
-  })
-})
-
-describe('tabLabels', () => {
-  it('drops the file name the sheets share', () => {
-    expect(tabLabels(['book.xlsx › Contents', 'book.xlsx › Table 1'])).toEqual(['Contents', 'Table 1'])
-  })
-
-  it('keeps names that do not share a prefix', () => {
-    expect(tabLabels(['a.db › users', 'b.db › users'])).toEqual(['a.db › users', 'b.db › users'])
-    expect(tabLabels(['users', 'orders'])).toEqual(['users', 'orders'])
   })
 })

@@ -109,12 +109,3 @@ export function importWarnings(tables: readonly { name: string; warnings: string
   if (tables.length === 1) return [...(tables[0]?.warnings ?? [])]
   return tables.flatMap((t) => t.warnings.map((w) => `${t.name}: ${w}`))
 }
-
-/** Tab labels for the tables of one file: the file name they all start with ("book.xlsx › ") is dropped. */
-export function tabLabels(names: readonly string[]): string[] {
-  const first = names[0]
-  const cut = first === undefined ? -1 : first.lastIndexOf(' › ')
-  if (names.length < 2 || first === undefined || cut < 0) return [...names]
-  const prefix = first.slice(0, cut + 3)
-  return names.every((n) => n.startsWith(prefix) && n.length > prefix.length) ? names.map((n) => n.slice(prefix.length)) : [...names]
-}

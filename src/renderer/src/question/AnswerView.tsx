@@ -3,13 +3,17 @@ import { formatDuration } from '../common/format'
 import { Candidates } from './Candidates'
 import { ProgramView } from './ProgramView'
 import { a1Name } from '../../../shared/cells'
+import { AnswerTable } from './AnswerTable'
+import { ChartView } from './ChartView'
 
 type Props = { summary: AskSummary; tableId: string | null; tableName: string | null }
 
 /** A finished question: the answer and its type, the program, the candidates, and what was noted. */
 export function AnswerView({ summary, tableId, tableName }: Props): React.JSX.Element {
   const { answer } = summary
-  const types = answer ? [...new Set(answer.items.map((i) => i.type))] : []
+  // A chart or a table says what it holds itself; the types and count of its values would only repeat it.
+  const shaped = answer?.chart !== undefined || answer?.table !== undefined
+  const types = answer && !shaped ? [...new Set(answer.items.map((i) => i.type))] : []
   return (
     <div className="answer-view">
       {answer ? (
@@ -22,8 +26,10 @@ export function AnswerView({ summary, tableId, tableName }: Props): React.JSX.El
               {t}
             </span>
           ))}
-          {answer.items.length > 1 && <span className="muted small">{answer.items.length} values</span>}
+          {answer.items.length > 1 && !shaped && <span className="muted small">{answer.items.length} values</span>}
           {answer.note && <p className="muted small">{answer.note}</p>}
+          {answer.chart && <ChartView chart={answer.chart} question={summary.question} />}
+          {answer.table && !answer.chart && <AnswerTable table={answer.table} question={summary.question} />}
           {answer.cells.length > 0 && (
             <p className="answer-cells small" data-testid="answer-cells">
               Read from {answer.cells.length === 1 ? 'cell' : 'cells'}{' '}

@@ -113,7 +113,7 @@ function SessionItem({
 }
 
 /** Sessions: the current one and the others, searched with Ctrl/Cmd+K, opened, renamed, exported, imported. */
-export function SessionsPanel({ sessions }: { sessions: SessionsState }): React.JSX.Element {
+export function SessionsPanel({ sessions, onHide }: { sessions: SessionsState; onHide: () => void }): React.JSX.Element {
   const search = useRef<HTMLInputElement>(null)
   const picker = useRef<HTMLInputElement>(null)
   const [imported, setImported] = useState<string | null>(null)
@@ -133,6 +133,9 @@ export function SessionsPanel({ sessions }: { sessions: SessionsState }): React.
           </button>
           <button type="button" onClick={() => picker.current?.click()}>
             Import…
+          </button>
+          <button type="button" className="panel-close" aria-label="Hide sessions and history" title="Hide this panel" onClick={onHide}>
+            ×
           </button>
           <input
             ref={picker}

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { AskSummary } from '../../../shared/ask'
 import type { AppError } from '../../../shared/result'
-import type { ExportFormat, SessionExport, SessionListing, SessionOpened } from '../../../shared/session'
+import type { ExportFormat, SessionExport, SessionListing, SessionOpened, SessionSummary } from '../../../shared/session'
 import { errorFromCause } from '../common/failure'
 import { useApi } from '../api/context'
 
@@ -21,7 +21,19 @@ export type SessionsState = {
   importText: (text: string) => Promise<SessionOpened | null>
 }
 
-/** Sessions and the current session's questions, refreshed on `session:changed` and `history:changed`. */
+/** The listing with one session's card replaced by its new state, newest first as main lists them. */
+export function withCard(listing: SessionListing, card: SessionSummary): SessionListing {
+  if (!listing.sessions.some((s) => s.id === card.id)) return listing
+  const sessions = listing.sessions.map((s) => (s.id === card.id ? card : s))
+  sessions.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0))
+  return { ...listing, sessions }
+}
+
+/**
+ * Sessions and the current session's questions: listed again on `session:changed` and `history:changed`;
+ * an answered question (`question:answered`) and a change of the open tables (`session:updated`) carry
+ * what changed, so nothing is asked for again.
+ */
 export function useSessions(): SessionsState {
   const api = useApi()
   const [listing, setListing] = useState<SessionListing | null>(null)
@@ -46,7 +58,15 @@ export function useSessions(): SessionsState {
 
   useEffect(() => {
     refresh()
-    const offs = [api.on('session:changed', refresh), api.on('history:changed', refresh)]
+    const offs = [
+      api.on('session:changed', refresh),
+      api.on('history:changed', refresh),
+      api.on('session:updated', (card) => setListing((l) => (l ? withCard(l, card) : l))),
+      api.on('question:answered', ({ entry, session }) => {
+        setQuestions((q) => [entry, ...q.filter((x) => x.askId !== entry.askId)])
+        setListing((l) => (l ? withCard(l, session) : l))
+      })
+    ]
     return () => offs.forEach((off) => off())
   }, [api, refresh])
 

@@ -7,6 +7,7 @@ import {
   type SettingsUpdate,
   type TimeoutSettings
 } from '../../../shared/settings'
+import { PackageSettings } from './PackageSettings'
 import type { AppSettingsState } from './useAppSettings'
 
 type Props = { state: AppSettingsState }
@@ -23,7 +24,7 @@ export function RunSettings({ state }: Props): React.JSX.Element | null {
     <>
       <SamplingForm key={`s${JSON.stringify(settings.sampling)}`} settings={settings} state={state} save={samplingSave} />
       <TimeLimitsForm key={`t${JSON.stringify(settings.timeouts)}`} settings={settings} state={state} save={limitsSave} />
-      <PackageSource dirs={view.packages.dirs} missing={view.packages.missing} />
+      <PackageSettings />
     </>
   )
 }
@@ -165,31 +166,5 @@ function Actions({
         </p>
       )}
     </>
-  )
-}
-
-/** Where Pyodide loads pandas from: shown, not edited (the folders are fixed; `setup:python` fills them). */
-function PackageSource({ dirs, missing }: { dirs: string[]; missing: string[] }): React.JSX.Element {
-  return (
-    <section className="executor-settings" aria-labelledby="packages-title">
-      <h3 id="packages-title">Pyodide packages</h3>
-      <p className="muted small">Folders searched for the pandas wheels, in order:</p>
-      <ul className="package-dirs" aria-label="Package folders">
-        {dirs.map((dir) => (
-          <li key={dir}>
-            <code>{dir}</code>
-          </li>
-        ))}
-      </ul>
-      {missing.length === 0 ? (
-        <p className="endpoint-check" data-testid="packages-state">
-          pandas is available in the sandbox.
-        </p>
-      ) : (
-        <p className="executor-warning" data-testid="packages-state">
-          Missing: {missing.join(', ')}. Run <code>npm run setup:python</code> to fetch them, then restart.
-        </p>
-      )}
-    </section>
   )
 }

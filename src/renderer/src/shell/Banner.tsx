@@ -1,11 +1,11 @@
 type Props = {
-  kind: 'error' | 'warning'
+  kind: 'error' | 'warning' | 'info'
   title: string
   onDismiss: () => void
   children: React.ReactNode
 }
 
-/** A dismissible message above the workspace. Errors are announced at once, warnings politely. */
+/** A dismissible message above the workspace. Errors are announced at once, warnings and notices politely. */
 export function Banner({ kind, title, onDismiss, children }: Props): React.JSX.Element {
   return (
     <div className={`banner banner-${kind}`} role={kind === 'error' ? 'alert' : 'status'} data-testid={`${kind}-banner`}>
@@ -13,7 +13,12 @@ export function Banner({ kind, title, onDismiss, children }: Props): React.JSX.E
         <strong>{title}</strong>
         {children}
       </div>
-      <button type="button" className="banner-close" onClick={onDismiss} aria-label={`Dismiss ${kind === 'error' ? 'error' : 'warnings'}`}>
+      <button
+        type="button"
+        className="banner-close"
+        onClick={onDismiss}
+        aria-label={`Dismiss ${kind === 'error' ? 'error' : kind === 'warning' ? 'warnings' : 'notice'}`}
+      >
         ×
       </button>
     </div>

@@ -3,6 +3,7 @@ import type { ExecutorState } from '../../../shared/python'
 import type { AppError } from '../../../shared/result'
 import { CPYTHON_WARNING } from '../../../shared/settings'
 import { bootProgressView } from './bootProgress'
+import { PackageDownload } from './PackageDownload'
 import { appInfoText, pythonStatusText } from '../common/format'
 
 type Props = {
@@ -33,6 +34,7 @@ export function StatusBar({ status, info, infoError, executorKind = null, childr
           data-testid="python-progress"
         />
       )}
+      {executorKind !== 'cpython' && <PackageDownload />}
       {executorKind === 'cpython' && (
         <span className="executor-badge" data-testid="executor-badge" title={`Local Python: ${CPYTHON_WARNING}`}>
           Local Python: {CPYTHON_WARNING}

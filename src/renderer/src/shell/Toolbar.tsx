@@ -12,9 +12,11 @@ type Props = {
   onOpen: () => void
   onFile: (file: File) => void
   pickerRef: React.RefObject<HTMLInputElement | null>
+  /** Controls at the right end (the panel toggles). */
+  children?: React.ReactNode
 }
 
-export function Toolbar({ opening, onOpen, onFile, pickerRef }: Props): React.JSX.Element {
+export function Toolbar({ opening, onOpen, onFile, pickerRef, children }: Props): React.JSX.Element {
   return (
     <header className="toolbar">
       <h1 className="app-name">TableQA Studio</h1>
@@ -43,6 +45,7 @@ export function Toolbar({ opening, onOpen, onFile, pickerRef }: Props): React.JS
       <span className="toolbar-hint" role="status">
         {opening !== null ? `Opening ${opening}…` : `${shortcutLabel} or drop a file anywhere`}
       </span>
+      {children}
     </header>
   )
 }

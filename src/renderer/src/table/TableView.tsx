@@ -1,14 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { AgGridReact } from 'ag-grid-react'
-import type {
-  AutoSizeStrategy,
-  CellClickedEvent,
-  ColDef,
-  ColumnHeaderClickedEvent,
-  GetRowIdParams,
-  GridApi,
-  GridReadyEvent
-} from 'ag-grid-community'
+import type { CellClickedEvent, ColDef, ColumnHeaderClickedEvent, GetRowIdParams, GridApi, GridReadyEvent } from 'ag-grid-community'
 import type { TableSummary } from '../../../shared/api'
 import type { CellRef } from '../../../shared/table'
 import { loadingText, tableShape } from '../common/format'
@@ -19,26 +11,27 @@ import { columnNode, columnsUnder, indexNode, startsWith, type HeaderSelection }
 import { darkGridTheme, lightGridTheme } from './gridTheme'
 import { useTableRows } from './useTableRows'
 import { usePrefersDark } from '../common/usePrefersDark'
+import { useClippedColumns } from './grid/useClippedColumns'
+import { useFitColumns } from './grid/useFitColumns'
 import type { GridRow } from './rows'
 
 type Props = {
   table: TableSummary
   selection: HeaderSelection | null
   onSelect: (selection: HeaderSelection | null) => void
-  inspectorOpen: boolean
-  onToggleInspector: () => void
   /** Source cells the shown answer read (empty when there is none, or it is about another table). */
   answerRead?: readonly CellRef[]
 }
 
-const defaultColDef: ColDef<GridRow> = { sortable: true, filter: true, resizable: true, width: 160, minWidth: 60 }
-
-// Sized to the rows on screen when data first shows; small tables stretch to fill the width.
-const autoSize: AutoSizeStrategy<GridRow> = {
-  type: 'fitCellContents',
-  defaultMinWidth: 60,
-  defaultMaxWidth: 420,
-  scaleUpToFitGridWidth: true
+// Widths come from the cells once rows are in (useFitColumns); long headers wrap instead of widening a column.
+const defaultColDef: ColDef<GridRow> = {
+  sortable: true,
+  filter: true,
+  resizable: true,
+  width: 120,
+  minWidth: 48,
+  wrapHeaderText: true,
+  autoHeaderHeight: true
 }
 
 const getRowId = (p: GetRowIdParams<GridRow>): string => String(p.data.n)
@@ -54,14 +47,7 @@ function highlightOf(selection: HeaderSelection | null, table: TableSummary, gro
 /** The open table in AG Grid: the top tree as column groups, the left tree as pinned index columns. */
 const NO_CELLS: readonly CellRef[] = []
 
-export function TableView({
-  table,
-  selection,
-  onSelect,
-  inspectorOpen,
-  onToggleInspector,
-  answerRead = NO_CELLS
-}: Props): React.JSX.Element {
+export function TableView({ table, selection, onSelect, answerRead = NO_CELLS }: Props): React.JSX.Element {
   const [grid, setGrid] = useState<GridApi<GridRow> | null>(null)
   const host = useRef<HTMLDivElement>(null)
   const current = useRef<Highlight>(NO_HIGHLIGHT)
@@ -75,10 +61,13 @@ export function TableView({
   const groups = useMemo(() => groupPaths(tree), [tree])
   const depth = table.indexColumns.length
   const numericSet = useMemo(() => new Set(numeric ?? []), [numeric])
+  useFitColumns(grid, host, loaded, numeric === null ? null : numericSet)
   const columns = useMemo(() => columnDefs(table, tree, depth, numericSet), [table, tree, depth, numericSet])
   const highlight = useMemo(() => highlightOf(selection, table, groups), [selection, table, groups])
   const loading = loaded < table.rowCount && !error
   const levels = useMemo(() => indexDepth(table.columns), [table.columns])
+  const [gridKey] = useState(() => `g${Math.random().toString(36).slice(2, 10)}`)
+  const clipped = useClippedColumns(grid, gridKey, host)
 
   // Bring the selected cells into view; rows still loading are looked for again as blocks arrive.
   const unseen = useRef<Highlight | null>(null)
@@ -179,15 +168,6 @@ export function TableView({
               </button>
             </span>
           )}
-          <button
-            type="button"
-            aria-pressed={inspectorOpen}
-            aria-controls="inspector"
-            onClick={onToggleInspector}
-            title="Show or hide the header-tree inspector"
-          >
-            Header tree
-          </button>
         </span>
       </div>
       {error && (
@@ -195,13 +175,13 @@ export function TableView({
           Could not load all rows ({loaded.toLocaleString('en-US')} loaded): {error.message}
         </div>
       )}
-      <div className="grid-host" role="region" aria-label="Table" ref={host}>
+      <div className="grid-host" role="region" aria-label="Table" ref={host} data-grid={gridKey}>
+        <style>{clipped}</style>
         <AgGridReact<GridRow>
           theme={dark ? darkGridTheme : lightGridTheme}
           columnDefs={columns}
           defaultColDef={defaultColDef}
           getRowId={getRowId}
-          autoSizeStrategy={autoSize}
           context={context}
           enableCellSpan
           onGridReady={(event: GridReadyEvent<GridRow>) => {

@@ -6,6 +6,7 @@ import type { IndexView, StructureOptions } from '../../../shared/table'
 import { errorFromCause } from '../common/failure'
 import { importWarnings } from '../common/format'
 import { useApi } from '../api/context'
+import { firstToShow } from './firstTable'
 
 export type OpenTableState = {
   /** Every open table, one tab each: one per sheet of a workbook or per table of a database. */
@@ -18,6 +19,8 @@ export type OpenTableState = {
   restored: boolean
   error: AppError | null
   warnings: string[]
+  /** Something to know about the last open that is neither an error nor a warning (the file was open already). */
+  notice: string | null
   openDialog: () => void
   openFile: (file: File) => void
   openSample: (name: SampleName, label: string) => void
@@ -27,6 +30,7 @@ export type OpenTableState = {
   restructure: (tableId: string, options: StructureOptions, view: IndexView) => Promise<AppError | null>
   dismissError: () => void
   dismissWarnings: () => void
+  dismissNotice: () => void
 }
 
 const ACTIVE_KEY = 'tableqa-active-table'
@@ -57,7 +61,13 @@ export function useOpenTable(): OpenTableState {
   const [restored, setRestored] = useState(false)
   const [error, setError] = useState<AppError | null>(null)
   const [warnings, setWarnings] = useState<string[]>([])
+  const [notice, setNotice] = useState<string | null>(null)
   const attempt = useRef(0)
+  // What is open now, for telling a file opened again from a new one when its tables come back.
+  const openIds = useRef(new Set<string>())
+  useEffect(() => {
+    openIds.current = new Set(tables.map((t) => t.id))
+  }, [tables])
 
   const activate = useCallback((tableId: string | null) => {
     setActiveId(tableId)
@@ -95,13 +105,21 @@ export function useOpenTable(): OpenTableState {
         return
       }
       // An empty list is a cancelled dialog: keep what is open.
-      const first = result.value[0]
-      if (!first) return
       const added = result.value
-      setTables((open) => [...open.filter((t) => !added.some((a) => a.id === t.id)), ...added])
+      const first = firstToShow(added)
+      if (!first) return
+      const again = added.every((t) => openIds.current.has(t.id))
+      // Tables open already keep their place (a file opened again brings its tabs to the front, not a copy).
+      setTables((open) => {
+        const ids = new Set(open.map((t) => t.id))
+        return [...open.map((t) => added.find((a) => a.id === t.id) ?? t), ...added.filter((a) => !ids.has(a.id))]
+      })
       activate(first.id)
       setError(null)
-      setWarnings(importWarnings(added))
+      setWarnings(again ? [] : importWarnings(added))
+      setNotice(
+        again ? `${first.source.fileName} is open already: showing its ${added.length === 1 ? 'table' : `${added.length} tables`}.` : null
+      )
     },
     [activate]
   )
@@ -111,6 +129,7 @@ export function useOpenTable(): OpenTableState {
       const ticket = ++attempt.current
       setOpening(label)
       setError(null)
+      setNotice(null)
       open().then(
         (result) => settle(ticket, result),
         (cause: unknown) => settle(ticket, { ok: false, error: errorFromCause(`Opening ${label}`, cause) })
@@ -165,6 +184,7 @@ export function useOpenTable(): OpenTableState {
     restored,
     error,
     warnings,
+    notice,
     openDialog,
     openFile,
     openSample,
@@ -172,6 +192,7 @@ export function useOpenTable(): OpenTableState {
     close,
     restructure,
     dismissError: useCallback(() => setError(null), []),
-    dismissWarnings: useCallback(() => setWarnings([]), [])
+    dismissWarnings: useCallback(() => setWarnings([]), []),
+    dismissNotice: useCallback(() => setNotice(null), [])
   }
 }

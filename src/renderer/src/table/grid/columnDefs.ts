@@ -42,11 +42,20 @@ const rowNumberColumn: ColDef<GridRow> = {
   cellClass: 'row-number'
 }
 
+/** The header of an index column: the corner's text, or which level it is when the corner is blank. */
+export function indexHeader(level: number, name: string): string {
+  return name.trim() === '' ? `level ${level + 1}` : name
+}
+
 function indexColumn(level: number, name: string): ColDef<GridRow> {
   return {
     colId: `i:${level}`,
-    headerName: name,
-    headerTooltip: name === '' ? `Row index, level ${level + 1}` : `${name} (row index, level ${level + 1})`,
+    headerName: indexHeader(level, name),
+    headerTooltip: name.trim() === '' ? `Row index, level ${level + 1}` : `${name} (row index, level ${level + 1})`,
+    // Row labels span the rows under them: filtering them would split those spans, so they have no filter.
+    filter: false,
+    suppressHeaderFilterButton: true,
+    suppressHeaderMenuButton: true,
     valueGetter: (p) => p.data?.index[level] ?? '',
     pinned: 'left',
     lockPinned: true,

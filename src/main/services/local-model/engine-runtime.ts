@@ -54,6 +54,7 @@ export function startEngine(port: EnginePort): void {
   const cancelled = new Set<number>()
   const queue: GenerateRequest[] = []
   let working = false
+  let promptChunk = PROMPT_CHUNK_MIN
 
   const load = async (spec: EngineModelSpec): Promise<void> => {
     const started = Date.now()
@@ -149,7 +150,8 @@ export function startEngine(port: EnginePort): void {
     let common = 0
     while (common < held.length && common < prefix.length && held[common] === prefix[common]) common += 1
     if (common < l.sequence.nextTokenIndex) await l.sequence.eraseContextTokenRanges([{ start: common, end: l.sequence.nextTokenIndex }])
-    let chunk = 32
+    // The first chunk is sized by the speed seen in the request before (8 tokens before any was seen).
+    let chunk = promptChunk
     for (let at = common; at < prefix.length;) {
       if (cancelled.has(id)) return null
       const part = prefix.slice(at, at + chunk)
@@ -158,6 +160,7 @@ export function startEngine(port: EnginePort): void {
       const msPerToken = Math.max(Date.now() - started, 1) / part.length
       at += part.length
       chunk = Math.min(PROMPT_CHUNK_MAX, Math.max(PROMPT_CHUNK_MIN, Math.floor(PROMPT_CHUNK_MS / msPerToken)))
+      promptChunk = chunk
     }
     return cancelled.has(id) ? null : prefix.length - common
   }

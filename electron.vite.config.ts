@@ -6,7 +6,11 @@ export default defineConfig({
   main: {
     build: {
       rollupOptions: {
+        // node-llama-cpp loads its native binaries from its own package folder: never bundle it (and keep
+        // its binaries out of the asar archive when the app is packaged; see package.json "build").
+        external: ['node-llama-cpp'],
         input: {
+          engine: resolve(import.meta.dirname, 'src/main/engine.ts'),
           index: resolve(import.meta.dirname, 'src/main/index.ts'),
           web: resolve(import.meta.dirname, 'src/main/web.ts'),
           'table-worker': resolve(import.meta.dirname, 'src/main/table-worker.ts')

@@ -1,9 +1,10 @@
 /**
  * Ask a question about a table from the command line:
- *   npm run ask -- --table FILE --question "..." (--endpoint NAME | --base-url URL --model NAME
- *     [--api-key-env VAR] [--api chat|completions|responses]) [--n 5] [--select logprob|vote|greedy]
+ *   npm run ask -- --table FILE --question "..." [--endpoint NAME|builtin | --base-url URL --model NAME
+ *     [--api-key-env VAR] [--api chat|completions|responses]] [--n 5] [--select logprob|vote|greedy]
  *     [--lang python|sql] [--apis none|qa|full] [--repr multiindex|flatten] [--executor pyodide|cpython] [--json]
- * Named endpoints come from the settings in the data folder; their key from --api-key-env VAR (or
+ * Without endpoint flags the built-in model answers (installed with `npm run setup:model`), in its own
+ * engine process. Named endpoints come from the settings in the data folder; their key from --api-key-env VAR (or
  * TABLEQA_API_KEY), else from the data folder's key file (keys the desktop app encrypted with the OS
  * keychain cannot be read here: give those with --api-key-env).
  */
@@ -28,11 +29,12 @@ import type { Executor } from '../src/main/services/python/types'
 import { importFile } from '../src/main/services/tables/import'
 import { structureGrid } from '../src/main/services/tables/structure'
 
-const USAGE = `usage: npm run ask -- --table FILE --question "..." (--endpoint NAME | --base-url URL --model NAME [--api-key-env VAR] [--api chat|completions|responses])
+const USAGE = `usage: npm run ask -- --table FILE --question "..." [--endpoint NAME|builtin | --base-url URL --model NAME [--api-key-env VAR] [--api chat|completions|responses]]
        [--n 5] [--select logprob|vote|greedy] [--score sum|mean] [--lang python|sql] [--apis none|qa|full] [--repr multiindex|flatten]
        [--kind auto|relational|hierarchical|airline|multi-table] [--budget TOKENS] [--executor pyodide|cpython] [--python python3] [--no-cache] [--json]
        npm run ask -- --clear-cache      empty the response cache (<data folder>/model-cache) and exit
-Model replies are cached by endpoint, model, prompt and parameters, so asking again is free; --no-cache skips the cache.`
+With no endpoint flags the built-in model answers on this computer (install one with npm run setup:model).
+Replies of servers are cached by endpoint, model, prompt and parameters, so asking again is free; --no-cache skips the cache.`
 
 function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T | undefined {
   if (value === undefined) return undefined
@@ -148,6 +150,8 @@ async function main(): Promise<number> {
   }
   const controller = new AbortController()
   process.once('SIGINT', () => controller.abort())
+  if (opened.value.config.kind === 'builtin' && values.json !== true)
+    process.stderr.write(`  built-in model: ${opened.value.config.model} (${opened.value.config.builtin?.modelFile ?? ''})\n`)
   try {
     const result = await ask(
       {
@@ -176,6 +180,7 @@ async function main(): Promise<number> {
     return result.value.answer === null ? 1 : 0
   } finally {
     await executor.close()
+    await opened.value.close()
   }
 }
 

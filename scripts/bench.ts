@@ -12,6 +12,7 @@ type Suite = { run(args: string[]): Promise<SuiteResult> }
 
 const SUITES: Record<string, () => Promise<Suite>> = {
   exec: () => import('./bench/exec'),
+  model: () => import('./bench/model'),
   oracle: () => import('./bench/oracle'),
   packages: () => import('./bench/packages'),
   parse: () => import('./bench/parse'),

@@ -1,5 +1,5 @@
 /**
- * `npm run eval -- --dataset wikitq|hitab|aitqa|spider --split dev|test (--endpoint NAME|oracle |
+ * `npm run eval -- --dataset wikitq|hitab|aitqa|spider --split dev|test (--endpoint NAME|builtin|oracle |
  * --base-url URL --model NAME [--api chat|completions|responses]) [--api-key-env VAR] [--n 5]
  * [--temperature 0.7] [--limit N] [--apis none|qa|full] [--table-repr multiindex|flatten]
  * [--lang python|sql] [--select logprob|vote|greedy] [--concurrency K] [--out DIR] [--data DIR]`
@@ -12,7 +12,7 @@ import { defaultDataDir } from '../src/main/services/paths'
 import { API_KINDS, openModelClient, type EndpointChoice } from './lib/model-client'
 
 const USAGE = `Usage: npm run eval -- --dataset wikitq|hitab|aitqa|spider --split dev|test
-  (--endpoint NAME|oracle | --base-url URL --model NAME [--api chat|completions|responses])
+  (--endpoint NAME|builtin|oracle | --base-url URL --model NAME [--api chat|completions|responses])
   [--api-key-env VAR] [--n 5] [--temperature 0.7] [--limit N] [--apis none|qa|full] [--table-repr multiindex|flatten] [--lang python|sql]
   [--select logprob|vote|greedy] [--concurrency K] [--out DIR] [--data DIR] [--timeout SECONDS]`
 
@@ -67,7 +67,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
   })
   const endpoint = values.endpoint
   if (endpoint === undefined && (values['base-url'] === undefined || values.model === undefined)) {
-    throw new Error('give --endpoint NAME (or oracle), or both --base-url URL and --model NAME')
+    throw new Error('give --endpoint NAME (or builtin, or oracle), or both --base-url URL and --model NAME')
   }
   const timeout = positiveInt('timeout', values.timeout)
   const n = positiveInt('n', values.n)
@@ -104,11 +104,20 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
 
 /** The oracle, or a client for the endpoint the flags name (settings, key file and cache of the data folder). */
 export async function openSource(source: EvalArgs['source'], dataDir = defaultDataDir()): Promise<EvalOptions['source']> {
-  if (source === 'oracle') return 'oracle'
+  return (await openClosableSource(source, dataDir)).source
+}
+
+/** As openSource, with what stops the client (the built-in model's engine process) when the run is over. */
+export async function openClosableSource(
+  source: EvalArgs['source'],
+  dataDir = defaultDataDir()
+): Promise<{ source: EvalOptions['source']; close: () => Promise<void> }> {
+  if (source === 'oracle') return { source: 'oracle', close: () => Promise.resolve() }
   const opened = await openModelClient(source, { dataDir, cache: true, keyRequired: true })
   if (!opened.ok) throw new Error(`Model mode: ${opened.error.message}`)
-  const { client, config } = opened.value
-  return { client, label: source.endpoint ?? `${config.model}@${config.baseUrl}` }
+  const { client, config, close } = opened.value
+  const label = source.endpoint ?? (config.kind === 'builtin' ? 'builtin' : `${config.model}@${config.baseUrl}`)
+  return { source: { client, label }, close }
 }
 
 async function main(): Promise<void> {
@@ -119,8 +128,13 @@ async function main(): Promise<void> {
     console.error(`${e instanceof Error ? e.message : String(e)}\n\n${USAGE}`)
     process.exit(2)
   }
-  const summary = await evaluate({ ...args.options, source: await openSource(args.source) })
-  console.log(summaryMarkdown(summary))
+  const opened = await openClosableSource(args.source)
+  try {
+    const summary = await evaluate({ ...args.options, source: opened.source })
+    console.log(summaryMarkdown(summary))
+  } finally {
+    await opened.close()
+  }
 }
 
 if (process.argv[1] !== undefined && /scripts[\\/]eval\.ts$/.test(process.argv[1])) {

@@ -1,6 +1,8 @@
 /**
- * The model client of a command-line run (`npm run ask`, `npm run eval`): a named endpoint from the
- * settings in the data folder, or an ad-hoc one from a base URL and a model name. The API key comes from
+ * The model client of a command-line run (`npm run ask`, `npm run eval`): the built-in model when no
+ * endpoint is named (or `--endpoint builtin`), a named endpoint from the settings in the data folder, or an
+ * ad-hoc one from a base URL and a model name. The built-in model runs in a forked engine process that
+ * `close()` stops. The API key comes from
  * an environment variable when one is named (or TABLEQA_API_KEY is set), else from the key file beside
  * the settings. Samples are cached in `<dataDir>/model-cache` when asked.
  */
@@ -11,7 +13,11 @@ import type { Result } from '../../src/shared/result'
 import { fail, ok } from '../../src/shared/result'
 import type { SecretStore } from '../../src/main/services/model'
 import { MemorySecretStore, ModelClient, ResponseCache } from '../../src/main/services/model'
-import { ENDPOINT_DEFAULTS, EndpointRegistry, SETTINGS_STORE } from '../../src/main/services/settings'
+import { BUILTIN_ID, ENDPOINT_DEFAULTS, EndpointRegistry, SETTINGS_STORE } from '../../src/main/services/settings'
+import { LocalModels, nodeEngineSpawner } from '../../src/main/services/local-model'
+import { EngineHost } from '../../src/main/services/local-model/engine-host'
+import { recommendedModel } from '../../src/main/services/local-model/catalog'
+import { formatBytes } from '../../src/main/services/local-model/hardware'
 import { FileSecretStore, localKeyCipher } from '../../src/main/services/store/secret-file'
 import { openFileStore } from '../../src/main/services/store/store'
 
@@ -51,6 +57,27 @@ export type OpenedClient = {
   /** Where the API key came from, for messages: an environment variable, the key file, or none. */
   key: string
   cache: ResponseCache | null
+  /** Stops what the client started (the built-in model's engine process). */
+  close: () => Promise<void>
+}
+
+/** A client for the built-in endpoint of `dataDir`, with its own engine process. */
+function openBuiltin(registry: EndpointRegistry, models: LocalModels, budget?: number): Result<OpenedClient> {
+  const state = registry.builtinState()
+  if (state === null || state.state !== 'ready') {
+    const why = state?.state === 'invalid' ? state.message : `No built-in model is installed in ${models.dir}.`
+    const model = recommendedModel(models.catalog)
+    return fail(
+      'model-not-found',
+      `${why} Install one with \`npm run setup:model -- --model ${model.id}\` (${formatBytes(model.sizeBytes)} download) or \`npm run setup:model -- --file PATH\`, or name a server with --endpoint NAME or --base-url URL --model NAME.`
+    )
+  }
+  const config = registry.get(BUILTIN_ID)
+  if (config === undefined) return fail('internal', 'The built-in endpoint is missing.')
+  if (budget !== undefined) config.promptTokenBudget = budget
+  const host = new EngineHost(nodeEngineSpawner())
+  const client = new ModelClient(config, { secrets: new MemorySecretStore(), builtin: { host } })
+  return ok({ client, config, key: 'none', cache: null, close: () => host.close() })
 }
 
 export async function openModelClient(choice: EndpointChoice, setup: ClientSetup): Promise<Result<OpenedClient>> {
@@ -61,10 +88,17 @@ export async function openModelClient(choice: EndpointChoice, setup: ClientSetup
   let config: EndpointConfig
   let secrets: SecretStore = new MemorySecretStore()
   let key = 'none'
+  if (choice.endpoint === undefined && choice.baseUrl === undefined && choice.model === undefined) {
+    const models = new LocalModels(setup.dataDir)
+    const registry = new EndpointRegistry(openFileStore(setup.dataDir, SETTINGS_STORE).store, new MemorySecretStore(), models)
+    return openBuiltin(registry, models, choice.promptTokenBudget)
+  }
   if (choice.endpoint !== undefined) {
+    const models = new LocalModels(setup.dataDir)
     const fileSecrets = (): SecretStore => new FileSecretStore(join(setup.dataDir, 'secrets.json'), localKeyCipher(setup.dataDir))
-    const registry = new EndpointRegistry(openFileStore(setup.dataDir, SETTINGS_STORE).store, new MemorySecretStore())
+    const registry = new EndpointRegistry(openFileStore(setup.dataDir, SETTINGS_STORE).store, new MemorySecretStore(), models)
     const found = registry.find(choice.endpoint)
+    if (found?.kind === 'builtin') return openBuiltin(registry, models, choice.promptTokenBudget)
     if (found === undefined) {
       const names = registry.list().map((e) => e.name)
       return fail(
@@ -113,5 +147,5 @@ export async function openModelClient(choice: EndpointChoice, setup: ClientSetup
   if (choice.promptTokenBudget !== undefined) config.promptTokenBudget = choice.promptTokenBudget
   const cache = setup.cache ? new ResponseCache(join(setup.dataDir, 'model-cache')) : null
   const client = new ModelClient(config, { secrets, ...(cache === null ? {} : { cache }) })
-  return ok({ client, config, key, cache })
+  return ok({ client, config, key, cache, close: () => Promise.resolve() })
 }

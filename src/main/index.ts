@@ -6,6 +6,7 @@ import Store from 'electron-store'
 import { composeServices } from './app/compose'
 import { createHandlers, type OpenDialog } from './app/handlers'
 import { electronChannelFactory, registerExecutorScheme } from './electron/executor-window'
+import { utilityEngineSpawner } from './electron/engine-process'
 import { allowNavigation, allowPermission, mainWindowPreferences, openExternally, trustedSender } from './electron/security'
 import { pathToFileURL } from 'node:url'
 import { registerIpc, trustedContents } from './ipc'
@@ -51,6 +52,13 @@ const openDialog: OpenDialog = async () => {
   }
 }
 
+const pickModelFile = async (): Promise<string | null> => {
+  const window = BrowserWindow.getFocusedWindow()
+  const options = { properties: ['openFile' as const], filters: [{ name: 'GGUF models', extensions: ['gguf'] }] }
+  const picked = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options)
+  return picked.canceled ? null : (picked.filePaths[0] ?? null)
+}
+
 async function createWindow(): Promise<void> {
   const dataDir = app.getPath('userData')
   const services = composeServices({
@@ -60,7 +68,9 @@ async function createWindow(): Promise<void> {
     settingsStore: openStore(dataDir, 'settings'),
     secrets: new FileSecretStore(join(dataDir, 'secrets.json'), safeStorageCipher() ?? localKeyCipher(dataDir)),
     channelFactory: electronChannelFactory(new ExecutorAssets({ packageDirs: packageDirs(dataDir) }), preloadDir),
-    openDialog
+    openDialog,
+    spawnEngine: utilityEngineSpawner(import.meta.dirname),
+    pickModelFile
   })
   const window = new BrowserWindow({
     width: 1400,
@@ -89,6 +99,7 @@ async function createWindow(): Promise<void> {
     trustedContents.delete(window.webContents)
     services.packages.close()
     void services.executor.close()
+    void services.builtin.close()
   })
   services.executor.start().catch(() => {})
   void services.packages.ensure()

@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   const shutdown = (): void => {
     server.close()
     services.packages.close()
-    void services.executor.close().finally(() => process.exit(0))
+    void Promise.all([services.executor.close(), services.builtin.close()]).finally(() => process.exit(0))
   }
   process.on('SIGINT', shutdown)
   process.on('SIGTERM', shutdown)

@@ -8,6 +8,7 @@
 
 import type { PackageSource, PackagesState, PackagesView } from './packages'
 import type { AskProgress, AskQuestionRequest, AskSummary, EndpointDraft, EndpointTestReport, EndpointView } from './ask'
+import type { InstalledModel, LocalModelsView, ModelDownload } from './local-model'
 import type { ExecutorState, RunRecord } from './python'
 import type { Result } from './result'
 import type { SettingsUpdate, SettingsView } from './settings'
@@ -174,6 +175,19 @@ export type ApiSpec = {
   'endpoints:test': { request: { id: string }; response: Result<EndpointTestReport> }
   /** Models the endpoint's server lists. */
   'endpoints:models': { request: { id: string }; response: Result<string[]> }
+  /** The built-in model: the catalog, the models on disk, which one runs, disk and memory, downloads. */
+  'models:list': { request: void; response: Result<LocalModelsView> }
+  /** Start (or resume) downloading a catalog model; progress arrives as `models:download` events. */
+  'models:download': { request: { id: string }; response: Result<ModelDownload> }
+  /** Pause a download; what was received is kept for a resume. */
+  'models:pause': { request: { id: string }; response: Result<null> }
+  /** Stop a download and delete what it received. */
+  'models:cancel': { request: { id: string }; response: Result<null> }
+  /**
+   * Use a GGUF file already on this computer as the built-in model: `path` names it (browser mode), or the
+   * native dialog asks for one when it is absent (desktop); null when the dialog was cancelled.
+   */
+  'models:useFile': { request: { path?: string; copy?: boolean }; response: Result<InstalledModel | null> }
   /** App settings (where programs run) and the executor in use. */
   'settings:get': { request: void; response: Result<SettingsView> }
   /** Change app settings; choosing local CPython checks the interpreter (it must import pandas) first. */
@@ -208,6 +222,8 @@ export type EventSpec = {
   'question:answered': { entry: AskSummary; session: SessionSummary }
   /** Another session became current (opened, started or the current one deleted). */
   'session:changed': { currentId: string }
+  /** A model download moved on (progress) or changed state. */
+  'models:download': ModelDownload
   /** The current session's tables changed (a file opened, a table closed or given a new header layout): its card now. */
   'session:updated': SessionSummary
 }
@@ -245,6 +261,11 @@ export const apiMethods = {
   deleteEndpoint: 'endpoints:delete',
   testEndpoint: 'endpoints:test',
   endpointModels: 'endpoints:models',
+  listModels: 'models:list',
+  downloadModel: 'models:download',
+  pauseDownload: 'models:pause',
+  cancelDownload: 'models:cancel',
+  useModelFile: 'models:useFile',
   getSettings: 'settings:get',
   setSettings: 'settings:set',
   packageInfo: 'packages:get',

@@ -1,6 +1,7 @@
 /** Types of asking a question about tables: what the UI sends, what it sees while waiting and what comes back. */
 
-import type { EndpointConfig, SelectionMode } from './model'
+import type { BuiltinModelState } from './local-model'
+import type { BuiltinSettings, EndpointConfig, SelectionMode } from './model'
 import type { AnswerChart } from './chart'
 import type { AppError } from './result'
 import type { CellRef, IndexView } from './table'
@@ -124,11 +125,21 @@ export type AskProgress = {
   message: string
 }
 
-/** An endpoint as the settings screen edits it; the registry assigns the id and the key reference. */
-export type EndpointDraft = Partial<Omit<EndpointConfig, 'apiKeyRef'>> & Pick<EndpointConfig, 'name' | 'baseUrl' | 'model' | 'api'>
+/** An OpenAI-compatible endpoint as the settings screen edits it; the registry assigns the id and the key reference. */
+export type HttpEndpointDraft = Partial<Omit<EndpointConfig, 'apiKeyRef' | 'kind' | 'builtin'>> &
+  Pick<EndpointConfig, 'name' | 'baseUrl' | 'model' | 'api'> & { kind?: 'openai' }
 
-/** An endpoint as the UI sees it: whether a key is stored, never the key. */
-export type EndpointView = EndpointConfig & { hasKey: boolean; isDefault: boolean }
+/** The built-in endpoint's settings as the settings screen edits them; fields left out keep their value. */
+export type BuiltinEndpointDraft = { kind: 'builtin'; id?: string; builtin: Partial<BuiltinSettings> }
+
+/** An endpoint as the settings screen edits it. */
+export type EndpointDraft = HttpEndpointDraft | BuiltinEndpointDraft
+
+/**
+ * An endpoint as the UI sees it: whether a key is stored, never the key. The built-in endpoint also says
+ * whether its model is ready.
+ */
+export type EndpointView = EndpointConfig & { hasKey: boolean; isDefault: boolean; builtinState?: BuiltinModelState }
 
 /** What testing an endpoint found. */
 export type EndpointTestReport = { models: string[]; modelListed: boolean; message: string }

@@ -8,6 +8,26 @@
  */
 export type ApiKind = 'completions' | 'chat' | 'responses'
 
+/**
+ * Where an endpoint's model runs.
+ * - `openai`: an OpenAI-compatible HTTP server (hosted, or vLLM/TGI/llama.cpp/Ollama on a URL).
+ * - `builtin`: "On this computer": a GGUF model run by the app's own llama.cpp engine process.
+ */
+export type EndpointKind = 'openai' | 'builtin'
+
+/** Settings of the built-in endpoint. */
+export type BuiltinSettings = {
+  /**
+   * The GGUF file to run. Null: the catalog's default model when it is in `<data folder>/models/`, else
+   * the first GGUF file there.
+   */
+  modelFile: string | null
+  /** Tokens the model sees at once (prompt and reply). Capped at what the model was trained for. */
+  contextSize: number
+  /** CPU threads generation uses; 0 means the number of physical cores. */
+  threads: number
+}
+
 /** One configured model endpoint. The API key itself is never part of it: only a reference into the secret store. */
 export type EndpointConfig = {
   /** Stable id, used to refer to the endpoint from settings and history. */
@@ -33,6 +53,14 @@ export type EndpointConfig = {
   maxRetries: number
   /** Tokens the prompt may take; the prompt builder trims few-shot examples and table rows to fit. */
   promptTokenBudget: number
+  /** Absent means `openai`. */
+  kind?: EndpointKind
+  /**
+   * For `builtin` endpoints: the model file and engine settings. `api` is then `completions` for base
+   * code models (the prompt continued as text) and `chat` for instruction-tuned ones (the model's chat
+   * template); `baseUrl` names the model file.
+   */
+  builtin?: BuiltinSettings
 }
 
 /** A chat message as sent to `chat` and `responses` endpoints. */
@@ -56,6 +84,10 @@ export type SampleProgress =
   | { kind: 'sample'; done: number; total: number }
   /** Text streamed so far for one sample (only when streaming). */
   | { kind: 'text'; index: number; chars: number }
+  /** The built-in model is being loaded into memory (`fraction` from 0 to 1). */
+  | { kind: 'load'; fraction: number }
+  /** The built-in engine is busy with another question; this one waits its turn. */
+  | { kind: 'queued'; ahead: number }
 
 /**
  * How one candidate program is chosen among the samples.

@@ -22,6 +22,18 @@ export type ErrorCode =
   | 'model-not-found'
   | 'model-no-code'
   | 'no-answer'
+  /** The built-in model's engine process stopped while working (it restarts for the next question). */
+  | 'model-engine-crashed'
+  /** A GGUF model file that is missing, cut short, damaged or not a language model. */
+  | 'model-file'
+  /** A model that does not fit in the memory that is free now. */
+  | 'model-memory'
+  /** A model download that failed (network, server, disk); what was downloaded so far is kept. */
+  | 'download-failed'
+  /** A downloaded file whose SHA-256 is not the published one; it is deleted. */
+  | 'checksum-mismatch'
+  /** Not enough free disk space. */
+  | 'disk-full'
   | 'bad-chart'
   | 'package-unreachable'
   | 'package-http'

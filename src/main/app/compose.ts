@@ -22,6 +22,8 @@ import { threadedReader } from '../services/tables/table-thread'
 import { join } from 'node:path'
 import { ResponseCache, type SecretStore } from '../services/model'
 import { EndpointRegistry } from '../services/settings'
+import { BuiltinModel, nodeEngineSpawner } from '../services/local-model'
+import type { SpawnEngine } from '../services/local-model/engine-protocol'
 import { adoptOldHistory, currentSessionStore, SessionStore } from '../services/sessions'
 import { createCPythonExecutor } from '../services/python/cpython-executor'
 import { SwitchableExecutor } from '../services/python/switchable'
@@ -42,6 +44,10 @@ export type ComposeOptions = {
   openDialog: OpenDialog | null
   executor?: Partial<ExecutorConfig>
   defaultTimeoutMs?: number
+  /** Starts the built-in model's engine process: Electron's utilityProcess in the desktop app; a forked Node child by default. */
+  spawnEngine?: SpawnEngine
+  /** The desktop app's file dialog for a GGUF file; absent in browser mode. */
+  pickModelFile?: () => Promise<string | null>
   /** The sandbox's package files; by default numpy and pandas from the installed lock, from the bundled folders and the cache. */
   packages?: PackageOptions
 }
@@ -102,6 +108,12 @@ export function composeServices(options: ComposeOptions): AppServices {
   // A stored local-Python choice is used as is; if that interpreter is gone the status bar shows the error.
   const executor = new SwitchableExecutor(createExecutor(storedAppSettings(options.settingsStore).executor))
   executor.onStatus((state) => events.emit('python:status', state))
+  const builtin = new BuiltinModel({
+    dataDir: options.dataDir,
+    settings: options.settingsStore,
+    spawn: options.spawnEngine ?? nodeEngineSpawner(),
+    onDownload: (download) => events.emit('models:download', download)
+  })
   const sessions = new SessionStore(join(options.dataDir, 'sessions'))
   adoptOldHistory(sessions, options.historyStore)
   const workspace = new Workspace(DEFAULT_LIMITS, (id) => void executor.dropTable(id), threadedReader())
@@ -135,7 +147,9 @@ export function composeServices(options: ComposeOptions): AppServices {
     events,
     openDialog: options.openDialog,
     defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000,
-    endpoints: new EndpointRegistry(options.settingsStore, options.secrets),
+    endpoints: new EndpointRegistry(options.settingsStore, options.secrets, builtin.models),
+    builtin,
+    pickModelFile: options.pickModelFile ?? null,
     secrets: options.secrets,
     cache: new ResponseCache(join(options.dataDir, 'model-cache'))
   }

@@ -19,6 +19,8 @@ import { createSessionHandlers, storedKeys } from './session-handlers'
 import { summarize, type SessionStore } from '../services/sessions'
 import type { ResponseCache, SecretStore } from '../services/model'
 import type { EndpointRegistry } from '../services/settings'
+import type { BuiltinModel } from '../services/local-model'
+import { createModelHandlers } from './model-handlers'
 
 export type { OpenDialog } from './table-handlers'
 
@@ -41,6 +43,9 @@ export type AppServices = {
   secrets: SecretStore
   cache: ResponseCache
   sessions: SessionStore
+  /** The built-in model: models on disk, downloads, the engine process. */
+  builtin: BuiltinModel
+  pickModelFile: (() => Promise<string | null>) | null
 }
 
 const MAX_CODE_CHARS = 200_000
@@ -75,6 +80,7 @@ export function createHandlers(services: AppServices): Handlers {
       },
       registry: services.endpoints,
       secrets: services.secrets,
+      builtin: services.builtin.backend(),
       executor: withStoredQaTimeout(executor, services.settingsStore),
       events,
       cache: services.cache,
@@ -83,6 +89,7 @@ export function createHandlers(services: AppServices): Handlers {
         events.emit('question:answered', { entry: summary, session: summarize(services.sessions.current()) })
       }
     }),
+    ...createModelHandlers({ builtin: services.builtin, registry: services.endpoints, pickModelFile: services.pickModelFile }),
     'python:run': async (request) => {
       if (typeof request.code !== 'string' || request.code.trim() === '') return fail('bad-input', 'There is no code to run.')
       if (request.code.length > MAX_CODE_CHARS)

@@ -15,6 +15,7 @@ import { ModelClient } from '../services/model'
 import { ask } from '../services/pipeline'
 import type { Executor } from '../services/python/types'
 import type { EndpointRegistry } from '../services/settings'
+import type { BuiltinBackend } from '../services/model/builtin'
 
 export type QuestionChannel =
   'question:ask' | 'question:cancel' | 'endpoints:list' | 'endpoints:save' | 'endpoints:delete' | 'endpoints:test' | 'endpoints:models'
@@ -33,6 +34,8 @@ export type QuestionHandlerDeps = {
   events: { emit(event: 'question:progress', payload: AskProgress): void }
   /** Model replies are cached here when given. */
   cache?: ResponseCache
+  /** The engine of the built-in endpoint; without it, that endpoint answers that it is unavailable. */
+  builtin?: BuiltinBackend
   /** Called with every finished question (e.g. to save it to history). */
   onAnswered?: (summary: AskSummary) => void
 }
@@ -74,11 +77,20 @@ export function createQuestionHandlers(deps: QuestionHandlerDeps): QuestionHandl
   const running = new Map<string, AbortController>()
 
   const clientFor = (config: EndpointConfig): ModelClient =>
-    new ModelClient(config, { secrets: deps.secrets, ...(deps.cache === undefined ? {} : { cache: deps.cache }) })
+    new ModelClient(config, {
+      secrets: deps.secrets,
+      ...(deps.cache === undefined ? {} : { cache: deps.cache }),
+      ...(deps.builtin === undefined ? {} : { builtin: deps.builtin })
+    })
 
   const endpoint = (id: string | undefined): Result<EndpointConfig> => {
     const chosen = id ?? deps.registry.defaultId()
     if (chosen === null || chosen === undefined) return fail('bad-input', 'No model endpoint is set up. Add one in Settings › Endpoints.')
+    if (chosen === 'builtin') {
+      const state = deps.registry.builtinState()
+      if (state !== null && state.state !== 'ready')
+        return fail(state.state === 'missing' ? 'model-not-found' : 'model-file', state.message)
+    }
     const config = deps.registry.get(chosen)
     return config === undefined ? fail('not-found', 'That model endpoint no longer exists.') : ok(config)
   }

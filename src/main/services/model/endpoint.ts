@@ -15,6 +15,8 @@ import { BadReplyError, cappedFetch, defaultRetryPolicy, notOpenAiMessage, withR
 import type { Generation, Omitted } from './request'
 import { buildBody, requestOnce } from './request'
 import type { SecretStore } from './secrets'
+import type { BuiltinBackend } from './builtin'
+import { builtinConnection, sampleBuiltin } from './builtin'
 
 type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
 
@@ -26,6 +28,8 @@ export type ModelClientOptions = {
   /** Largest reply body read, bytes. Default 8 MiB. */
   maxReplyBytes?: number
   fetch?: FetchLike
+  /** The engine that runs `builtin` endpoints; without it they answer that the built-in model is unavailable. */
+  builtin?: BuiltinBackend
 }
 
 export type SampleRequest = {
@@ -75,6 +79,10 @@ export class ModelClient {
   }
 
   async listModels(signal?: AbortSignal): Promise<Result<string[]>> {
+    if (this.config.kind === 'builtin') {
+      const report = builtinConnection(this.config)
+      return report.ok ? ok(report.value.models) : report
+    }
     const session = await this.open()
     if (!session.ok) return session
     const { client, context } = session.value
@@ -95,6 +103,7 @@ export class ModelClient {
 
   /** Checks that the base URL is an OpenAI-compatible API and says whether it lists the model. */
   async testConnection(signal?: AbortSignal): Promise<Result<ConnectionReport>> {
+    if (this.config.kind === 'builtin') return builtinConnection(this.config)
     const listed = await this.listModels(signal)
     if (!listed.ok) {
       const { error } = listed
@@ -118,6 +127,7 @@ export class ModelClient {
   async sample(request: SampleRequest): Promise<Result<Sample[]>> {
     const invalid = validate(request)
     if (invalid !== null) return fail('bad-input', invalid)
+    if (this.config.kind === 'builtin') return sampleBuiltin(this.config, this.options.builtin, request)
     const session = await this.open()
     if (!session.ok) return session
     const { client, context } = session.value

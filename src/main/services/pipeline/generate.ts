@@ -159,6 +159,22 @@ export async function samplePrograms(
     onProgress: (e) => {
       if (e.kind === 'sample')
         request.onProgress?.({ askId, stage: 'generating', done: e.done, total: e.total, message: `generating ${e.done}/${e.total}` })
+      else if (e.kind === 'load')
+        request.onProgress?.({
+          askId,
+          stage: 'generating',
+          done: 0,
+          total: n,
+          message: `loading the model ${Math.round(e.fraction * 100)}%`
+        })
+      else if (e.kind === 'queued')
+        request.onProgress?.({
+          askId,
+          stage: 'generating',
+          done: 0,
+          total: n,
+          message: `waiting for the model (${e.ahead} question${e.ahead === 1 ? '' : 's'} ahead)`
+        })
     },
     ...(onProgram === undefined ? {} : { onSample: (index: number, sample: Sample) => onProgram(index, sample, extract(sample)) })
   })

@@ -4,12 +4,15 @@
  */
 
 import { randomUUID } from 'node:crypto'
-import type { EndpointDraft, EndpointView } from '../../../shared/ask'
+import type { EndpointDraft, EndpointView, HttpEndpointDraft } from '../../../shared/ask'
+import type { BuiltinModelState } from '../../../shared/local-model'
 import type { ApiKind, EndpointConfig } from '../../../shared/model'
 import type { Result } from '../../../shared/result'
 import { fail, ok } from '../../../shared/result'
 import type { SecretStore } from '../model'
 import type { KeyValueStore } from '../store/store'
+import type { LocalModels } from '../local-model/models'
+import { BUILTIN_ID, builtinConfig, builtinSettings, isBuiltinName, saveBuiltin } from './builtin-endpoint'
 
 const KEY = 'endpoints'
 const DEFAULT_KEY = 'defaultEndpointId'
@@ -19,7 +22,7 @@ export const ENDPOINT_DEFAULTS = { timeoutMs: 60_000, maxRetries: 2, promptToken
 
 export type { EndpointDraft, EndpointView } from '../../../shared/ask'
 
-export function validateEndpoint(draft: EndpointDraft): string | null {
+export function validateEndpoint(draft: HttpEndpointDraft): string | null {
   if (typeof draft.name !== 'string' || draft.name.trim() === '') return 'Give the endpoint a name.'
   if (draft.name.length > 100) return 'The endpoint name is longer than 100 characters.'
   let url: URL
@@ -56,43 +59,69 @@ function isConfig(value: unknown): value is EndpointConfig {
   )
 }
 
+/**
+ * The endpoints: with a LocalModels, the built-in one ("On this computer") first, then the
+ * OpenAI-compatible endpoints the user added. The built-in endpoint is the default until another exists.
+ */
 export class EndpointRegistry {
   constructor(
     private readonly store: KeyValueStore,
-    private readonly secrets: SecretStore
+    private readonly secrets: SecretStore,
+    private readonly models?: LocalModels
   ) {}
 
-  /** Stored endpoints; entries that do not read as endpoints are skipped. */
-  list(): EndpointConfig[] {
+  /** Stored OpenAI-compatible endpoints; entries that do not read as endpoints are skipped. */
+  stored(): EndpointConfig[] {
     const raw = this.store.get<unknown>(KEY)
-    return Array.isArray(raw) ? raw.filter(isConfig) : []
+    return Array.isArray(raw) ? raw.filter(isConfig).filter((e) => e.id !== BUILTIN_ID) : []
+  }
+
+  /** Every endpoint: the built-in one (when this registry has local models) and the stored ones. */
+  list(): EndpointConfig[] {
+    return this.models === undefined ? this.stored() : [builtinConfig(this.store, this.models), ...this.stored()]
   }
 
   async views(): Promise<EndpointView[]> {
     const defaultId = this.defaultId()
     return Promise.all(
-      this.list().map(async (e) => ({
-        ...e,
-        hasKey: e.apiKeyRef !== undefined && ((await this.secrets.get(e.apiKeyRef)) ?? '') !== '',
-        isDefault: e.id === defaultId
-      }))
+      this.list().map(async (e) => {
+        const view: EndpointView = {
+          ...e,
+          hasKey: e.apiKeyRef !== undefined && ((await this.secrets.get(e.apiKeyRef)) ?? '') !== '',
+          isDefault: e.id === defaultId
+        }
+        const state = e.kind === 'builtin' ? this.builtinState() : null
+        if (state !== null) view.builtinState = state
+        return view
+      })
     )
+  }
+
+  /** Whether the built-in endpoint's model is ready; null when this registry has no built-in endpoint. */
+  builtinState(): BuiltinModelState | null {
+    return this.models === undefined ? null : this.models.resolve(builtinSettings(this.store))
   }
 
   get(id: string): EndpointConfig | undefined {
     return this.list().find((e) => e.id === id)
   }
 
-  /** By id, else by name ignoring case. */
+  /** By id, else by name ignoring case ("builtin" also names the built-in endpoint). */
   find(idOrName: string): EndpointConfig | undefined {
     const all = this.list()
-    return all.find((e) => e.id === idOrName) ?? all.find((e) => e.name.toLowerCase() === idOrName.trim().toLowerCase())
+    const name = idOrName.trim().toLowerCase()
+    return (
+      all.find((e) => e.id === idOrName) ??
+      all.find((e) => e.name.toLowerCase() === name) ??
+      (isBuiltinName(name) ? all.find((e) => e.kind === 'builtin') : undefined)
+    )
   }
 
+  /** The chosen default; else the first added endpoint; else the built-in one. */
   defaultId(): string | null {
     const id = this.store.get<unknown>(DEFAULT_KEY)
     if (typeof id === 'string' && this.get(id) !== undefined) return id
-    return this.list()[0]?.id ?? null
+    return this.stored()[0]?.id ?? (this.models === undefined ? null : BUILTIN_ID)
   }
 
   setDefault(id: string): Result<null> {
@@ -106,12 +135,20 @@ export class EndpointRegistry {
    * key, undefined keeps whatever is stored.
    */
   async save(draft: EndpointDraft, apiKey?: string | null): Promise<Result<EndpointConfig>> {
+    if (draft.kind === 'builtin') {
+      if (this.models === undefined) return fail('bad-input', 'The built-in model is not available here.')
+      return saveBuiltin(this.store, this.models, draft)
+    }
     const invalid = validateEndpoint(draft)
     if (invalid !== null) return fail('bad-input', invalid)
-    const all = this.list()
+    if (draft.id === BUILTIN_ID) return fail('bad-input', 'That id belongs to the built-in endpoint.')
+    const all = this.stored()
     const id = draft.id ?? randomUUID()
     const previous = all.find((e) => e.id === id)
-    if (all.some((e) => e.id !== id && e.name.toLowerCase() === draft.name.trim().toLowerCase()))
+    if (
+      all.some((e) => e.id !== id && e.name.toLowerCase() === draft.name.trim().toLowerCase()) ||
+      isBuiltinName(draft.name.trim().toLowerCase())
+    )
       return fail('bad-input', `Another endpoint is already named '${draft.name.trim()}'.`)
     const ref = `endpoint:${id}`
     const config: EndpointConfig = {
@@ -138,7 +175,9 @@ export class EndpointRegistry {
   }
 
   async delete(id: string): Promise<Result<null>> {
-    const all = this.list()
+    if (id === BUILTIN_ID)
+      return fail('bad-input', 'The built-in model cannot be removed. Add another endpoint and make it the default to stop using it.')
+    const all = this.stored()
     const found = all.find((e) => e.id === id)
     if (found === undefined) return fail('not-found', 'There is no endpoint with that id.')
     if (found.apiKeyRef !== undefined) await this.secrets.delete(found.apiKeyRef)

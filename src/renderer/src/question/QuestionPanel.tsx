@@ -50,7 +50,7 @@ export function QuestionPanel({ tables, activeTable }: Props): React.JSX.Element
   const [notice, setNotice] = useState<string | null>(null)
   const { state } = asking
   const busy = state.phase === 'asking'
-  const noEndpoint = endpoints.loaded && endpoints.endpoints.length === 0
+  const noEndpoint = endpoints.loaded && endpoints.usable.length === 0
 
   // Follow the default unless the user picked another endpoint that still exists.
   const endpointId = endpoints.endpoints.some((e) => e.id === picked) ? picked : ''
@@ -112,7 +112,7 @@ export function QuestionPanel({ tables, activeTable }: Props): React.JSX.Element
           ) : (
             <>
               <option value="">{endpoints.defaultEndpoint ? `${endpoints.defaultEndpoint.name} (default)` : 'Default endpoint'}</option>
-              {endpoints.endpoints.map((e) => (
+              {endpoints.usable.map((e) => (
                 <option key={e.id} value={e.id}>
                   {e.name} · {e.model}
                   {e.isDefault ? ' ★' : ''}

@@ -28,7 +28,7 @@ export function EndpointForm({ start, endpoints, onSaved, onCancel }: Props): Re
   const [removeKey, setRemoveKey] = useState(false)
   const [budget, setBudget] = useState(String(e?.promptTokenBudget ?? 6000))
   const [timeout, setTimeoutS] = useState(String(Math.round((e?.timeoutMs ?? 60_000) / 1000)))
-  const [makeDefault, setMakeDefault] = useState(e?.isDefault ?? endpoints.endpoints.length === 0)
+  const [makeDefault, setMakeDefault] = useState(e?.isDefault ?? endpoints.configured.length === 0)
   const [error, setError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
 

@@ -18,7 +18,11 @@ export function EndpointHealthStatus(): React.JSX.Element {
       title = 'Testing the default endpoint.'
       break
     case 'reachable':
-      text = `Model: ${health.name}, reachable`
+      // The built-in model is "ready" (its file checks out); a server is "reachable".
+      text =
+        endpoints.defaultEndpoint?.kind === 'builtin'
+          ? `Model: ${endpoints.defaultEndpoint.model}, ready on this computer`
+          : `Model: ${health.name}, reachable`
       title = `Last checked ${new Date(health.checkedAt).toLocaleTimeString()}`
       break
     case 'unreachable':

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type { EndpointView } from '../../../shared/ask'
 import { useStudio } from '../question/studio'
+import { BuiltinForm } from './BuiltinForm'
 import { EndpointForm, type FormStart } from './EndpointForm'
 import { ExecutorSettings } from './ExecutorSettings'
 import { GuidedChoice, PRESETS } from './GuidedSetup'
@@ -18,6 +19,7 @@ export function EndpointSettings(): React.JSX.Element | null {
 function SettingsDialog(): React.JSX.Element {
   const { endpoints, settings } = useStudio()
   const [form, setForm] = useState<FormStart | null>(null)
+  const [builtinForm, setBuiltinForm] = useState<EndpointView | null>(null)
   const [check, setCheck] = useState<Check | null>(null)
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null)
   const panel = useRef<HTMLDivElement>(null)
@@ -53,9 +55,11 @@ function SettingsDialog(): React.JSX.Element {
   }
   const saved = (e: EndpointView): void => {
     setForm(null)
+    setBuiltinForm(null)
     runTest(e)
   }
-  const showChoice = form === null && (endpoints.endpoints.length === 0 || guided)
+  const builtin = endpoints.endpoints.find((e) => e.kind === 'builtin') ?? null
+  const showChoice = form === null && builtinForm === null && (endpoints.configured.length === 0 || guided)
 
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
@@ -67,8 +71,8 @@ function SettingsDialog(): React.JSX.Element {
           </button>
         </div>
         <p className="muted small">
-          Any OpenAI-compatible server: a hosted API with a key, or a local server (vLLM, llama.cpp, Ollama, TGI). Keys are stored encrypted
-          and never shown again.
+          The built-in model runs on this computer; or any OpenAI-compatible server: a hosted API with a key, or a local server (vLLM,
+          llama.cpp, Ollama, TGI). Keys are stored encrypted and never shown again.
         </p>
         {endpoints.error && (
           <p className="inline-error" role="alert">
@@ -82,10 +86,20 @@ function SettingsDialog(): React.JSX.Element {
                 <div className="endpoint-line">
                   <strong>{e.name}</strong>
                   {e.isDefault && <span className="badge badge-ok">default</span>}
-                  <span className="muted small">
-                    {e.model} · {e.api} · {e.baseUrl}
-                  </span>
-                  <span className="small">{e.hasKey ? 'key saved' : 'no key'}</span>
+                  {e.kind === 'builtin' ? (
+                    <span className="muted small">
+                      {e.builtinState?.state === 'ready'
+                        ? `${e.model} · ${e.api === 'chat' ? 'chat template' : 'completion'} · ${e.builtin?.contextSize ?? ''} tokens`
+                        : (e.builtinState?.message ?? 'no model yet')}
+                    </span>
+                  ) : (
+                    <>
+                      <span className="muted small">
+                        {e.model} · {e.api} · {e.baseUrl}
+                      </span>
+                      <span className="small">{e.hasKey ? 'key saved' : 'no key'}</span>
+                    </>
+                  )}
                 </div>
                 <div className="endpoint-actions">
                   <button type="button" onClick={() => runTest(e)} disabled={check?.busy === true}>
@@ -94,22 +108,27 @@ function SettingsDialog(): React.JSX.Element {
                   <button type="button" onClick={() => listModels(e)} disabled={check?.busy === true}>
                     List models
                   </button>
-                  <button type="button" onClick={() => setForm({ editing: e, preset: PRESETS.local })}>
-                    Edit
+                  <button
+                    type="button"
+                    onClick={() => (e.kind === 'builtin' ? setBuiltinForm(e) : setForm({ editing: e, preset: PRESETS.local }))}
+                  >
+                    {e.kind === 'builtin' ? 'Settings' : 'Edit'}
                   </button>
                   {!e.isDefault && (
                     <button
                       type="button"
                       onClick={() =>
                         void endpoints.save(
-                          {
-                            id: e.id,
-                            name: e.name,
-                            baseUrl: e.baseUrl,
-                            model: e.model,
-                            api: e.api,
-                            ...(e.supportsN === undefined ? {} : { supportsN: e.supportsN })
-                          },
+                          e.kind === 'builtin'
+                            ? { kind: 'builtin', id: e.id, builtin: {} }
+                            : {
+                                id: e.id,
+                                name: e.name,
+                                baseUrl: e.baseUrl,
+                                model: e.model,
+                                api: e.api,
+                                ...(e.supportsN === undefined ? {} : { supportsN: e.supportsN })
+                              },
                           undefined,
                           true
                         )
@@ -118,7 +137,7 @@ function SettingsDialog(): React.JSX.Element {
                       Make default
                     </button>
                   )}
-                  {confirmDelete === e.id ? (
+                  {e.kind === 'builtin' ? null : confirmDelete === e.id ? (
                     <>
                       <button
                         type="button"
@@ -147,7 +166,15 @@ function SettingsDialog(): React.JSX.Element {
             ))}
           </ul>
         )}
-        {form ? (
+        {builtinForm ? (
+          <BuiltinForm
+            key={builtinForm.id}
+            endpoint={builtinForm}
+            endpoints={endpoints}
+            onSaved={saved}
+            onCancel={() => setBuiltinForm(null)}
+          />
+        ) : form ? (
           <EndpointForm
             key={form.editing?.id ?? form.preset.name}
             start={form}
@@ -156,7 +183,10 @@ function SettingsDialog(): React.JSX.Element {
             onCancel={() => setForm(null)}
           />
         ) : showChoice ? (
-          <GuidedChoice onChoose={(preset) => setForm({ editing: null, preset })} />
+          <GuidedChoice
+            onChoose={(preset) => setForm({ editing: null, preset })}
+            {...(builtin === null ? {} : { onBuiltin: () => setBuiltinForm(builtin) })}
+          />
         ) : (
           <button type="button" className="primary" onClick={() => setForm({ editing: null, preset: PRESETS.local })}>
             Add endpoint…

@@ -19,7 +19,7 @@ export function useEndpointHealth(defaultEndpoint: EndpointView | null, loaded: 
   const id = defaultEndpoint?.id ?? null
   // A saved change (new URL, new model, new key) deserves a new check.
   const version = defaultEndpoint
-    ? `${defaultEndpoint.id}|${defaultEndpoint.baseUrl}|${defaultEndpoint.model}|${defaultEndpoint.api}|${defaultEndpoint.hasKey}`
+    ? `${defaultEndpoint.id}|${defaultEndpoint.baseUrl}|${defaultEndpoint.model}|${defaultEndpoint.api}|${defaultEndpoint.hasKey}|${defaultEndpoint.builtinState?.state ?? ''}`
     : ''
 
   useEffect(() => {
@@ -43,6 +43,8 @@ export function useEndpointHealth(defaultEndpoint: EndpointView | null, loaded: 
   }, [id, version, loaded, test])
 
   if (!defaultEndpoint) return { state: 'not-set-up' }
+  // The built-in endpoint without its model file is not set up yet, rather than unreachable.
+  if (defaultEndpoint.kind === 'builtin' && defaultEndpoint.builtinState?.state === 'missing') return { state: 'not-set-up' }
   const name = defaultEndpoint.name
   if (checked === null || checked.version !== version) return { state: 'checking', name }
   return checked.ok

@@ -10,6 +10,10 @@ export type EndpointsState = {
   loaded: boolean
   error: AppError | null
   defaultEndpoint: EndpointView | null
+  /** Endpoints that can answer now: the added ones, and the built-in one when its model is ready. */
+  usable: EndpointView[]
+  /** The endpoints the user added (OpenAI-compatible servers), without the built-in one. */
+  configured: EndpointView[]
   refresh: () => void
   save: (endpoint: EndpointDraft, apiKey: string | null | undefined, makeDefault: boolean) => Promise<Result<EndpointView>>
   remove: (id: string) => Promise<AppError | null>
@@ -72,5 +76,22 @@ export function useEndpoints(): EndpointsState {
   const test = useCallback((id: string) => api.testEndpoint({ id }).catch(caught<EndpointTestReport>('Testing the endpoint')), [api])
   const models = useCallback((id: string) => api.endpointModels({ id }).catch(caught<string[]>('Listing models')), [api])
 
-  return { endpoints, loaded, error, defaultEndpoint: endpoints.find((e) => e.isDefault) ?? null, refresh, save, remove, test, models }
+  return {
+    endpoints,
+    loaded,
+    error,
+    defaultEndpoint: endpoints.find((e) => e.isDefault) ?? null,
+    usable: endpoints.filter(isUsable),
+    configured: endpoints.filter((e) => e.kind !== 'builtin'),
+    refresh,
+    save,
+    remove,
+    test,
+    models
+  }
+}
+
+/** Whether an endpoint can answer now (the built-in one needs its model file). */
+export function isUsable(e: EndpointView): boolean {
+  return e.kind !== 'builtin' || e.builtinState?.state === 'ready'
 }

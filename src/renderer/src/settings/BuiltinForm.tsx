@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { EndpointView } from '../../../shared/ask'
 import { ModelOffer, formatBytes } from './ModelOffer'
+import { FormFooter } from './FormFooter'
 import type { EndpointsState } from './useEndpoints'
 import { useLocalModels } from './useLocalModels'
 
@@ -72,23 +73,14 @@ export function BuiltinForm({ endpoint, endpoints, onSaved, onCancel }: Props): 
             <input type="number" min={0} max={256} value={threads} onChange={(e) => setThreads(e.currentTarget.value)} />
           </label>
         </div>
-        <label className="check">
-          <input type="checkbox" checked={makeDefault} onChange={(e) => setMakeDefault(e.currentTarget.checked)} /> Use as the default
-          endpoint
-        </label>
-        {error && (
-          <p className="inline-error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="form-actions">
-          <button type="submit" className="primary" disabled={saving}>
-            {saving ? 'Saving…' : 'Save'}
-          </button>
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
+        <FormFooter
+          makeDefault={makeDefault}
+          onMakeDefault={setMakeDefault}
+          error={error}
+          saving={saving}
+          saveLabel="Save"
+          onCancel={onCancel}
+        />
       </form>
       <details open={state?.state !== 'ready'}>
         <summary>Get a model</summary>

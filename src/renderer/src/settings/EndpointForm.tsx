@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { EndpointView } from '../../../shared/ask'
 import type { ApiKind } from '../../../shared/model'
+import { FormFooter } from './FormFooter'
 import type { EndpointsState } from './useEndpoints'
 
 /** What the form starts from: an endpoint to edit, or a preset for a new one. */
@@ -115,23 +116,14 @@ export function EndpointForm({ start, endpoints, onSaved, onCancel }: Props): Re
           <input type="number" min={1} max={3600} value={timeout} onChange={(ev) => setTimeoutS(ev.currentTarget.value)} />
         </label>
       </div>
-      <label className="check">
-        <input type="checkbox" checked={makeDefault} onChange={(ev) => setMakeDefault(ev.currentTarget.checked)} /> Use as the default
-        endpoint
-      </label>
-      {error && (
-        <p className="inline-error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="form-actions">
-        <button type="submit" className="primary" disabled={saving}>
-          {saving ? 'Saving…' : 'Save endpoint'}
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormFooter
+        makeDefault={makeDefault}
+        onMakeDefault={setMakeDefault}
+        error={error}
+        saving={saving}
+        saveLabel="Save endpoint"
+        onCancel={onCancel}
+      />
     </form>
   )
 }

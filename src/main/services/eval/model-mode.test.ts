@@ -303,7 +303,9 @@ describe('model mode on Spider dev in SQL mode with a named endpoint', () => {
   })
 
   it('refuses a named endpoint that does not exist, naming the ones that do', async () => {
-    await expect(options(join(runs, 'none'), 'elsewhere')).rejects.toThrow(/No endpoint named 'elsewhere'.*there are: scripted-sql/)
+    await expect(options(join(runs, 'none'), 'elsewhere')).rejects.toThrow(
+      /No endpoint named 'elsewhere'.*there are: On this computer, scripted-sql/
+    )
   })
 })
 

@@ -119,7 +119,7 @@ describe('npm run ask', () => {
     expect((JSON.parse(noKey.stdout) as { error: { code: string } }).error.code).toBe('unauthorized')
     const unknown = await cli(['--table', TABLE, '--question', QUESTION, '--endpoint', 'elsewhere'])
     expect(unknown.code).toBe(2)
-    expect(unknown.stderr).toMatch(/No endpoint named 'elsewhere'.*there are: scripted/)
+    expect(unknown.stderr).toMatch(/No endpoint named 'elsewhere'.*there are: On this computer, scripted/)
     const bad = await cli(['--table', TABLE, '--question', QUESTION, '--endpoint', 'scripted', '--select', 'best'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/--select must be one of logprob, vote, greedy/)

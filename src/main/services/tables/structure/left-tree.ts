@@ -39,7 +39,7 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   // Notes under the table ("Source: …", "1 Includes …") are not rows of it.
   const notesFrom = hierarchy ? resolveNotes(g, headerRows).from : g.rows
   const rolesCtx: RowRolesContext = { g, headerRows, headerCols, hierarchy, notesFrom }
-  const { roles, evidence } = resolveRoles(rolesCtx)
+  const { roles, rules: roleRules, evidence } = resolveRoles(rolesCtx, undefined, undefined, explain)
   if (headerCols === 0) {
     const dataRows: number[] = []
     const paths: HeaderNode[][] = []
@@ -79,7 +79,6 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     blockEvidence = found.evidence
     blockRules = new Map([...found.evidence].map(([i, e]) => [i, { rule: e.rule, message: e.message, data: e.data }]))
   }
-  const roleRules = evidence.map((e) => e?.rule)
   const built = sweep({ g, headerRows, headerCols, hierarchy, roles, roleRules, lastDataRow, facts, blocks, blockRules, explain })
   const tree: LeftTree = { root: built.root, dataRows: built.dataRows, paths: built.paths, roles, notesFrom }
   if (explain) tree.why = { roles: evidence, blocks: blockEvidence, placements: built.placements }

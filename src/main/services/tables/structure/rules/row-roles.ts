@@ -121,8 +121,12 @@ export const ROLE_RULES: readonly RoleRule[] = ranked<RoleRule>([
   dataRow
 ])
 
-/** Roles of the body rows so far (index 0 = row headerRows), and the evidence of each. */
-export type RolesAnswer = { roles: RowRole[]; evidence: (Evidence<RoleClaim> | undefined)[] }
+/**
+ * Roles of the body rows so far (index 0 = row headerRows), the rule that decided each, and, when asked for
+ * (explaining), the evidence of each; otherwise `evidence` is empty, so a table of a million rows does not
+ * keep a million findings.
+ */
+export type RolesAnswer = { roles: RowRole[]; rules: (string | undefined)[]; evidence: (Evidence<RoleClaim> | undefined)[] }
 
 type RoleRefiner = Refiner<RowRolesContext, RolesAnswer, RoleClaim>
 
@@ -209,17 +213,20 @@ export const ROLE_REFINERS: readonly RoleRefiner[] = ranked<RoleRefiner>([notesU
 export function resolveRoles(
   ctx: RowRolesContext,
   rules: readonly RoleRule[] = ROLE_RULES,
-  refiners: readonly RoleRefiner[] = ROLE_REFINERS
+  refiners: readonly RoleRefiner[] = ROLE_REFINERS,
+  keepEvidence = false
 ): RolesAnswer {
   const n = Math.max(0, ctx.g.rows - ctx.headerRows)
   const roles = new Array<RowRole>(n)
-  const evidence = new Array<Evidence<RoleClaim> | undefined>(n)
+  const ruleIds = new Array<string | undefined>(n)
+  const evidence = new Array<Evidence<RoleClaim> | undefined>(keepEvidence ? n : 0)
   for (let i = 0; i < n; i++) {
     const best = decideRow(rules, ctx, ctx.headerRows + i)
     roles[i] = best?.claim.role ?? 'empty'
-    evidence[i] = best
+    ruleIds[i] = best?.rule
+    if (keepEvidence) evidence[i] = best
   }
-  const answer: RolesAnswer = { roles, evidence }
+  const answer: RolesAnswer = { roles, rules: ruleIds, evidence }
   for (const refiner of byStrength(refiners)) {
     if (!applies(refiner, ctx)) continue
     const changes: Evidence<RoleClaim>[] = []
@@ -228,7 +235,8 @@ export function resolveRoles(
     )
     for (const e of changes) {
       roles[e.claim.row - ctx.headerRows] = e.claim.role
-      evidence[e.claim.row - ctx.headerRows] = e
+      ruleIds[e.claim.row - ctx.headerRows] = e.rule
+      if (keepEvidence) evidence[e.claim.row - ctx.headerRows] = e
     }
   }
   return answer

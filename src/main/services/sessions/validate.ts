@@ -1,5 +1,7 @@
 import type { SampleName, SessionOrigin, SessionRecord, SessionSource, SessionTable } from '../../../shared/session'
+import { readRowMoves } from '../../../shared/corrections'
 import { fail, ok, type Result } from '../../../shared/result'
+import type { StructureOptions } from '../../../shared/table'
 
 const SAMPLES: readonly SampleName[] = ['orders-csv', 'regional-report-xlsx', 'bookshop-sqlite']
 const ID = /^[A-Za-z0-9_-]{1,80}$/
@@ -41,13 +43,20 @@ function origin(value: unknown, where: string): Check<SessionOrigin> {
   return fail('bad-input', `${where}: the origin kind must be "file" or "sample".`)
 }
 
-/** A table of a session: its name, and its header layout when it is valid. */
-export function validateTable(value: unknown, where: string): Check<SessionTable> {
+/**
+ * A table of a session: its name, and its header layout when it is valid. Rows moved by hand that are not
+ * valid are left out, each with a line in `problems`; the rest of the layout still holds.
+ */
+export function validateTable(value: unknown, where: string, problems: string[] = []): Check<SessionTable> {
   if (!isObject(value) || typeof value['name'] !== 'string') return fail('bad-input', `${where}: a table has no name.`)
   const out: SessionTable = { name: value['name'] }
   const structure = value['structure']
-  if (isObject(structure) && Number.isInteger(structure['headerRows']) && Number.isInteger(structure['headerCols']))
-    out.structure = structure as SessionTable['structure'] & object
+  if (isObject(structure) && Number.isInteger(structure['headerRows']) && Number.isInteger(structure['headerCols'])) {
+    const { rowMoves, ...layout } = structure as StructureOptions & Record<string, unknown>
+    const moves = readRowMoves(rowMoves)
+    for (const problem of moves.problems) problems.push(`${where}, ${value['name']}: ${problem}`)
+    out.structure = moves.moves.length > 0 ? { ...layout, rowMoves: moves.moves } : layout
+  }
   if (value['view'] === 'multiindex' || value['view'] === 'flatten') out.view = value['view']
   return ok(out)
 }

@@ -50,7 +50,7 @@ export function RowMoveControls({ root, path, moves, onMoves }: Props): React.JS
   return (
     <section className="row-move" aria-label="Move the selected row" data-testid="row-move">
       <p className="hint">
-        Row {row.row + 1} ‘{row.label === '' ? '(blank)' : row.label}’{' '}
+        Sheet row {row.row + 1} ‘{row.label === '' ? '(blank)' : row.label}’{' '}
         {own ? (own.under === null ? '— placed by you at the top level' : `— placed by you under ‘${own.underLabel}’`) : ''}
       </p>
       <div className="row-move-actions">
@@ -102,7 +102,7 @@ export function RowMoveControls({ root, path, moves, onMoves }: Props): React.JS
               >
                 {listed.map((c) => (
                   <option key={c.row} value={c.row}>
-                    {pathText(c.path)} (row {c.row + 1}){c.current ? ' — its parent now' : ''}
+                    {pathText(c.path)} (sheet row {c.row + 1}){c.current ? ' — its parent now' : ''}
                   </option>
                 ))}
               </select>

@@ -171,7 +171,7 @@ export function createSessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, 
   /** Open a session's tables again, as they were recorded. */
   const reopen = async (record: SessionRecord): Promise<{ tableIds: string[]; warnings: string[] }> => {
     const tableIds: string[] = []
-    const warnings: string[] = []
+    const warnings: string[] = [...sessions.takeNotes(record.id)]
     for (const source of record.sources) {
       let opened: Result<TableSummary[]>
       if (source.origin.kind === 'sample') opened = await inner['table:openSample']({ name: source.origin.sample })

@@ -71,4 +71,28 @@ describe('layouts set by hand, by file hash', () => {
     // The moved-aside file is not read as a session.
     expect(new SessionStore(dir).listing().problems).toEqual([])
   })
+
+  it('leaves damaged moves out of a session file it reads, and says so once', () => {
+    const first = new SessionStore(dir)
+    const id = first.current().id
+    first.update(id, (r) => ({
+      ...r,
+      sources: [
+        {
+          id: 's1',
+          origin: { kind: 'file', fileName: 'PhD.xlsx', stored: 'x.bin', bytes: 1, sha256: SHA },
+          tables: [{ name: 'PhD.xlsx', structure: { headerRows: 2, headerCols: 1, rowMoves: [move] } }]
+        }
+      ]
+    }))
+    const path = join(dir, `${id}.json`)
+    const record = JSON.parse(readFileSync(path, 'utf8')) as { sources: { tables: { structure: { rowMoves: unknown[] } }[] }[] }
+    record.sources[0]?.tables[0]?.structure.rowMoves.push({ row: 'twelve' })
+    writeFileSync(path, JSON.stringify(record))
+    const store = new SessionStore(dir)
+    expect(store.get(id)?.sources[0]?.tables[0]?.structure?.rowMoves).toEqual([move])
+    expect(store.takeNotes(id)).toEqual(['Table source 1, PhD.xlsx: move 2: its row is not a row number'])
+    expect(store.takeNotes(id)).toEqual([])
+    expect(store.listing().problems).toEqual([])
+  })
 })

@@ -21,6 +21,8 @@ type IndexFile = { version: 1; currentId: string | null; order: string[] }
  */
 export class SessionStore {
   private readonly sessions = new Map<string, SessionRecord>()
+  // What was left out of a session file read without failing it (damaged moves), said when it is reopened.
+  private readonly sessionNotes = new Map<string, string[]>()
   private currentId = ''
   readonly problems: SessionProblem[] = []
 
@@ -57,7 +59,9 @@ export class SessionStore {
 
   private readSession(path: string): SessionRecord | string {
     try {
-      const checked = validateSession(JSON.parse(readFileSync(path, 'utf8')))
+      const notes: string[] = []
+      const checked = validateSession(JSON.parse(readFileSync(path, 'utf8')), notes)
+      if (checked.ok && notes.length > 0) this.sessionNotes.set(checked.value.id, notes)
       return checked.ok ? checked.value : checked.error.message
     } catch (error) {
       return error instanceof Error ? error.message : String(error)
@@ -99,6 +103,13 @@ export class SessionStore {
     writeFileAtomic(join(this.dir, `${clean.id}.json`), JSON.stringify(clean))
     this.sessions.set(clean.id, clean)
     return clean
+  }
+
+  /** What was left out of this session when its file was read, once: the next write no longer has it. */
+  takeNotes(id: string): string[] {
+    const notes = this.sessionNotes.get(id) ?? []
+    this.sessionNotes.delete(id)
+    return notes
   }
 
   get(id: string): SessionRecord | undefined {

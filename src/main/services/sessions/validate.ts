@@ -61,7 +61,7 @@ export function validateTable(value: unknown, where: string, problems: string[] 
   return ok(out)
 }
 
-function source(value: unknown, index: number): Check<SessionSource> {
+function source(value: unknown, index: number, problems: string[]): Check<SessionSource> {
   const where = `Table source ${index + 1}`
   if (!isObject(value) || !isSessionId(value['id'])) return fail('bad-input', `${where}: the id is missing or not valid.`)
   const from = origin(value['origin'], where)
@@ -69,15 +69,18 @@ function source(value: unknown, index: number): Check<SessionSource> {
   if (!Array.isArray(value['tables'])) return fail('bad-input', `${where}: the table list is missing.`)
   const tables: SessionTable[] = []
   for (const t of value['tables']) {
-    const checked = validateTable(t, where)
+    const checked = validateTable(t, where, problems)
     if (!checked.ok) return checked
     tables.push(checked.value)
   }
   return ok({ id: value['id'], origin: from.value, tables })
 }
 
-/** Check that parsed JSON is a session record; every problem gets a message that names the field. */
-export function validateSession(value: unknown): Check<SessionRecord> {
+/**
+ * Check that parsed JSON is a session record; every problem gets a message that names the field. What is left
+ * out without failing the record (a table's damaged moves) is said in `problems`.
+ */
+export function validateSession(value: unknown, problems: string[] = []): Check<SessionRecord> {
   if (!isObject(value)) return fail('bad-input', 'A session must be a JSON object.')
   if (value['version'] !== 1) return fail('bad-input', `Unsupported session version ${JSON.stringify(value['version'])}.`)
   if (!isSessionId(value['id'])) return fail('bad-input', 'The session id is missing or not valid.')
@@ -88,7 +91,7 @@ export function validateSession(value: unknown): Check<SessionRecord> {
   }
   const sources: SessionSource[] = []
   for (const [i, s] of value['sources'].entries()) {
-    const checked = source(s, i)
+    const checked = source(s, i, problems)
     if (!checked.ok) return checked
     sources.push(checked.value)
   }

@@ -23,46 +23,60 @@ export function withoutCorrections(options: StructureOptions): StructureOptions 
   return layout
 }
 
-function cellKey(cell: CellRef): string {
-  return `${cell.row},${cell.col}`
+/** A cell as one number, for lookups over hundreds of thousands of rows without building strings. */
+function cellKey(cell: CellRef): number {
+  return cell.row * 1_048_576 + cell.col
 }
 
-/** A copy of the left tree with what moving rows needs: each node's parent, and the nodes of each sheet row in preorder. */
+/**
+ * A copy of the left tree with what moving rows needs: each node's parent, and the nodes of the rows the moves
+ * name, in preorder. Moves change only the parents of the nodes they move; `movedFrom` keeps those nodes'
+ * parents before, so a node's path before the moves can still be read.
+ */
 type Tree = {
   root: HeaderNode
   parent: Map<HeaderNode, HeaderNode>
   byRow: Map<number, HeaderNode[]>
-  /** Per leaf cell of a data row, the copied nodes with that cell and their texts before any move. */
-  byCell: Map<string, { node: HeaderNode; texts: string[] }[]>
+  movedFrom: Map<HeaderNode, HeaderNode | undefined>
 }
 
-function copyTree(root: HeaderNode): Tree {
+function copyTree(root: HeaderNode, rows: ReadonlySet<number>): Tree {
   const copy: HeaderNode = { text: root.text, cell: root.cell, children: [] }
-  const tree: Tree = { root: copy, parent: new Map(), byRow: new Map(), byCell: new Map() }
-  // Iterative preorder: left trees can be thousands of levels deep.
-  const stack: { from: HeaderNode; to: HeaderNode; texts: string[] }[] = [{ from: root, to: copy, texts: [] }]
+  const tree: Tree = { root: copy, parent: new Map(), byRow: new Map(), movedFrom: new Map() }
+  // Iterative: left trees can be thousands of levels deep. Children are visited in order, so each row's
+  // nodes are listed in preorder.
+  const stack: { from: HeaderNode; to: HeaderNode }[] = [{ from: root, to: copy }]
+  const order: { from: HeaderNode; to: HeaderNode }[] = []
   while (stack.length > 0) {
-    const { from, to, texts } = stack.pop() ?? { from: root, to: copy, texts: [] }
+    const { from, to } = stack.pop() ?? { from: root, to: copy }
+    order.push({ from, to })
     const pushed: typeof stack = []
     for (const child of from.children) {
       const node: HeaderNode = { text: child.text, cell: child.cell, children: [] }
       to.children.push(node)
       tree.parent.set(node, to)
-      const path = [...texts, child.text]
-      if (child.cell !== null) {
-        const row = tree.byRow.get(child.cell.row)
-        if (row) row.push(node)
-        else tree.byRow.set(child.cell.row, [node])
-        const key = cellKey(child.cell)
-        const same = tree.byCell.get(key)
-        if (same) same.push({ node, texts: path })
-        else tree.byCell.set(key, [{ node, texts: path }])
-      }
-      pushed.push({ from: child, to: node, texts: path })
+      pushed.push({ from: child, to: node })
     }
-    for (let i = pushed.length - 1; i >= 0; i--) stack.push(pushed[i] ?? { from: root, to: copy, texts: [] })
+    for (let i = pushed.length - 1; i >= 0; i--) stack.push(pushed[i] ?? { from: root, to: copy })
+  }
+  for (const { to } of order) {
+    const row = to.cell?.row
+    if (row === undefined || !rows.has(row)) continue
+    const list = tree.byRow.get(row)
+    if (list) list.push(to)
+    else tree.byRow.set(row, [to])
   }
   return tree
+}
+
+/** Root-to-node texts of a node, in the tree as it is (`before`: as it was before the moves). */
+function pathTexts(tree: Tree, node: HeaderNode, before: boolean): string[] {
+  const out: string[] = []
+  for (let at: HeaderNode | undefined = node; at !== undefined && at !== tree.root;) {
+    out.push(at.text)
+    at = before && tree.movedFrom.has(at) ? tree.movedFrom.get(at) : tree.parent.get(at)
+  }
+  return out.reverse()
 }
 
 /** The outermost node of a sheet row: the first of its nodes whose parent is not of the same row. */
@@ -100,6 +114,7 @@ function move(tree: Tree, m: RowMove): string | null {
     if (isWithin(tree, target, top)) return m.under === m.row ? 'a row cannot go under itself' : 'that row is nested under it'
   }
   const from = tree.parent.get(top)
+  if (!tree.movedFrom.has(top)) tree.movedFrom.set(top, from)
   if (from !== undefined) from.children.splice(from.children.indexOf(top), 1)
   // Among its new siblings in sheet order, so the tree still reads top to bottom.
   const at = target.children.findIndex((c) => c.cell !== null && c.cell.row > m.row)
@@ -109,31 +124,41 @@ function move(tree: Tree, m: RowMove): string | null {
   return null
 }
 
-/** Each node's root-to-node texts in the corrected tree, for the nodes that end a data row's path. */
-function pathsOf(tree: Tree, wanted: ReadonlySet<HeaderNode>): Map<HeaderNode, string[]> {
-  const out = new Map<HeaderNode, string[]>()
-  const stack: { node: HeaderNode; texts: string[] }[] = [{ node: tree.root, texts: [] }]
+/** The nodes of the moved rows and everything under them, by cell, in the corrected tree. */
+function movedNodes(tree: Tree): Map<number, HeaderNode[]> {
+  const out = new Map<number, HeaderNode[]>()
+  const stack = [...tree.movedFrom.keys()]
   while (stack.length > 0) {
-    const { node, texts } = stack.pop() ?? { node: tree.root, texts: [] }
-    if (wanted.has(node)) out.set(node, texts)
-    for (const child of node.children) stack.push({ node: child, texts: [...texts, child.text] })
+    const node = stack.pop()
+    if (node === undefined) break
+    if (node.cell !== null) {
+      const key = cellKey(node.cell)
+      const same = out.get(key)
+      if (same === undefined) out.set(key, [node])
+      else if (!same.includes(node)) same.push(node)
+    }
+    stack.push(...node.children)
   }
   return out
 }
 
-/** The node a data row's tuple ends at: the node of its leaf cell whose path before the moves reads as the tuple. */
-function rowNode(tree: Tree, cell: CellRef | null, tuple: readonly string[]): HeaderNode | null {
-  if (cell === null) return null
-  const candidates = tree.byCell.get(cellKey(cell)) ?? []
-  if (candidates.length === 1) return candidates[0]?.node ?? null
-  const found = candidates.find(({ texts }) => texts.every((t, k) => tuple[k] === t) && tuple.slice(texts.length).every((t) => t === ''))
-  return found?.node ?? null
+/**
+ * The node a data row's tuple ends at, among the moved nodes with its leaf cell: the one whose path before the
+ * moves reads as the tuple (null: the row's node is another one, which did not move).
+ */
+function rowNode(tree: Tree, candidates: readonly HeaderNode[], tuple: readonly string[]): HeaderNode | null {
+  for (const node of candidates) {
+    const texts = pathTexts(tree, node, true)
+    if (texts.every((t, k) => tuple[k] === t) && tuple.slice(texts.length).every((t) => t === '')) return node
+  }
+  return null
 }
 
-function trimmed(tuple: readonly string[]): string[] {
+/** Length of a tuple without its padding. */
+function trimmedLength(tuple: readonly string[]): number {
   let end = tuple.length
   while (end > 0 && tuple[end - 1] === '') end--
-  return tuple.slice(0, end)
+  return end
 }
 
 function placeText(m: RowMove): string {
@@ -154,21 +179,18 @@ export function applyRowMoves(parsed: ParsedTable, moves: readonly RowMove[]): C
   if (parsed.options.headerCols === 0 || parsed.leftTree.children.length === 0) {
     for (const m of moves) dropped.push({ move: m, reason: 'the table has no label columns' })
   } else {
-    const tree = copyTree(parsed.leftTree)
-    // Found before any move: a tuple is matched against the paths the structure pass gave.
-    const nodes = parsed.indexCells.map((cell, i) => rowNode(tree, cell, parsed.index[i] ?? []))
+    const named = new Set<number>()
+    for (const m of moves) {
+      named.add(m.row)
+      if (m.under !== null) named.add(m.under)
+    }
+    const tree = copyTree(parsed.leftTree, named)
     for (const m of moves) {
       const why = move(tree, m)
       if (why === null) applied.push(m)
       else dropped.push({ move: m, reason: why })
     }
-    if (applied.length > 0) {
-      const paths = pathsOf(tree, new Set(nodes.filter((n): n is HeaderNode => n !== null)))
-      const index = nodes.map((node, i) => (node === null ? trimmed(parsed.index[i] ?? []) : (paths.get(node) ?? [])))
-      const depth = index.reduce((d, t) => Math.max(d, t.length), 0)
-      for (const t of index) while (t.length < depth) t.push('')
-      parsed = { ...parsed, index, leftTree: tree.root }
-    }
+    if (applied.length > 0) parsed = { ...parsed, index: correctedIndex(parsed, tree), leftTree: tree.root }
   }
   const warnings = [
     ...(parsed.warnings ?? []),
@@ -179,6 +201,40 @@ export function applyRowMoves(parsed: ParsedTable, moves: readonly RowMove[]): C
   ]
   const options = applied.length > 0 ? { ...layout, rowMoves: applied } : layout
   return { parsed: { ...parsed, options, warnings }, applied, dropped }
+}
+
+/**
+ * Every data row's tuple after the moves: a row whose node moved (or sits under one that did) reads its path in
+ * the corrected tree, the others keep theirs; all padded to the new depth. Only the moved rows are looked up:
+ * a table of 200,000 rows with one move costs about the copy of its tree.
+ */
+function correctedIndex(parsed: ParsedTable, tree: Tree): string[][] {
+  const moved = movedNodes(tree)
+  const oldDepth = parsed.index.reduce((d, t) => Math.max(d, t.length), 0)
+  const changed = new Map<number, string[]>()
+  let depth = 0
+  parsed.indexCells.forEach((cell, i) => {
+    const tuple = parsed.index[i] ?? []
+    const candidates = cell === null ? undefined : moved.get(cellKey(cell))
+    const node = candidates === undefined ? null : rowNode(tree, candidates, tuple)
+    if (node === null) depth = Math.max(depth, trimmedLength(tuple))
+    else {
+      const path = pathTexts(tree, node, false)
+      changed.set(i, path)
+      depth = Math.max(depth, path.length)
+    }
+  })
+  const padded = (tuple: readonly string[]): string[] => {
+    const out = tuple.slice(0, depth)
+    while (out.length < depth) out.push('')
+    return out
+  }
+  // Rows that did not move keep their tuple arrays when the depth stays.
+  return parsed.index.map((tuple, i) => {
+    const path = changed.get(i)
+    if (path !== undefined) return padded(path)
+    return depth === oldDepth ? tuple : padded(tuple)
+  })
 }
 
 /** The reasons of a table whose rows were moved by hand: a moved row's parent and reason are the user's. */

@@ -182,6 +182,16 @@ describe('session handlers', () => {
       ['Ann', 'Cy']
     ])
     expect(sessions.current().sources[0]?.tables[0]?.structure?.rowMoves).toEqual([move])
+    // The session reopened later sets the move again on its own copy of the file.
+    const first = sessions.current().id
+    await value(handlers['session:new']({ name: 'Later' }))
+    const opened = await value(handlers['session:open']({ id: first }))
+    expect(opened.warnings).toEqual([])
+    expect(workspace.get(opened.tableIds[0] ?? '')?.parsed.index).toEqual([
+      ['Ann', ''],
+      ['Bo', ''],
+      ['Ann', 'Cy']
+    ])
   })
 
   it('drops a saved move that no longer fits with a notice, and refuses a move that is not one', async () => {

@@ -166,6 +166,28 @@ describe('applyRowMoves', () => {
     ])
   })
 
+  it('moves a row with 150,000 rows under it', () => {
+    const n = 150_000
+    const rows = Array.from({ length: n }, (_, i) => i + 2)
+    const base = structureGrid(
+      {
+        name: 'big.csv',
+        cells: [['Label', 'Value'], ['Top', '1'], ['Section', ''], ...rows.map((r) => [`  item ${r}`, String(r)])],
+        merges: [],
+        warnings: [],
+        styles: Object.fromEntries(rows.map((r) => [`${r + 1},0`, { indent: 1 }]))
+      },
+      { headerRows: 1, headerCols: 1 }
+    )
+    expect(base.leftTree.children.map((c) => c.text)).toEqual(['Top', 'Section'])
+    expect(base.leftTree.children[1]?.children).toHaveLength(n)
+    const { parsed, dropped } = applyRowMoves(base, [{ row: 2, label: 'Section', under: 1, underLabel: 'Top' }])
+    expect(dropped).toEqual([])
+    expect(parsed.index[0]).toEqual(['Top', '', ''])
+    expect(parsed.index[n]).toEqual(['Top', 'Section', `item ${n + 1}`])
+    expect(parsed.index.every((t) => t.length === 3)).toBe(true)
+  })
+
   it('reaches the prepared table, the flat view and the reasons; the structure pass does not see the moves', () => {
     const options = { ...detected.options, rowMoves: [underLife] }
     const prepared = prepareTable(grid, options)

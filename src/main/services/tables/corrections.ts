@@ -127,17 +127,22 @@ function move(tree: Tree, m: RowMove): string | null {
 /** The nodes of the moved rows and everything under them, by cell, in the corrected tree. */
 function movedNodes(tree: Tree): Map<number, HeaderNode[]> {
   const out = new Map<number, HeaderNode[]>()
+  const seen = new Set<HeaderNode>()
   const stack = [...tree.movedFrom.keys()]
   while (stack.length > 0) {
     const node = stack.pop()
     if (node === undefined) break
+    // A moved row may sit under another moved row: its nodes are listed once.
+    if (seen.has(node)) continue
+    seen.add(node)
     if (node.cell !== null) {
       const key = cellKey(node.cell)
       const same = out.get(key)
       if (same === undefined) out.set(key, [node])
-      else if (!same.includes(node)) same.push(node)
+      else same.push(node)
     }
-    stack.push(...node.children)
+    // Not `push(...children)`: a node can have hundreds of thousands of children.
+    for (const child of node.children) stack.push(child)
   }
   return out
 }

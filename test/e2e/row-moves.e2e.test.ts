@@ -81,11 +81,15 @@ describe('moving a row by hand in the inspector', () => {
     const picker = controls.getByRole('listbox', { name: 'New parent' })
     // Rows above it only, with their paths; its parent now is marked.
     const options = await picker.getByRole('option').allTextContents()
-    expect(options[0]).toBe('All fields › Physical sciences and earth sciences (sheet row 11) — its parent now')
-    expect(options).toContain('All fields › Life sciences (sheet row 7)')
-    expect(options).not.toContain('All fields › Physical sciences and earth sciences › Physics and astronomy (sheet row 14)')
+    expect(options[0]).toBe('Physical sciences and earth sciences (sheet row 11) — under All fields — its parent now')
+    expect(options).toContain('Life sciences (sheet row 7) — under All fields')
+    expect(options).not.toContain('Physics and astronomy (sheet row 14) — under All fields › Physical sciences and earth sciences')
     await controls.getByRole('searchbox', { name: 'Find a parent row' }).fill('life')
-    await picker.selectOption({ label: 'All fields › Life sciences (sheet row 7)' })
+    // The search reads the whole path: Life sciences and the three fields under it.
+    await expect.poll(() => picker.getByRole('option').count()).toBe(4)
+    expect((await picker.getByRole('option').allTextContents()).every((o) => o.includes('Life sciences'))).toBe(true)
+    await screenshot(page, 'row-move-picker')
+    await picker.selectOption({ label: 'Life sciences (sheet row 7) — under All fields' })
     await controls.getByRole('button', { name: 'Move here' }).click()
 
     await expect.poll(chemistryFollowsHealth, { timeout: 30_000 }).toBe(true)

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react'
 import { withRowMove, type RowMove } from '../../../shared/corrections'
 import type { HeaderNode } from '../../../shared/table'
-import { moveProblem, parentChoices, pathText, rowAt } from './moves'
+import { choiceText, moveProblem, parentChoices, pathText, rowAt } from './moves'
 
 type Props = {
   /** The left tree as shown (moves applied). */
@@ -101,11 +101,12 @@ export function RowMoveControls({ root, path, moves, onMoves }: Props): React.JS
                 onDoubleClick={moveUnder}
               >
                 {listed.map((c) => (
-                  <option key={c.row} value={c.row}>
-                    {pathText(c.path)} (sheet row {c.row + 1}){c.current ? ' — its parent now' : ''}
+                  <option key={c.row} value={c.row} title={pathText(c.path)}>
+                    {choiceText(c)}
                   </option>
                 ))}
               </select>
+              {listed.length === 0 && <p className="hint">No row above this one matches “{query}”.</p>}
               {shown.length > listed.length && <p className="hint">The {CHOICES_SHOWN} nearest rows are listed; type to find others.</p>}
               <div className="row-move-actions">
                 <button type="button" onClick={moveUnder}>

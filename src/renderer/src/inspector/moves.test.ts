@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { HeaderNode } from '../../../shared/table'
-import { moveProblem, parentChoices, pathOfRow, rowAt } from './moves'
+import { choiceText, moveProblem, parentChoices, pathOfRow, rowAt } from './moves'
 
 function n(text: string, row: number, col: number, children: HeaderNode[] = []): HeaderNode {
   return { text, cell: { row, col }, children }
@@ -33,6 +33,12 @@ describe('moving rows: what the inspector offers', () => {
 
   it('offers the rows above, marks the current parent and the rows nested under the moved one', () => {
     const choices = parentChoices(tree, 5)
+    expect(choices.map(choiceText)).toEqual([
+      'All (sheet row 2) — its parent now',
+      'North (sheet row 3) — under All',
+      'Centre (sheet row 4) — under All › North › Oslo',
+      'Bergen (sheet row 5) — under All › North'
+    ])
     expect(choices.map((c) => [c.row, c.current, c.inside])).toEqual([
       [1, true, false],
       [2, false, false],

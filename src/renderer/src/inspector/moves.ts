@@ -84,3 +84,10 @@ export function moveProblem(row: TreeRow, choice: ParentChoice): string | null {
 export function pathText(path: readonly string[]): string {
   return path.map((t) => (t === '' ? '(blank)' : t)).join(' › ')
 }
+
+/** A choice as the picker lists it: the row's own label first (a narrow panel cuts the end), then where it sits. */
+export function choiceText(choice: ParentChoice): string {
+  const label = choice.label === '' ? '(blank)' : choice.label
+  const where = choice.path.length > 1 ? ` — under ${pathText(choice.path.slice(0, -1))}` : ''
+  return `${label} (sheet row ${choice.row + 1})${where}${choice.current ? ' — its parent now' : ''}`
+}

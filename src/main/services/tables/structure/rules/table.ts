@@ -19,6 +19,7 @@ export const RULE_TABLE: Readonly<Record<string, RuleEntry>> = {
   'title-repeated': { stage: 'title', strength: 10, effect: '' },
   'title-paragraph': { stage: 'title', strength: 10, effect: '' },
   'title-not-header-corner': { stage: 'title', strength: 20, effect: '' },
+  'title-not-period-header': { stage: 'title', strength: 20, effect: '' },
   'header-ends-at-line-numbers': { stage: 'header-rows', strength: 100, effect: '' },
   'header-ends-at-unmarked-row': { stage: 'header-rows', strength: 95, effect: '' },
   'header-column-numbers': { stage: 'header-rows', strength: 80, effect: '' },
@@ -64,6 +65,7 @@ export const RULE_TABLE: Readonly<Record<string, RuleEntry>> = {
   'block-of-which': { stage: 'label-blocks', strength: 10, effect: '' },
   'block-range-divided': { stage: 'label-blocks', strength: 10, effect: '' },
   'block-sum-of-parts': { stage: 'sum-blocks', strength: 50, effect: '' },
+  'block-result-line': { stage: 'blocks-adjust', strength: 40, effect: '' },
   'block-alike-elsewhere': { stage: 'blocks-adjust', strength: 30, effect: '' },
   'block-totals-side-by-side': { stage: 'blocks-adjust', strength: 20, effect: '' },
   'block-country-regions': { stage: 'blocks-adjust', strength: 10, effect: '' },
@@ -78,6 +80,7 @@ export const RULE_TABLE: Readonly<Record<string, RuleEntry>> = {
   'nesting-grand-total': { stage: 'nesting', strength: 10, effect: '' },
   'nesting-total-ends-section': { stage: 'nesting', strength: 10, effect: '' },
   'nesting-total-of-sections': { stage: 'nesting', strength: 10, effect: '' },
+  'nesting-total-names-section': { stage: 'nesting', strength: 10, effect: '' },
   'nesting-whole-heads-rows': { stage: 'nesting', strength: 10, effect: '' },
   'nesting-country-after-whole': { stage: 'nesting', strength: 10, effect: '' },
   'nesting-sibling-closes': { stage: 'nesting', strength: 10, effect: '' }

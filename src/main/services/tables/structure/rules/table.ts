@@ -48,6 +48,7 @@ export const RULE_TABLE: Readonly<Record<string, RuleEntry>> = {
   'note-sentence': { stage: 'notes', strength: 10, effect: '' },
   'note-remark': { stage: 'notes', strength: 10, effect: '' },
   'note-footnote': { stage: 'notes', strength: 10, effect: '' },
+  'note-after-values': { stage: 'notes', strength: 5, effect: '' },
   'rows-flat': { stage: 'row-roles', strength: 100, effect: '' },
   'row-placeholders': { stage: 'row-roles', strength: 60, effect: '' },
   'row-under-merged-value': { stage: 'row-roles', strength: 50, effect: '' },

@@ -44,6 +44,7 @@ export const RULE_TABLE: Readonly<Record<string, RuleEntry>> = {
   'labels-beside-measures': { stage: 'label-columns', strength: 20, effect: '' },
   'labels-group-columns': { stage: 'label-columns-extent', strength: 20, effect: '' },
   'labels-inner-text-column': { stage: 'label-columns-extent', strength: 10, effect: '' },
+  'labels-code-columns': { stage: 'label-columns-extent', strength: 5, effect: '' },
   'note-across-table': { stage: 'notes', strength: 10, effect: '' },
   'note-sentence': { stage: 'notes', strength: 10, effect: '' },
   'note-remark': { stage: 'notes', strength: 10, effect: '' },

@@ -79,10 +79,12 @@ export function columnRange(text: string): number[] {
   return text === '' ? [] : rowRange(text.replace(/[A-Z]+/g, (l) => String(index(l))))
 }
 
-/** Each labelled body row (1-based) and its parent row (null: top level). */
+/** Each labelled body row (1-based) and its parent row (null: top level); an entry not written "rows:parent" is an error. */
 export function labelledParents(parents: string[]): Map<number, number | null> {
   const out = new Map<number, number | null>()
   for (const entry of parents) {
+    if (!/^\d+(?:-\d+)?:\d*$/.test(entry))
+      throw new Error(`sheet label "${entry}" is not "rows:parent" (test/fixtures/sheet-structure.json)`)
     const [rows = '', parent = ''] = entry.split(':')
     for (const r of rowRange(rows)) out.set(r, parent === '' ? null : Number(parent))
   }

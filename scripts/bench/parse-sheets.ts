@@ -46,14 +46,20 @@ export function readSheetLabels(): SheetStructureLabel[] {
   return (JSON.parse(readFileSync(fixture, 'utf8')) as { tables: SheetStructureLabel[] }).tables
 }
 
+/** The grids of a built workbook named "built:NAME" as the app opens them; undefined for other names. */
+export function builtWorkbook(file: string): RawGrid[] | string | undefined {
+  if (!file.startsWith('built:')) return undefined
+  const name = file.slice('built:'.length)
+  const make = BUILT[name]
+  return make === undefined ? `no built workbook ${name}: ${Object.keys(BUILT).join(', ')}` : openBytes(name, make())
+}
+
 /** The grid of a labelled table as the app opens it, or undefined when its file is absent. */
 export function labelledGrid(label: SheetStructureLabel): RawGrid | undefined {
-  let grids: RawGrid[] | string
+  let grids: RawGrid[] | string | undefined
   if (label.file.startsWith('built:')) {
-    const name = label.file.slice('built:'.length)
-    const make = BUILT[name]
-    if (make === undefined) return undefined
-    grids = openBytes(name, make())
+    grids = builtWorkbook(label.file)
+    if (grids === undefined) return undefined
   } else {
     const path = join(datasetsDir(), 'spreadsheets', label.file)
     if (!existsSync(path)) return undefined
@@ -79,10 +85,12 @@ export function columnRange(text: string): number[] {
   return text === '' ? [] : rowRange(text.replace(/[A-Z]+/g, (l) => String(index(l))))
 }
 
-/** Each labelled body row (1-based) and its parent row (null: top level). */
+/** Each labelled body row (1-based) and its parent row (null: top level); an entry not written "rows:parent" is an error. */
 export function labelledParents(parents: string[]): Map<number, number | null> {
   const out = new Map<number, number | null>()
   for (const entry of parents) {
+    if (!/^\d+(?:-\d+)?:\d*$/.test(entry))
+      throw new Error(`sheet label "${entry}" is not "rows:parent" (test/fixtures/sheet-structure.json)`)
     const [rows = '', parent = ''] = entry.split(':')
     for (const r of rowRange(rows)) out.set(r, parent === '' ? null : Number(parent))
   }

@@ -288,7 +288,7 @@ export function sameWords(a: string[], b: string[]): boolean {
 }
 
 /** `part` occurs in `whole` as consecutive words. */
-function contains(whole: string[], part: string[]): boolean {
+export function contains(whole: string[], part: string[]): boolean {
   for (let s = 0; s + part.length <= whole.length; s++) {
     let ok = true
     for (let j = 0; j < part.length && ok; j++) ok = sameWord(whole[s + j] ?? '', part[j] ?? '')

@@ -184,6 +184,11 @@ export function sweep(input: SweepInput): SweepResult {
     before = stack.length
     if (over >= 0) closeOpenedFrom(stack, over + headerRows)
     closing(() => ruleOf(i, 'total-of-sections'))
+    // A total naming its section ("Total current assets") closes that section and what opened inside it.
+    const named = facts.namedSection[i] ?? -1
+    before = stack.length
+    if (named >= 0) closeOpenedFrom(stack, named + headerRows)
+    closing(() => ruleOf(i, 'names-section'))
     before = stack.length
     if (flag('grand-total', i)) while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) !== -Infinity) stack.pop()
     closing(() => ruleOf(i, 'grand-total'))

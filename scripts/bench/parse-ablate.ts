@@ -1,6 +1,7 @@
 /**
- * What each structure rule does, measured: the parse figures with every rule in use, then with each rule of
- * the rule table turned off in turn (`withoutRules`), and the change in each figure. `npm run bench -- parse
+ * What each structure rule does, measured: the parse figures with the rules in use, then with each rule of
+ * the rule table turned off in turn (`withoutRules`; an optional rule, off by default, turned on), and the
+ * change in each figure. `npm run bench -- parse
  * --ablate` runs every rule; `--ablate id,id` only those (a group: ids joined with `+`, turned off together).
  *
  * The figures are counts, not percents, so that one table more or less reads as 1: HiTab's 839 tables (top
@@ -12,7 +13,7 @@ import { basename, join } from 'node:path'
 import { importFileSync } from '../../src/main/services/tables/import'
 import { detectStructure, splitSideBySide } from '../../src/main/services/tables/structure'
 import { RULE_TABLE } from '../../src/main/services/tables/structure/rules/table'
-import { withoutRules } from '../../src/main/services/tables/structure/rules/types'
+import { OPTIONAL_RULES, withoutRules, withRules } from '../../src/main/services/tables/structure/rules/types'
 import { datasetsDir } from '../../src/main/services/paths'
 import type { RawGrid } from '../../src/shared/table'
 import { aitqaCases, evaluateAitqa, evaluateHitab, hitabCases, type HitabCase } from './parse'
@@ -32,7 +33,8 @@ export const ABLATION_METRICS = [
 
 export type AblationFigures = Record<(typeof ABLATION_METRICS)[number], number>
 
-export type Ablation = { rules: string[]; figures: AblationFigures; change: Partial<AblationFigures>; seconds: number }
+/** `on`: the rules are optional (off by default) and were turned on; `change` is then with them − without. */
+export type Ablation = { rules: string[]; on: boolean; figures: AblationFigures; change: Partial<AblationFigures>; seconds: number }
 
 /** The corpora read once, so that each rule turned off costs only the structure passes. */
 type Corpora = {
@@ -103,7 +105,10 @@ export function effectText(change: Partial<AblationFigures>): string {
   return parts.length === 0 ? 'none' : parts.join(', ')
 }
 
-/** The figures with every rule, then each group of rules turned off, with the change (without − with). */
+/**
+ * The figures with the rules in use, then with each group of rules turned off (or, for optional rules, on),
+ * and the change: without − with, or with − without for optional rules.
+ */
 export function ablate(spec: string | true, progress: (line: string) => void = () => {}): { baseline: AblationFigures; runs: Ablation[] } {
   const corpora = readCorpora()
   const baseline = figures(corpora)
@@ -111,12 +116,14 @@ export function ablate(spec: string | true, progress: (line: string) => void = (
   const runs: Ablation[] = []
   for (const rules of ablationGroups(spec)) {
     const start = performance.now()
-    const without = withoutRules(rules, () => figures(corpora))
+    // An optional rule is off in the baseline: its effect is what turning it on changes.
+    const on = rules.every((id) => OPTIONAL_RULES.includes(id))
+    const other = on ? withRules(rules, () => figures(corpora)) : withoutRules(rules, () => figures(corpora))
     const change: Partial<AblationFigures> = {}
-    for (const m of ABLATION_METRICS) if (without[m] !== baseline[m]) change[m] = without[m] - baseline[m]
-    const run = { rules, figures: without, change, seconds: Math.round(performance.now() - start) / 1000 }
+    for (const m of ABLATION_METRICS) if (other[m] !== baseline[m]) change[m] = other[m] - baseline[m]
+    const run = { rules, on, figures: other, change, seconds: Math.round(performance.now() - start) / 1000 }
     runs.push(run)
-    progress(`${rules.join(' + ')}: ${effectText(change)}`)
+    progress(`${rules.join(' + ')}${on ? ' (optional, turned on)' : ''}: ${effectText(change)}`)
   }
   return { baseline, runs }
 }

@@ -26,7 +26,8 @@ import {
 import { datasetsDir } from '../../src/main/services/paths'
 import type { HeaderNode, RawGrid } from '../../src/shared/table'
 import { cellLines, openGrids } from './parse-cells'
-import { ablate, effectText } from './parse-ablate'
+import { ablate, ablationGroups, effectText } from './parse-ablate'
+import { withRules } from '../../src/main/services/tables/structure/rules/types'
 import { compareDumps, writeDump } from './parse-dump'
 import { explainFile } from './parse-explain'
 import { evaluateSheetStructure } from './parse-sheets'
@@ -514,7 +515,8 @@ function tool(args: string[]): { metrics: Record<string, number>; details: unkno
       compare: { type: 'boolean' },
       cells: { type: 'string' },
       explain: { type: 'string' },
-      ablate: { type: 'string' }
+      ablate: { type: 'string' },
+      with: { type: 'string' }
     }
   })
   if (values.ablate !== undefined) {
@@ -552,8 +554,13 @@ function tool(args: string[]): { metrics: Record<string, number>; details: unkno
 
 export async function run(args: string[] = []): Promise<{ metrics: Record<string, number>; details: unknown }> {
   await Promise.resolve()
-  const printed = tool(args)
-  if (printed !== null) return printed
+  // `--with ID,ID`: optional rules of the rule table turned on, for this run and its tools.
+  const { values } = parseArgs({ args, allowPositionals: true, strict: false, options: { with: { type: 'string' } } })
+  const on = typeof values.with === 'string' ? ablationGroups(values.with).flat() : []
+  return withRules(on, () => tool(args) ?? measure())
+}
+
+function measure(): { metrics: Record<string, number>; details: unknown } {
   const hitab = evaluateHitab()
   const aitqa = evaluateAitqa()
   const sheets = evaluateSpreadsheets()

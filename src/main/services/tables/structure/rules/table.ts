@@ -9,7 +9,11 @@
  */
 import type { StageId } from './types'
 
-export type RuleEntry = { stage: StageId; strength: number; effect: string }
+/**
+ * `optional`: the rule reads knowledge that fits the sources of one dataset, not a convention across
+ * publishers; it is off unless turned on (`withRules`, `npm run bench -- parse --with ID`).
+ */
+export type RuleEntry = { stage: StageId; strength: number; effect: string; optional?: true }
 
 export const RULE_TABLE: Readonly<Record<string, RuleEntry>> = {
   'title-line': { stage: 'title', strength: 10, effect: '' },
@@ -66,7 +70,7 @@ export const RULE_TABLE: Readonly<Record<string, RuleEntry>> = {
   'block-sum-of-parts': { stage: 'sum-blocks', strength: 50, effect: '' },
   'block-alike-elsewhere': { stage: 'blocks-adjust', strength: 30, effect: '' },
   'block-totals-side-by-side': { stage: 'blocks-adjust', strength: 20, effect: '' },
-  'block-country-regions': { stage: 'blocks-adjust', strength: 10, effect: '' },
+  'block-country-regions': { stage: 'blocks-adjust', strength: 10, effect: '', optional: true },
   'nesting-indentation-column': { stage: 'nesting', strength: 10, effect: '' },
   'nesting-labels-written-once': { stage: 'nesting', strength: 10, effect: '' },
   'nesting-group-columns': { stage: 'nesting', strength: 10, effect: '' },
@@ -79,6 +83,6 @@ export const RULE_TABLE: Readonly<Record<string, RuleEntry>> = {
   'nesting-total-ends-section': { stage: 'nesting', strength: 10, effect: '' },
   'nesting-total-of-sections': { stage: 'nesting', strength: 10, effect: '' },
   'nesting-whole-heads-rows': { stage: 'nesting', strength: 10, effect: '' },
-  'nesting-country-after-whole': { stage: 'nesting', strength: 10, effect: '' },
+  'nesting-country-after-whole': { stage: 'nesting', strength: 10, effect: '', optional: true },
   'nesting-sibling-closes': { stage: 'nesting', strength: 10, effect: '' }
 }

@@ -15,7 +15,19 @@ import { OPTIONAL_RULES, withoutRules, withRules } from '../src/main/services/ta
 import type { RawGrid } from '../src/shared/table'
 import { importFileSync } from '../src/main/services/tables/import'
 import { splitSideBySide } from '../src/main/services/tables/structure'
-import { citations, cites, cropGrid, openSource, type Citation, type ExampleSource, type RuleExample } from '../test/support/rule-examples'
+import {
+  citations,
+  cites,
+  cropGrid,
+  openSource,
+  structureSummary,
+  SUMMARY_FIELDS,
+  type Citation,
+  type ExampleSource,
+  type RuleEffect,
+  type RuleExample,
+  type StructureSummary
+} from '../test/support/rule-examples'
 import { financialReport, FINANCIAL_REPORT_NAME } from '../test/fixtures/sheets/financial-report'
 import { indentedReport, INDENTED_REPORT_NAME } from '../test/fixtures/sheets/indented-report'
 
@@ -23,6 +35,8 @@ const MAX_ROWS = 80
 const MAX_COLS = 10
 // Tables tried per rule, the smallest first.
 const CANDIDATES = 25
+// Tables looked at for a rule's effect, by cells.
+const MAX_EFFECT_CELLS = 4000
 
 function sources(): ExampleSource[] {
   const out: ExampleSource[] = []
@@ -58,6 +72,27 @@ function openBytes(name: string, bytes: Uint8Array): RawGrid[] {
 function cited(grid: RawGrid, rule: string): Citation[] {
   const run = (): Citation[] => citations(explainStructure(grid))
   return OPTIONAL_RULES.includes(rule) ? withRules([rule], run) : run()
+}
+
+function effectExample(rule: string, grids: { source: ExampleSource; grid: RawGrid; size: number }[]): RuleEffect | undefined {
+  const optional = OPTIONAL_RULES.includes(rule)
+  const pair = (g: RawGrid): [StructureSummary, StructureSummary] => {
+    const on = (): StructureSummary => structureSummary(g)
+    return optional ? [withRules([rule], on), on()] : [on(), withoutRules([rule], on)]
+  }
+  for (const { source, grid, size } of grids) {
+    if (size > MAX_EFFECT_CELLS) break
+    const [a, b] = pair(grid)
+    if (JSON.stringify(a) === JSON.stringify(b)) continue
+    const width = grid.cells.reduce((w, r) => Math.max(w, r.length), 0)
+    for (let rows = 2; rows <= grid.cells.length; rows++)
+      for (const cols of [...new Set([Math.min(width, 4), Math.min(width, 6), Math.min(width, MAX_COLS), width])]) {
+        const [x, y] = pair(cropGrid(grid, rows, cols))
+        const field = SUMMARY_FIELDS.find((f) => JSON.stringify(x[f]) !== JSON.stringify(y[f]))
+        if (field !== undefined) return { rule, source, rows, cols, field, with: x[field] }
+      }
+  }
+  return undefined
 }
 
 function main(): void {
@@ -116,10 +151,21 @@ function main(): void {
     }
     if (!found.has(rule)) console.log(`${rule}: no example (cited in ${citing.get(rule)?.length ?? 0} of the smallest tables tried)`)
   }
+  // Rules no explanation cites: the smallest table whose structure they change, cut as far as it still does.
+  const effects: RuleEffect[] = []
+  for (const rule of rules.filter((r) => !found.has(r))) {
+    const effect = effectExample(rule, grids)
+    if (effect === undefined) console.log(`${rule}: changes no table`)
+    else {
+      effects.push(effect)
+      console.log(`${rule}: changes ${effect.field} of ${effect.source.corpus} ${effect.source.id} (${effect.rows}×${effect.cols})`)
+    }
+  }
   const out = {
     about: 'One real example per structure rule, cut from a corpus table when the test runs: see test/support/rule-examples.ts.',
     examples: rules.flatMap((r) => found.get(r) ?? []),
-    notFound: rules.filter((r) => !found.has(r))
+    effects,
+    notFound: rules.filter((r) => !found.has(r) && !effects.some((e) => e.rule === r))
   }
   writeFileSync(new URL('../test/fixtures/rule-examples.json', import.meta.url), `${JSON.stringify(out, null, 1)}\n`)
 }

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url'
 import { aitqaToGrid, hitabToGrid, readAitqaTables, readHitabTable } from '../../src/main/services/eval/datasets/hitab-grid'
 import { datasetsDir } from '../../src/main/services/paths'
 import { importFileSync } from '../../src/main/services/tables/import'
-import { splitSideBySide } from '../../src/main/services/tables/structure'
+import { splitSideBySide, structureGrid } from '../../src/main/services/tables/structure'
 import type { CellStyle, MergedRegion, RawGrid } from '../../src/shared/table'
 import type { StructureWhy } from '../../src/shared/structure-why'
 import { explainStructure } from '../../src/main/services/tables/structure/explain'
@@ -31,9 +31,32 @@ export type Citation = { rule: string; at: 'title' | 'header' | 'labels' | 'note
 
 export type RuleExample = { rule: string; source: ExampleSource; rows: number; cols: number; cites: Citation }
 
-export function readRuleExamples(): { examples: RuleExample[]; notFound: string[] } {
+/** What a table's structure is, as far as a rule can change it. */
+export type StructureSummary = { options: unknown; title: string; notes: string; columns: string[][]; index: string[][] }
+
+export const SUMMARY_FIELDS = ['options', 'title', 'notes', 'columns', 'index'] as const
+
+export function structureSummary(grid: RawGrid): StructureSummary {
+  const t = structureGrid(grid)
+  return { options: t.options, title: t.title ?? '', notes: t.notes ?? '', columns: t.columns, index: t.index }
+}
+
+/**
+ * A rule that no explanation cites, on a real table whose structure it changes: the first field that differs
+ * with the rule off (an optional rule: on) and its value with the rule as the rule table has it.
+ */
+export type RuleEffect = {
+  rule: string
+  source: ExampleSource
+  rows: number
+  cols: number
+  field: (typeof SUMMARY_FIELDS)[number]
+  with: unknown
+}
+
+export function readRuleExamples(): { examples: RuleExample[]; effects: RuleEffect[]; notFound: string[] } {
   const file = fileURLToPath(new URL('../fixtures/rule-examples.json', import.meta.url))
-  return JSON.parse(readFileSync(file, 'utf8')) as { examples: RuleExample[]; notFound: string[] }
+  return JSON.parse(readFileSync(file, 'utf8')) as { examples: RuleExample[]; effects: RuleEffect[]; notFound: string[] }
 }
 
 function opened(name: string, bytes: Uint8Array): RawGrid[] {
@@ -118,7 +141,7 @@ export function cites(list: readonly Citation[], c: Citation): boolean {
  * that evidence away. Skipped when the example's corpus is not on this machine.
  */
 export function testRuleExamples(stages: readonly StageId[]): void {
-  const { examples } = readRuleExamples()
+  const { examples, effects } = readRuleExamples()
   const mine = examples.filter((e) => stages.includes(RULE_TABLE[e.rule]?.stage as StageId))
   it('has an example for some rule of these stages', () => {
     expect(mine.length).toBeGreaterThan(0)
@@ -134,5 +157,21 @@ export function testRuleExamples(stages: readonly StageId[]): void {
       const without = optional ? explain() : withoutRules([e.rule], explain)
       expect(cites(without, e.cites)).toBe(false)
     })
+  }
+  // A rule no explanation cites: what it changes on a real table, and that the table reads otherwise without it.
+  for (const e of effects.filter((x) => stages.includes(RULE_TABLE[x.rule]?.stage as StageId))) {
+    const grid = openSource(e.source)
+    it.skipIf(grid === undefined)(
+      `${e.rule}: changes the ${e.field} (${e.source.corpus} ${e.source.id}, first ${e.rows}×${e.cols})`,
+      () => {
+        const cut = cropGrid(grid as RawGrid, e.rows, e.cols)
+        const optional = OPTIONAL_RULES.includes(e.rule)
+        const read = (): StructureSummary => structureSummary(cut)
+        const withRule = optional ? withRules([e.rule], read) : read()
+        const without = optional ? read() : withoutRules([e.rule], read)
+        expect(withRule[e.field]).toEqual(e.with)
+        expect(without[e.field]).not.toEqual(e.with)
+      }
+    )
   }
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { MergedRegion, RawGrid } from '../../../../shared/table'
+import { explainStructure } from './explain'
+import { withoutRules } from './rules/types'
 import { detectStructure, structureGrid } from './index'
 
 const grid = (cells: string[][], merges: MergedRegion[] = [], styles?: RawGrid['styles']): RawGrid => ({
@@ -100,6 +102,12 @@ describe('header detection', () => {
     ]
     expect(detectStructure(grid(plates, [], th([0], 5)))).toMatchObject({ headerRows: 1 })
     expect(detectStructure(grid(plates)).headerRows).toBeGreaterThan(1)
+    // The evidence: the first row without a mark ends the header; without the rule the header runs on.
+    expect(explainStructure(grid(plates, [], th([0], 5))).headerRows[1]).toEqual({
+      row: 1,
+      reasons: [{ rule: 'header-ends-at-unmarked-row', text: 'the source marks its header cells and none of this row' }]
+    })
+    expect(withoutRules(['header-ends-at-unmarked-row'], () => detectStructure(grid(plates, [], th([0], 5)))).headerRows).toBe(3)
     // Two rows of <th> stay the header; a first column of <th> row labels does not make a row a header row.
     const charts = [
       ['Year', 'Title', 'Chart positions', ''],

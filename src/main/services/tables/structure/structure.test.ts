@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { MergedRegion, RawGrid } from '../../../../shared/table'
-import { flattenTable, structureGrid, treePaths } from './index'
+import { explainStructure } from './explain'
+import { detectStructure, flattenTable, structureGrid, treePaths } from './index'
+import { withoutRules } from './rules/types'
 
 const grid = (cells: string[][], merges: MergedRegion[] = [], styles?: RawGrid['styles']): RawGrid => ({
   name: 't',
@@ -95,6 +97,12 @@ describe('header rows written again in the body', () => {
     const p = structureGrid(grid(cells, merges))
     expect(p.options).toMatchObject({ titleRows: 1, headerRows: 1, headerCols: 1 })
     expect(p.columns).toEqual([['Member'], ['Party'], ['Term']])
+    // The evidence: the header is the rows the body writes again; without the rule it runs into the body.
+    expect(explainStructure(grid(cells, merges)).headerRows[1]?.reasons).toContainEqual({
+      rule: 'header-as-written-again',
+      text: 'the body writes the first 1 header rows again'
+    })
+    expect(withoutRules(['header-as-written-again'], () => detectStructure(grid(cells, merges))).headerRows).toBe(4)
     expect(p.values.map((v) => v[0])).toEqual([
       'John Ryan',
       'James Martin',

@@ -134,7 +134,7 @@ export function detectedNoteRows(grid: RawGrid, parsed: ParsedTable): number[] {
   return lines === 0 ? [] : rows.slice(-lines)
 }
 
-export function evaluateSheetStructure(labels = readSheetLabels()): SheetStructureResult {
+export function evaluateSheetStructure(labels = readSheetLabels(), open = labelledGrid): SheetStructureResult {
   const result: SheetStructureResult = {
     tables: 0,
     headerExact: 0,
@@ -147,7 +147,7 @@ export function evaluateSheetStructure(labels = readSheetLabels()): SheetStructu
   }
   for (const label of labels) {
     const name = `${label.file} › ${label.sheet}`
-    const grid = labelledGrid(label)
+    const grid = open(label)
     const parents = labelledParents(label.parents)
     result.tables++
     result.rows += parents.size

@@ -8,10 +8,11 @@ import { rowsAddUpTo, sectionsAddingUpTo } from '../totals'
 import { isTotalLabel, isWholeLabel, type RowRole } from '../rows'
 import { labelText as rowLabelText } from './row-roles'
 import { contains, labelWords } from '../label-cues'
+import { opening } from '../knowledge/cues'
 
 // Sections enough that the table is a list of breakdowns ("sex", "age group", "province", ...), not one.
 const BREAKDOWNS = 4
-const SUMMARY = /^(?:mean|median)\b/i
+const SUMMARY = opening(['summary'])
 // Section rows in a row nest, each under the one before, up to this many below the first (HiTab, the sheets
 // and WikiTQ have runs of three at most).
 const MAX_SECTION_CHAIN = 4

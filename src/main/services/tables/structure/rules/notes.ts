@@ -6,12 +6,14 @@ import { rawText, regionAt, type Grid } from '../grid'
 import { cellKind, parseNumber } from '../number'
 import { decideRow, ranked, type Evidence, type RowRule, type Unranked } from './types'
 import { emptyRow, prose, textCell } from './title'
+import { alternatives } from '../knowledge/cues'
 
 // Notes under a table are a few lines; a list of lone lines is not a table with notes.
 const MAX_NOTE_ROWS = 40
 // "1 Includes …", "a) …", "* Excludes …", "† …": a footnote's marker.
 const FOOTNOTE = /^(?:\(?(?:\d{1,2}|[a-z])[.):]|\*{1,3}|[†‡§]|\d{1,2}\s+[A-Z])\s*\S/
-const REMARK = /^(?:sources?|notes?|footnotes?|symbols?|ref\.?|references?|released|revised|p\s*=|r\s*=)\b/i
+// A remark word of any language (knowledge/*.json), or a symbol's legend ("p = provisional").
+const REMARK = new RegExp(String.raw`^(?:${alternatives(['remarks'])}|[pr]\s*=)`, 'iu')
 // A footnote's marker in a cell of its own, its text in the next ("[1] | Includes sales to …", "2 | This series …").
 const MARKER_CELL = /^(?:\[\d{1,2}\]|\(?\d{1,2}[.)]?|\(?[a-z]\)|[*†‡§]{1,3})$/i
 

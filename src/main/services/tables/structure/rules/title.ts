@@ -5,6 +5,7 @@
 import { cellKind, isDateLike } from '../number'
 import { rawText, regionAt, type Grid } from '../grid'
 import { UNIT_WORDS } from '../rows'
+import { alternatives } from '../knowledge/cues'
 import { decideRow, ranked, type Evidence, type RowRule, type Unranked } from './types'
 
 // A title block is a few lines; a table needs a header row and a data row below it.
@@ -14,7 +15,8 @@ const TABLE_ROWS_BELOW = 2
 const SENTENCE = 50
 // "1", "1a", "A", "B2": a table number written in the first column beside its title.
 const TABLE_NUMBER = /^[a-z]?\d{0,3}[a-z]?\.?$/i
-const TITLE_WORDS = /^(?:table|figure|chart|exhibit|source|sources|note|notes|footnote|released|published|\(|\[)/i
+// "Table 3", "Tableau", "Tabelle", "Cuadro", "Source" (knowledge/*.json), or a line in brackets.
+const TITLE_WORDS = new RegExp(String.raw`^(?:${alternatives(['titleWords'])}|\(|\[)`, 'iu')
 
 export type TitleContext = {
   g: Grid

@@ -35,7 +35,7 @@ export type AskDeps = {
 export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<AskSummary>> {
   const started = Date.now()
   const askId = request.askId ?? randomUUID()
-  const prepared = prepare({ ...request, askId }, deps)
+  const prepared = await prepare({ ...request, askId }, deps)
   if (!prepared.ok) return prepared
   const { library, tables, names } = prepared.value
   const o = request.options ?? {}

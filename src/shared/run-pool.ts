@@ -95,6 +95,7 @@ export class RunPool {
         }
         this.queue.push(message)
         this.dispatch()
+        this.refill()
         return
       case 'stop':
         this.stop(message.runId)
@@ -132,9 +133,15 @@ export class RunPool {
     )
   }
 
-  /** Keep `poolSize` clean interpreters booted or booting. */
+  /**
+   * Keep `poolSize` clean interpreters booted or booting. A boot takes seconds of both cores, so while
+   * programs run (or wait their turn) replacements wait for them to end, unless a waiting run has no clean
+   * interpreter to go to but one that boots.
+   */
   private refill(): void {
     if (this.disposed || this.bootFailures >= MAX_BOOT_FAILURES) return
+    const working = this.queue.length > 0 || this.slots.some((s) => s.state === 'busy')
+    if (working && !this.starved()) return
     const live = this.slots.filter((s) => s.state !== 'dead')
     let clean = live.filter((s) => s.scope === null).length
     const taken = live.length - clean
@@ -142,6 +149,14 @@ export class RunPool {
       this.spawn()
       clean += 1
     }
+  }
+
+  /** A queued run may take a clean interpreter, and none is booted or booting. */
+  private starved(): boolean {
+    const waiting = this.queue.some(
+      (r) => r.scope === null || this.slots.filter((s) => s.scope === r.scope && s.state !== 'dead').length < this.parallelism
+    )
+    return waiting && !this.slots.some((s) => s.scope === null && (s.state === 'booting' || s.state === 'ready'))
   }
 
   private fromHost(slot: Slot, message: HostMessage): void {
@@ -282,7 +297,6 @@ export class RunPool {
       // Taken by a question: it keeps only that question's tables, and a clean replacement boots.
       slot.scope = request.scope
       for (const tableId of [...slot.held]) if (!needed.includes(tableId)) dropFrom(slot, tableId)
-      this.refill()
     }
     for (const tableId of needed) {
       const payload = this.tables.use(tableId)
@@ -305,6 +319,7 @@ export class RunPool {
     })
     if (slot.loads > 0) run.awaitLoads()
     else run.awaitStart()
+    this.refill()
     this.showSpares()
   }
 
@@ -342,6 +357,7 @@ export class RunPool {
   /** After any change: hand out queued runs, then fill idle interpreters with tables. */
   private settle(): void {
     this.dispatch()
+    this.refill()
     this.preload()
     this.showSpares()
   }

@@ -11,6 +11,7 @@ export type SuiteResult = { metrics: Record<string, number>; details: unknown }
 type Suite = { run(args: string[]): Promise<SuiteResult> }
 
 const SUITES: Record<string, () => Promise<Suite>> = {
+  corrections: () => import('./bench/corrections'),
   exec: () => import('./bench/exec'),
   model: () => import('./bench/model'),
   oracle: () => import('./bench/oracle'),

@@ -1,6 +1,6 @@
 /**
  * The built-in model's benchmark: `npm run bench -- model [--model PATH] [--threads N] [--context N]
- * [--n 5] [--limit 50] [--keep DIR] [--data DIR] [--json FILE]`. It loads the model in its own engine
+ * [--n 5] [--limit 50] [--keep DIR] [--data DIR] [--cancel-only] [--json FILE]`. It loads the model in its own engine
  * process, as the app does, and answers the first `limit` questions of WikiTQ dev and of HiTab dev through
  * the evaluation (the app's prompt, sampling, extraction, CPython execution and official scoring).
  * Without --model it runs the built-in endpoint's model from the data folder (`npm run setup:model`).
@@ -18,7 +18,9 @@
  * - model_ea_pct: execution accuracy over the scored questions of both datasets.
  *
  * Details also give what the sampled tokens' log-probabilities cost (./model-logprobs.ts) and how long a
- * cancelled request took to stop and leave the engine free.
+ * cancelled request took to stop and leave the engine free (metric model_cancel_max_ms, the longest of
+ * three cancels while the prompt is read and three while tokens are generated). --cancel-only measures
+ * loading and cancelling alone, without the questions, in a minute rather than hours.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -144,6 +146,18 @@ function endpointFor(flags: { model?: string; threads?: number; context?: number
   }
 }
 
+/** A request to cancel: a prompt of about 6,000 characters the engine has to read, then up to 400 tokens. */
+function cancelJobFor(host: MeasuringHost, config: EndpointConfig): Omit<EngineJob, 'signal'> {
+  return {
+    model: host.lastModel ?? { file: config.builtin?.modelFile ?? '', contextSize: DEFAULT_CONTEXT, threads: 1 },
+    input: { kind: 'text', text: readFileSync(join(appRoot(), 'README.md'), 'utf8').slice(0, 6000) },
+    n: 1,
+    temperature: TEMPERATURE,
+    maxTokens: 400,
+    stop: []
+  }
+}
+
 function records(dir: string): QuestionRecord[] {
   return readFileSync(join(dir, 'questions.jsonl'), 'utf8')
     .split('\n')
@@ -162,7 +176,8 @@ export async function run(args: string[]): Promise<SuiteResult> {
       n: { type: 'string' },
       limit: { type: 'string' },
       keep: { type: 'string' },
-      data: { type: 'string' }
+      data: { type: 'string' },
+      'cancel-only': { type: 'boolean' }
     }
   })
   const int = (name: string, value: string | undefined): number | undefined => {
@@ -188,7 +203,8 @@ export async function run(args: string[]): Promise<SuiteResult> {
   )
 
   try {
-    const logprobCost = await measureLogprobCost(config.builtin?.modelFile ?? '', config.builtin?.threads ?? 1)
+    const cancelOnly = values['cancel-only'] === true
+    const logprobCost = cancelOnly ? null : await measureLogprobCost(config.builtin?.modelFile ?? '', config.builtin?.threads ?? 1)
     // Loading, measured on its own with a one-token request.
     const warm = await client.sample({
       ...(config.api === 'completions' ? { prompt: 'def main():' } : { messages: [{ role: 'user' as const, content: 'Say hi.' }] }),
@@ -200,6 +216,17 @@ export async function run(args: string[]): Promise<SuiteResult> {
     const loaded = host.status().model
     if (loaded === null) throw new Error('The engine reports no model after loading.')
     host.calls.length = 0
+    if (cancelOnly) {
+      const stops = await measureCancel(host, cancelJobFor(host, config), 3)
+      return {
+        metrics: {
+          model_load_ms: loaded.loadMs,
+          model_rss_mb: Math.round(loaded.rssBytes / 2 ** 20),
+          model_cancel_max_ms: Math.max(...stops.map((c) => c.stopMs))
+        },
+        details: { model: loaded, cancel: { stops, hardStops: stops.filter((c) => c.hardStop).length } }
+      }
+    }
 
     const runs: { name: string; summary: RunSummary; records: QuestionRecord[] }[] = []
     for (const dataset of ['wikitq', 'hitab'] as const) {
@@ -222,16 +249,8 @@ export async function run(args: string[]): Promise<SuiteResult> {
       runs.push({ name: `${dataset}_dev`, summary, records: records(dir) })
     }
 
-    const cancelJob: Omit<EngineJob, 'signal'> = {
-      model: host.lastModel ?? { file: config.builtin?.modelFile ?? '', contextSize: DEFAULT_CONTEXT, threads: 1 },
-      input: { kind: 'text', text: readFileSync(join(appRoot(), 'README.md'), 'utf8').slice(0, 6000) },
-      n: 1,
-      temperature: TEMPERATURE,
-      maxTokens: 400,
-      stop: []
-    }
     const calls = host.calls.length
-    const cancels = await measureCancel(host, cancelJob, 3)
+    const cancels = await measureCancel(host, cancelJobFor(host, config), 3)
     host.calls.length = calls
 
     const engineRuns = host.calls.flatMap((c) => (c.result.ok ? [c.result.value.stats] : []))
@@ -253,7 +272,8 @@ export async function run(args: string[]): Promise<SuiteResult> {
       model_question_p50_ms: Math.round(median(all.map((r) => r.timeMs))),
       model_programs_extracted_pct: pct(samples.filter((c) => c.program !== '').length, samples.length),
       model_programs_ran_pct: pct(samples.filter((c) => c.program !== '' && c.ok).length, samples.length),
-      model_ea_pct: pct(correct, scored)
+      model_ea_pct: pct(correct, scored),
+      model_cancel_max_ms: Math.max(...cancels.map((c) => c.stopMs))
     }
     const failures = host.calls.flatMap((c) => (c.result.ok ? [] : [`${c.result.error.code}: ${c.result.error.message}`]))
     return {

@@ -10,6 +10,7 @@ import { datasetsDir } from '../../src/main/services/paths'
 import type { StructureReason, StructureWhy } from '../../src/shared/structure-why'
 import type { RawGrid } from '../../src/shared/table'
 import { openGrids } from './parse-cells'
+import { builtWorkbook } from './parse-sheets'
 
 function said(reasons: readonly StructureReason[]): string {
   return reasons.map((r) => `${r.text} [${r.rule}]`).join('; ')
@@ -47,11 +48,14 @@ export function explainLines(grid: RawGrid, why: StructureWhy = explainStructure
   return lines
 }
 
-/** The explanation of every table of `target` ("FILE" or "FILE#sheet"; a bare name is looked up in the spreadsheets corpus). */
+/**
+ * The explanation of every table of `target` ("FILE" or "FILE#sheet"; a bare name is looked up in the
+ * spreadsheets corpus, "built:NAME" is a workbook the sheet labels build, as test/fixtures/sheet-structure.json names it).
+ */
 export function explainFile(target: string): string[] {
   const [file = '', sheet] = target.split('#')
   const path = existsSync(file) ? file : join(datasetsDir(), 'spreadsheets', file)
-  const grids = openGrids(path)
+  const grids = builtWorkbook(file) ?? openGrids(path)
   if (typeof grids === 'string') throw new Error(grids)
   const chosen = grids.filter((g) => sheet === undefined || g.name.endsWith(` › ${sheet}`) || g.name === sheet)
   if (chosen.length === 0) throw new Error(`No sheet named ${sheet ?? ''} in ${path}: ${grids.map((g) => g.name).join(', ')}`)

@@ -46,14 +46,20 @@ export function readSheetLabels(): SheetStructureLabel[] {
   return (JSON.parse(readFileSync(fixture, 'utf8')) as { tables: SheetStructureLabel[] }).tables
 }
 
+/** The grids of a built workbook named "built:NAME" as the app opens them; undefined for other names. */
+export function builtWorkbook(file: string): RawGrid[] | string | undefined {
+  if (!file.startsWith('built:')) return undefined
+  const name = file.slice('built:'.length)
+  const make = BUILT[name]
+  return make === undefined ? `no built workbook ${name}: ${Object.keys(BUILT).join(', ')}` : openBytes(name, make())
+}
+
 /** The grid of a labelled table as the app opens it, or undefined when its file is absent. */
 export function labelledGrid(label: SheetStructureLabel): RawGrid | undefined {
-  let grids: RawGrid[] | string
+  let grids: RawGrid[] | string | undefined
   if (label.file.startsWith('built:')) {
-    const name = label.file.slice('built:'.length)
-    const make = BUILT[name]
-    if (make === undefined) return undefined
-    grids = openBytes(name, make())
+    grids = builtWorkbook(label.file)
+    if (grids === undefined) return undefined
   } else {
     const path = join(datasetsDir(), 'spreadsheets', label.file)
     if (!existsSync(path)) return undefined
@@ -79,10 +85,12 @@ export function columnRange(text: string): number[] {
   return text === '' ? [] : rowRange(text.replace(/[A-Z]+/g, (l) => String(index(l))))
 }
 
-/** Each labelled body row (1-based) and its parent row (null: top level). */
+/** Each labelled body row (1-based) and its parent row (null: top level); an entry not written "rows:parent" is an error. */
 export function labelledParents(parents: string[]): Map<number, number | null> {
   const out = new Map<number, number | null>()
   for (const entry of parents) {
+    if (!/^\d+(?:-\d+)?:\d*$/.test(entry))
+      throw new Error(`sheet label "${entry}" is not "rows:parent" (test/fixtures/sheet-structure.json)`)
     const [rows = '', parent = ''] = entry.split(':')
     for (const r of rowRange(rows)) out.set(r, parent === '' ? null : Number(parent))
   }
@@ -126,7 +134,7 @@ export function detectedNoteRows(grid: RawGrid, parsed: ParsedTable): number[] {
   return lines === 0 ? [] : rows.slice(-lines)
 }
 
-export function evaluateSheetStructure(labels = readSheetLabels()): SheetStructureResult {
+export function evaluateSheetStructure(labels = readSheetLabels(), open = labelledGrid): SheetStructureResult {
   const result: SheetStructureResult = {
     tables: 0,
     headerExact: 0,
@@ -139,7 +147,7 @@ export function evaluateSheetStructure(labels = readSheetLabels()): SheetStructu
   }
   for (const label of labels) {
     const name = `${label.file} › ${label.sheet}`
-    const grid = labelledGrid(label)
+    const grid = open(label)
     const parents = labelledParents(label.parents)
     result.tables++
     result.rows += parents.size

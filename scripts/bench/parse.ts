@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { importFileSync } from '../../src/main/services/tables/import'
 import { prepareTable } from '../../src/main/services/tables/prepare'
 import { detectStructure, splitSideBySide, structureGrid, treePaths } from '../../src/main/services/tables/structure'
+import { cleanLabel } from '../../src/main/services/tables/structure/labels'
 import {
   aitqaGold,
   aitqaToGrid,
@@ -25,6 +26,8 @@ import {
 import { datasetsDir } from '../../src/main/services/paths'
 import type { HeaderNode, RawGrid } from '../../src/shared/table'
 import { cellLines, openGrids } from './parse-cells'
+import { ablate, ablationGroups, effectText } from './parse-ablate'
+import { withRules } from '../../src/main/services/tables/structure/rules/types'
 import { compareDumps, writeDump } from './parse-dump'
 import { explainFile } from './parse-explain'
 import { evaluateSheetStructure } from './parse-sheets'
@@ -76,12 +79,14 @@ function maxDepth(paths: string[][]): number {
  * The structure pass must reproduce the trees, so the target applies to the tree-derived figure
  * (`counts`); the declared figure (`countsDeclared`) is reported beside it.
  */
-export function evaluateHitab(): {
+export function evaluateHitab(cases: Iterable<HitabCase> = hitabCases()): {
   top: number
   left: number
   counts: number
   countsDeclared: number
   total: number
+  /** Tables whose gold paths change when their labels are cleaned. */
+  cleaned: number
   misses: Miss[]
 } {
   const misses: Miss[] = []
@@ -89,11 +94,10 @@ export function evaluateHitab(): {
   let left = 0
   let counts = 0
   let countsDeclared = 0
-  const ids = hitabTableIds()
-  for (const id of ids) {
-    const table = readHitabTable(id)
-    const gold = hitabGold(table)
-    const grid = hitabToGrid(id, table)
+  let total = 0
+  let cleaned = 0
+  for (const { id, table, gold, grid } of cases) {
+    total++
     const options = detectStructure(grid)
     const parsed = structureGrid(grid, options)
     if (options.headerRows === gold.headerRows && options.headerCols === gold.headerCols) countsDeclared++
@@ -109,8 +113,12 @@ export function evaluateHitab(): {
           declared: [gold.headerRows, gold.headerCols]
         }
       })
+    // Paths use cleaned labels (structure/labels.ts); the gold's are the cells' source text, cleaned the same way.
+    const goldTop = cleanPaths(gold.topPaths)
+    const goldLeft = cleanPaths(gold.leftPaths)
+    if (!sameSet(pathSet(goldTop), pathSet(gold.topPaths)) || !sameSet(pathSet(goldLeft), pathSet(gold.leftPaths))) cleaned++
     const topPaths = treePaths(parsed.topTree)
-    if (sameSet(pathSet(topPaths), pathSet(gold.topPaths))) top++
+    if (sameSet(pathSet(topPaths), pathSet(goldTop))) top++
     else
       misses.push({
         table: id,
@@ -126,24 +134,40 @@ export function evaluateHitab(): {
                 : 'tree-shape'
       })
     const leftPaths = treePaths(parsed.leftTree)
-    if (sameSet(pathSet(leftPaths), pathSet(gold.leftPaths))) left++
+    if (sameSet(pathSet(leftPaths), pathSet(goldLeft))) left++
     else {
       const reason =
         options.headerRows !== gold.treeHeaderRows || options.headerCols !== gold.treeHeaderCols
           ? 'header-count'
           : omitsLabelledRow(table, parsed.leftTree, gold.treeHeaderRows)
             ? 'gold-omits-row'
-            : sameSet(pathSet(splitAfterMergedLabels(table, parsed.leftTree)), pathSet(gold.leftPaths))
+            : sameSet(pathSet(splitAfterMergedLabels(table, parsed.leftTree)), pathSet(goldLeft))
               ? 'gold-splits-merged-label'
-              : maxDepth(gold.leftPaths) > maxDepth(leftPaths)
+              : maxDepth(goldLeft) > maxDepth(leftPaths)
                 ? 'missed-nesting'
-                : maxDepth(gold.leftPaths) < maxDepth(leftPaths)
+                : maxDepth(goldLeft) < maxDepth(leftPaths)
                   ? 'extra-nesting'
                   : 'wrong-parent'
       misses.push({ table: id, what: 'left', reason })
     }
   }
-  return { top, left, counts, countsDeclared, total: ids.length, misses }
+  return { top, left, counts, countsDeclared, total, cleaned, misses }
+}
+
+/** Paths with each label cleaned as the structure pass cleans the labels of its own paths. */
+export function cleanPaths(paths: string[][]): string[][] {
+  return paths.map((p) => p.map(cleanLabel))
+}
+
+/** One HiTab table with its gold and its grid. */
+export type HitabCase = { id: string; table: HitabTable; gold: ReturnType<typeof hitabGold>; grid: RawGrid }
+
+/** HiTab's tables read one at a time (a list of them, `[...hitabCases()]`, is kept by the ablation). */
+export function* hitabCases(): Generator<HitabCase> {
+  for (const id of hitabTableIds()) {
+    const table = readHitabTable(id)
+    yield { id, table, gold: hitabGold(table), grid: hitabToGrid(id, table) }
+  }
 }
 
 type GoldNode = HitabTable['top_root']
@@ -244,17 +268,22 @@ function unpad(t: string[]): string[] {
   return out
 }
 
-export function evaluateAitqa(): { exact: number; total: number; misses: Miss[] } {
+/** One AIT-QA table with its gold and its grid. */
+export type AitqaCase = { id: string; gold: ReturnType<typeof aitqaGold>; grid: RawGrid }
+
+export function aitqaCases(): AitqaCase[] {
+  return readAitqaTables().map((t) => ({ id: t.id, gold: aitqaGold(t), grid: aitqaToGrid(t) }))
+}
+
+export function evaluateAitqa(tables: readonly AitqaCase[] = aitqaCases()): { exact: number; total: number; misses: Miss[] } {
   const misses: Miss[] = []
   let exact = 0
-  const tables = readAitqaTables()
   for (const t of tables) {
-    const gold = aitqaGold(t)
-    const grid = aitqaToGrid(t)
+    const { gold, grid } = t
     const parsed = structureGrid(grid, detectStructure(grid))
-    const cols = JSON.stringify(parsed.columns.map(unpad)) === JSON.stringify(gold.columns.map(unpad))
+    const cols = JSON.stringify(parsed.columns.map(unpad)) === JSON.stringify(cleanPaths(gold.columns).map(unpad))
     // AIT-QA writes [] for a table without row headers; the structure pass gives one empty tuple per row.
-    const goldIndex = gold.index.length === 0 ? parsed.index.map(() => []) : gold.index.map(unpad)
+    const goldIndex = gold.index.length === 0 ? parsed.index.map(() => []) : cleanPaths(gold.index).map(unpad)
     const idx = JSON.stringify(parsed.index.map(unpad)) === JSON.stringify(goldIndex)
     if (cols && idx) exact++
     else
@@ -348,7 +377,9 @@ export function checkSheetRowPaths(): { checks: number; failures: string[] } {
       continue
     }
     const rows = structureGrid(grid, detectStructure(grid)).index.map((t) => t.filter((x) => x.length > 0))
-    const begins = (path: string[]): boolean => rows.some((row) => path.length <= row.length && path.every((x, k) => row[k] === x))
+    // The paths are the cells' text; the index's labels are cleaned (structure/labels.ts), and so are they.
+    const begins = (path: string[]): boolean =>
+      rows.some((row) => path.length <= row.length && path.every((x, k) => row[k] === cleanLabel(x)))
     for (const path of s.present) if (!begins(path)) failures.push(`${s.file} › ${s.sheet}: no row under ${path.join(' > ')}`)
     for (const path of s.absent) if (begins(path)) failures.push(`${s.file} › ${s.sheet}: a row under ${path.join(' > ')}`)
   }
@@ -406,7 +437,9 @@ export function evaluateWikitq(): { tables: number; oneHeaderRow: number; htmlRo
   let htmlTextsAgree = 0
   const texts = (t: ReturnType<typeof structureGrid>, i: number): string =>
     [...(t.index[i] ?? []), ...(t.values[i] ?? [])]
-      .map((x) => x.replace(/\s+/g, ' ').trim())
+      // Labels are cleaned in the index (structure/labels.ts): a column one reading takes for labels and the
+      // other for values is compared cleaned on both sides.
+      .map((x) => cleanLabel(x.replace(/\s+/g, ' ').trim()))
       .filter((x) => x !== '')
       .join('\u0001')
   for (const page of readdirSync(root).sort()) {
@@ -477,8 +510,23 @@ function tool(args: string[]): { metrics: Record<string, number>; details: unkno
     args,
     allowPositionals: true,
     strict: false,
-    options: { dump: { type: 'string' }, compare: { type: 'boolean' }, cells: { type: 'string' }, explain: { type: 'string' } }
+    options: {
+      dump: { type: 'string' },
+      compare: { type: 'boolean' },
+      cells: { type: 'string' },
+      explain: { type: 'string' },
+      ablate: { type: 'string' },
+      with: { type: 'string' }
+    }
   })
+  if (values.ablate !== undefined) {
+    const { baseline, runs } = ablate(values.ablate === true ? true : String(values.ablate), (line) => console.log(line))
+    const metrics: Record<string, number> = {
+      rules_measured: runs.length,
+      rules_without_effect: runs.filter((r) => effectText(r.change) === 'none').length
+    }
+    return { metrics, details: { baseline, runs: runs.map((r) => ({ ...r, effect: effectText(r.change) })) } }
+  }
   if (typeof values.dump === 'string') {
     const tables = writeDump(values.dump)
     console.log(`${tables} tables written to ${values.dump}`)
@@ -506,8 +554,13 @@ function tool(args: string[]): { metrics: Record<string, number>; details: unkno
 
 export async function run(args: string[] = []): Promise<{ metrics: Record<string, number>; details: unknown }> {
   await Promise.resolve()
-  const printed = tool(args)
-  if (printed !== null) return printed
+  // `--with ID,ID`: optional rules of the rule table turned on, for this run and its tools.
+  const { values } = parseArgs({ args, allowPositionals: true, strict: false, options: { with: { type: 'string' } } })
+  const on = typeof values.with === 'string' ? ablationGroups(values.with).flat() : []
+  return withRules(on, () => tool(args) ?? measure())
+}
+
+function measure(): { metrics: Record<string, number>; details: unknown } {
   const hitab = evaluateHitab()
   const aitqa = evaluateAitqa()
   const sheets = evaluateSpreadsheets()
@@ -523,6 +576,7 @@ export async function run(args: string[] = []): Promise<{ metrics: Record<string
       hitab_left_tree_exact_pct: pct(hitab.left, hitab.total),
       hitab_header_counts_exact_pct: pct(hitab.counts, hitab.total),
       hitab_header_counts_declared_pct: pct(hitab.countsDeclared, hitab.total),
+      hitab_tables_with_cleaned_labels: hitab.cleaned,
       aitqa_tuples_exact_pct: pct(aitqa.exact, aitqa.total),
       spreadsheets_table_start_exact_pct: pct(sheets.exact, sheets.total),
       spreadsheets_body_start_exact_pct: pct(sheets.bodyExact, sheets.total),

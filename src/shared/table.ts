@@ -8,6 +8,8 @@
  * the one-level case: one header row, no header columns.
  */
 
+import type { RowMove } from './corrections'
+
 /** A cell of the source grid, 0-based. */
 export type CellRef = { row: number; col: number }
 
@@ -136,6 +138,11 @@ export type StructureOptions = {
    * row's path to its own header cells.
    */
   leftHierarchy?: 'auto' | 'none'
+  /**
+   * Rows moved by hand under another row or to the top level, applied in order after the structure pass
+   * (`tables/corrections.ts`); the structure pass itself never reads them. Absent: none.
+   */
+  rowMoves?: RowMove[]
 }
 
 /**

@@ -155,6 +155,76 @@ describe('session handlers', () => {
     expect(sessions.listing().problems).toEqual([])
   })
 
+  it('keeps rows moved by hand with the layout: set again on the same bytes under another name, after a restart, and given to Python', async () => {
+    const [scores] = await value(handlers['table:openBytes']({ name: 'scores.csv', bytes: CSV }))
+    const move = { row: 3, label: 'Cy', under: 1, underLabel: 'Ann' }
+    const moved = await value(
+      handlers['table:restructure']({
+        tableId: scores?.id ?? '',
+        options: { headerRows: 1, headerCols: 1, leftHierarchy: 'none', rowMoves: [move] }
+      })
+    )
+    expect(moved.structure.rowMoves).toEqual([move])
+    expect(workspace.get(moved.id)?.parsed.index).toEqual([
+      ['Ann', ''],
+      ['Bo', ''],
+      ['Ann', 'Cy']
+    ])
+    await value(handlers['table:close']({ tableId: moved.id }))
+    make()
+    const [again] = await value(handlers['table:openBytes']({ name: 'renamed.csv', bytes: CSV }))
+    expect(again?.structure.rowMoves).toEqual([move])
+    expect(again?.warnings).toEqual([])
+    const payload = JSON.parse(new TextDecoder().decode(workspace.get(again?.id ?? '')?.payload)) as { index: string[][] }
+    expect(payload.index).toEqual([
+      ['Ann', ''],
+      ['Bo', ''],
+      ['Ann', 'Cy']
+    ])
+    expect(sessions.current().sources[0]?.tables[0]?.structure?.rowMoves).toEqual([move])
+    // The session reopened later sets the move again on its own copy of the file.
+    const first = sessions.current().id
+    await value(handlers['session:new']({ name: 'Later' }))
+    const opened = await value(handlers['session:open']({ id: first }))
+    expect(opened.warnings).toEqual([])
+    expect(workspace.get(opened.tableIds[0] ?? '')?.parsed.index).toEqual([
+      ['Ann', ''],
+      ['Bo', ''],
+      ['Ann', 'Cy']
+    ])
+  })
+
+  it('drops a saved move that no longer fits with a notice, and refuses a move that is not one', async () => {
+    const [scores] = await value(handlers['table:openBytes']({ name: 'scores.csv', bytes: CSV }))
+    sessions.rememberLayout(scores?.source.sha256 ?? '', '', {
+      name: 'scores.csv',
+      structure: {
+        headerRows: 1,
+        headerCols: 1,
+        leftHierarchy: 'none',
+        rowMoves: [{ row: 3, label: 'Cyril', under: 1, underLabel: 'Ann' }]
+      }
+    })
+    await value(handlers['table:close']({ tableId: scores?.id ?? '' }))
+    const [again] = await value(handlers['table:openBytes']({ name: 'scores.csv', bytes: CSV }))
+    expect(again?.structure).toEqual({ headerRows: 1, headerCols: 1, leftHierarchy: 'none' })
+    expect(again?.warnings).toEqual(["scores.csv: a row moved by hand no longer fit and was dropped: Row 4 ('Cyril')."])
+    expect(workspace.get(again?.id ?? '')?.parsed.warnings).toContain(
+      "Row 4 ('Cyril') was moved under row 2 ('Ann') by hand; that no longer fits (the row now reads 'Cy'), so it was dropped."
+    )
+    // The layout kept for the file no longer carries it.
+    expect(sessions.savedLayout(again?.source.sha256 ?? '', '')?.structure?.rowMoves).toBeUndefined()
+
+    const refused = await handlers['table:restructure']({
+      tableId: again?.id ?? '',
+      options: { headerRows: 1, headerCols: 1, rowMoves: [{ row: 2, label: 'Bo', under: 2, underLabel: 'Bo' }] }
+    })
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'bad-input', message: 'The moved rows are not valid: move 1: row 3 cannot go under itself.' }
+    })
+  })
+
   it('lists, renames, searches and deletes sessions', async () => {
     const a = sessions.current().id
     await value(handlers['session:rename']({ id: a, name: 'Scores work' }))

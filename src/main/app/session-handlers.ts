@@ -5,6 +5,7 @@
 
 import type { Handlers, TableSummary } from '../../shared/api'
 import type { AskSummary } from '../../shared/ask'
+import { rowName, type RowMove } from '../../shared/corrections'
 import { chartSvg } from '../services/charts/svg'
 import { fail, ok, type Result } from '../../shared/result'
 import type { SessionRecord, SessionSource, SessionSummary, SessionTable } from '../../shared/session'
@@ -47,6 +48,17 @@ export async function storedKeys(
 }
 
 const MAX_IMPORT_CHARS = 200 * 1024 * 1024
+
+/** A notice for the rows moved by hand in a saved layout that no longer fit the table (its warnings say why). */
+function droppedMoves(saved: readonly RowMove[] | undefined, table: TableSummary): string[] {
+  const kept = new Set((table.structure.rowMoves ?? []).map((m) => m.row))
+  const lost = (saved ?? []).filter((m) => !kept.has(m.row))
+  if (lost.length === 0) return []
+  const rows = lost.map((m) => rowName(m.row, m.label)).join(', ')
+  return [
+    `${table.name}: ${lost.length === 1 ? 'a row' : `${lost.length} rows`} moved by hand no longer fit and ${lost.length === 1 ? 'was' : 'were'} dropped: ${rows}.`
+  ]
+}
 
 /** The chart answers of a session drawn as SVG, for the Markdown export; a chart that cannot be drawn is left out. */
 async function chartImages(questions: readonly AskSummary[]): Promise<Map<string, string>> {
@@ -106,7 +118,15 @@ export function createSessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, 
               ...(layout.view ? { view: layout.view } : {})
             })
       if (again?.ok === true) saved.set(table.name, { name: table.name, structure: again.value.structure, view: again.value.view })
-      tables.push(again?.ok === true ? again.value : table)
+      const part = tablePart(table.name, name)
+      const notes = sha256 === undefined ? [] : sessions.savedLayoutNotes(sha256, part)
+      const dropped = again?.ok === true ? droppedMoves(layout?.structure?.rowMoves, again.value) : []
+      // Kept for the file without what no longer fits or was damaged: the notice is given once.
+      if (again?.ok === true && (dropped.length > 0 || notes.length > 0) && sha256 !== undefined)
+        sessions.rememberLayout(sha256, part, { name: table.name, structure: again.value.structure, view: again.value.view })
+      notes.push(...dropped)
+      const summary = again?.ok === true ? again.value : table
+      tables.push(notes.length === 0 ? summary : { ...summary, warnings: [...summary.warnings, ...notes] })
     }
     const stored = sessions.saveBytes(sessions.current().id, bytes)
     record(
@@ -151,7 +171,7 @@ export function createSessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, 
   /** Open a session's tables again, as they were recorded. */
   const reopen = async (record: SessionRecord): Promise<{ tableIds: string[]; warnings: string[] }> => {
     const tableIds: string[] = []
-    const warnings: string[] = []
+    const warnings: string[] = [...sessions.takeNotes(record.id)]
     for (const source of record.sources) {
       let opened: Result<TableSummary[]>
       if (source.origin.kind === 'sample') opened = await inner['table:openSample']({ name: source.origin.sample })
@@ -182,6 +202,7 @@ export function createSessionHandlers(deps: SessionHandlerDeps): Pick<Handlers, 
             ...(kept.view ? { view: kept.view } : {})
           })
           if (!again.ok) warnings.push(`${table.name}: the saved header layout could not be applied (${again.error.message}).`)
+          else warnings.push(...droppedMoves(kept.structure.rowMoves, again.value))
         }
       }
     }

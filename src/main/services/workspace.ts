@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { RowBlock, TableSource, TableStructure, TableSummary } from '../../shared/api'
 import { fail, ok, type Result } from '../../shared/result'
+import { readRowMoves } from '../../shared/corrections'
 import type { StructureWhy } from '../../shared/structure-why'
 import type { HeaderNode, IndexView, ParsedTable, StructureOptions } from '../../shared/table'
 import { figureShare } from './tables/figures'
@@ -261,11 +262,14 @@ function checkOptions(options: StructureOptions): Result<StructureOptions> {
   if (!count(titleRows)) return fail('bad-input', `Title rows must be a whole number from 0 to ${MAX_HEADER}.`)
   const hierarchy = options.leftHierarchy ?? 'auto'
   if (hierarchy !== 'auto' && hierarchy !== 'none') return fail('bad-input', 'Left hierarchy is either "auto" or "none".')
+  const moves = readRowMoves(options.rowMoves)
+  if (moves.problems.length > 0) return fail('bad-input', `The moved rows are not valid: ${moves.problems.join('; ')}.`)
   return ok({
     ...(titleRows > 0 ? { titleRows } : {}),
     headerRows: options.headerRows,
     headerCols: options.headerCols,
-    leftHierarchy: hierarchy
+    leftHierarchy: hierarchy,
+    ...(moves.moves.length > 0 ? { rowMoves: moves.moves } : {})
   })
 }
 

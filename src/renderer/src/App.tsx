@@ -39,7 +39,16 @@ import './shell/layout.css'
 /** Changes whenever a table is structured again, so its grid and inspector start over. */
 function revisionOf(table: TableSummary): string {
   const s = table.structure
-  return `${table.id}|${s.titleRows ?? 0}|${s.headerRows}|${s.headerCols}|${s.leftHierarchy ?? 'auto'}|${table.view}`
+  return `${table.id}|${s.titleRows ?? 0}|${s.headerRows}|${s.headerCols}|${s.leftHierarchy ?? 'auto'}|${table.view}|${movesKey(s.rowMoves)}`
+}
+
+/** A short key of the rows moved by hand (FNV-1a of their JSON), so each move set is a revision of its own. */
+function movesKey(moves: StructureOptions['rowMoves']): string {
+  if (moves === undefined || moves.length === 0) return ''
+  const text = JSON.stringify(moves)
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193)
+  return `${moves.length}:${(hash >>> 0).toString(36)}`
 }
 
 const NO_CELLS: readonly CellRef[] = []

@@ -40,7 +40,11 @@ export type EngineStatus = {
 }
 
 export type EngineHostOptions = {
-  /** How long a cancelled request may take to stop before the process is stopped hard. Default 1 s. */
+  /**
+   * How long a cancelled request may take to stop before the process is stopped hard. Default 150 ms, so
+   * that a cancel frees the engine within 200 ms however busy the machine is (a prompt chunk being read can
+   * take longer than that under load); the next request then starts the engine again and reloads the model.
+   */
   cancelGraceMs?: number
 }
 
@@ -60,6 +64,8 @@ type Proc = {
 const sameSpec = (a: EngineModelSpec, b: EngineModelSpec): boolean =>
   a.file === b.file && a.contextSize === b.contextSize && a.threads === b.threads && a.memoryLimitBytes === b.memoryLimitBytes
 
+export const DEFAULT_CANCEL_GRACE_MS = 150
+
 const cancelledResult = (): Result<EngineResult> => fail('cancelled', 'The question was cancelled.')
 
 export class EngineHost {
@@ -76,7 +82,7 @@ export class EngineHost {
     private readonly spawn: SpawnEngine,
     options: EngineHostOptions = {}
   ) {
-    this.cancelGraceMs = options.cancelGraceMs ?? 1_000
+    this.cancelGraceMs = options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS
   }
 
   status(): EngineStatus {

@@ -75,7 +75,8 @@ describeWithModel('the builtin endpoint kind on the real test model', (model) =>
   let client: ModelClient
   let executor: PythonExecutor
   beforeAll(() => {
-    host = new EngineHost(nodeEngineSpawner())
+    // A long grace period: one test checks that the engine stops generating by itself when cancelled.
+    host = new EngineHost(nodeEngineSpawner(), { cancelGraceMs: 5_000 })
     client = new ModelClient(builtinEndpoint(model), { secrets: new MemorySecretStore(), builtin: { host, seed: 11 } })
   })
   afterAll(async () => {

@@ -21,6 +21,8 @@ type IndexFile = { version: 1; currentId: string | null; order: string[] }
  */
 export class SessionStore {
   private readonly sessions = new Map<string, SessionRecord>()
+  // What was left out of a session file read without failing it (damaged moves), said when it is reopened.
+  private readonly sessionNotes = new Map<string, string[]>()
   private currentId = ''
   readonly problems: SessionProblem[] = []
 
@@ -57,7 +59,9 @@ export class SessionStore {
 
   private readSession(path: string): SessionRecord | string {
     try {
-      const checked = validateSession(JSON.parse(readFileSync(path, 'utf8')))
+      const notes: string[] = []
+      const checked = validateSession(JSON.parse(readFileSync(path, 'utf8')), notes)
+      if (checked.ok && notes.length > 0) this.sessionNotes.set(checked.value.id, notes)
       return checked.ok ? checked.value : checked.error.message
     } catch (error) {
       return error instanceof Error ? error.message : String(error)
@@ -99,6 +103,13 @@ export class SessionStore {
     writeFileAtomic(join(this.dir, `${clean.id}.json`), JSON.stringify(clean))
     this.sessions.set(clean.id, clean)
     return clean
+  }
+
+  /** What was left out of this session when its file was read, once: the next write no longer has it. */
+  takeNotes(id: string): string[] {
+    const notes = this.sessionNotes.get(id) ?? []
+    this.sessionNotes.delete(id)
+    return notes
   }
 
   get(id: string): SessionRecord | undefined {
@@ -216,6 +227,7 @@ export class SessionStore {
     const key = `${sha256}\n${part}`
     layouts.delete(key)
     layouts.set(key, table)
+    this.layoutNotes.delete(key)
     // The most recent ones: a layout is a few dozen bytes, the file stays small.
     for (const old of layouts.keys()) {
       if (layouts.size <= MAX_LAYOUTS) break
@@ -224,23 +236,60 @@ export class SessionStore {
     writeFileAtomic(join(this.dir, LAYOUTS), `${JSON.stringify(Object.fromEntries(layouts))}\n`)
   }
 
-  private layouts: Map<string, SessionTable> | null = null
+  /**
+   * What was wrong with the saved layout of a table of these bytes when it was read (damaged moves left
+   * out, say), for the notice shown when it is applied; empty when nothing was.
+   */
+  savedLayoutNotes(sha256: string, part: string): string[] {
+    this.readLayouts()
+    return this.layoutNotes.get(`${sha256}\n${part}`) ?? []
+  }
 
+  private layouts: Map<string, SessionTable> | null = null
+  private readonly layoutNotes = new Map<string, string[]>()
+
+  /**
+   * The layouts file, each entry checked: an entry that is not a layout is left out, moves that are not valid
+   * are left out of theirs (noted for `savedLayoutNotes`). A file that cannot be read at all is moved aside and
+   * reported with the sessions' problems; the sessions keep their own layouts.
+   */
   private readLayouts(): Map<string, SessionTable> {
     if (this.layouts !== null) return this.layouts
     this.layouts = new Map()
+    const path = join(this.dir, LAYOUTS)
+    if (!existsSync(path)) return this.layouts
+    let data: unknown
     try {
-      const path = join(this.dir, LAYOUTS)
-      const data: unknown = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {}
-      if (typeof data === 'object' && data !== null)
-        for (const [key, value] of Object.entries(data)) {
-          const checked = validateTable(value, 'a saved layout')
-          if (checked.ok && checked.value.structure !== undefined) this.layouts.set(key, checked.value)
-        }
-    } catch {
-      // An unreadable file loses remembered layouts only; the sessions keep theirs.
+      data = JSON.parse(readFileSync(path, 'utf8'))
+    } catch (error) {
+      this.quarantineLayouts(path, error instanceof Error ? error.message : String(error))
+      return this.layouts
+    }
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+      this.quarantineLayouts(path, 'it does not hold an object of layouts')
+      return this.layouts
+    }
+    for (const [key, value] of Object.entries(data)) {
+      const notes: string[] = []
+      const checked = validateTable(value, 'The saved layout', notes)
+      if (checked.ok && checked.value.structure !== undefined) this.layouts.set(key, checked.value)
+      else
+        notes.push(
+          `The saved layout of this table could not be read and was ignored (${checked.ok ? 'it has no layout' : checked.error.message.replace(/\.$/, '')}).`
+        )
+      if (notes.length > 0) this.layoutNotes.set(key, notes)
     }
     return this.layouts
+  }
+
+  private quarantineLayouts(path: string, reason: string): void {
+    const movedTo = join(this.dir, `layouts.v1.corrupt-${this.now().toISOString().replace(/[:.]/g, '-')}.json`)
+    try {
+      renameSync(path, movedTo)
+      this.problems.push({ file: path, movedTo, reason: `saved layouts: ${reason}` })
+    } catch {
+      // Not even movable: the next layout saved replaces it.
+    }
   }
 
   listing(query = ''): SessionListing {

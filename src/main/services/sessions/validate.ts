@@ -1,5 +1,7 @@
 import type { SampleName, SessionOrigin, SessionRecord, SessionSource, SessionTable } from '../../../shared/session'
+import { readRowMoves } from '../../../shared/corrections'
 import { fail, ok, type Result } from '../../../shared/result'
+import type { StructureOptions } from '../../../shared/table'
 
 const SAMPLES: readonly SampleName[] = ['orders-csv', 'regional-report-xlsx', 'bookshop-sqlite']
 const ID = /^[A-Za-z0-9_-]{1,80}$/
@@ -41,18 +43,25 @@ function origin(value: unknown, where: string): Check<SessionOrigin> {
   return fail('bad-input', `${where}: the origin kind must be "file" or "sample".`)
 }
 
-/** A table of a session: its name, and its header layout when it is valid. */
-export function validateTable(value: unknown, where: string): Check<SessionTable> {
+/**
+ * A table of a session: its name, and its header layout when it is valid. Rows moved by hand that are not
+ * valid are left out, each with a line in `problems`; the rest of the layout still holds.
+ */
+export function validateTable(value: unknown, where: string, problems: string[] = []): Check<SessionTable> {
   if (!isObject(value) || typeof value['name'] !== 'string') return fail('bad-input', `${where}: a table has no name.`)
   const out: SessionTable = { name: value['name'] }
   const structure = value['structure']
-  if (isObject(structure) && Number.isInteger(structure['headerRows']) && Number.isInteger(structure['headerCols']))
-    out.structure = structure as SessionTable['structure'] & object
+  if (isObject(structure) && Number.isInteger(structure['headerRows']) && Number.isInteger(structure['headerCols'])) {
+    const { rowMoves, ...layout } = structure as StructureOptions & Record<string, unknown>
+    const moves = readRowMoves(rowMoves)
+    for (const problem of moves.problems) problems.push(`${where}, ${value['name']}: ${problem}`)
+    out.structure = moves.moves.length > 0 ? { ...layout, rowMoves: moves.moves } : layout
+  }
   if (value['view'] === 'multiindex' || value['view'] === 'flatten') out.view = value['view']
   return ok(out)
 }
 
-function source(value: unknown, index: number): Check<SessionSource> {
+function source(value: unknown, index: number, problems: string[]): Check<SessionSource> {
   const where = `Table source ${index + 1}`
   if (!isObject(value) || !isSessionId(value['id'])) return fail('bad-input', `${where}: the id is missing or not valid.`)
   const from = origin(value['origin'], where)
@@ -60,15 +69,18 @@ function source(value: unknown, index: number): Check<SessionSource> {
   if (!Array.isArray(value['tables'])) return fail('bad-input', `${where}: the table list is missing.`)
   const tables: SessionTable[] = []
   for (const t of value['tables']) {
-    const checked = validateTable(t, where)
+    const checked = validateTable(t, where, problems)
     if (!checked.ok) return checked
     tables.push(checked.value)
   }
   return ok({ id: value['id'], origin: from.value, tables })
 }
 
-/** Check that parsed JSON is a session record; every problem gets a message that names the field. */
-export function validateSession(value: unknown): Check<SessionRecord> {
+/**
+ * Check that parsed JSON is a session record; every problem gets a message that names the field. What is left
+ * out without failing the record (a table's damaged moves) is said in `problems`.
+ */
+export function validateSession(value: unknown, problems: string[] = []): Check<SessionRecord> {
   if (!isObject(value)) return fail('bad-input', 'A session must be a JSON object.')
   if (value['version'] !== 1) return fail('bad-input', `Unsupported session version ${JSON.stringify(value['version'])}.`)
   if (!isSessionId(value['id'])) return fail('bad-input', 'The session id is missing or not valid.')
@@ -79,7 +91,7 @@ export function validateSession(value: unknown): Check<SessionRecord> {
   }
   const sources: SessionSource[] = []
   for (const [i, s] of value['sources'].entries()) {
-    const checked = source(s, i)
+    const checked = source(s, i, problems)
     if (!checked.ok) return checked
     sources.push(checked.value)
   }

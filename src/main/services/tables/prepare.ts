@@ -1,4 +1,5 @@
 import { VALUE_KIND, type HeaderNode, type IndexView, type ParsedTable, type RawGrid, type StructureOptions } from '../../../shared/table'
+import { applyRowMoves, withoutCorrections } from './corrections'
 import { lazyNumbers } from './stored'
 import { inView, structureGrid } from './structure'
 
@@ -20,7 +21,11 @@ export type PreparedTable = {
 }
 
 export function prepareTable(grid: RawGrid, options?: StructureOptions, view: IndexView = 'multiindex'): PreparedTable {
-  const structured = structureGrid(grid, options)
+  // Rows moved by hand are applied to what the structure pass found, never read by its rules.
+  const structured = applyRowMoves(
+    structureGrid(grid, options === undefined ? undefined : withoutCorrections(options)),
+    options?.rowMoves ?? []
+  ).parsed
   const parsed = inView(structured, view)
   return {
     parsed,

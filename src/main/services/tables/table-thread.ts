@@ -8,6 +8,7 @@ import type { IndexView, RawGrid, StructureOptions } from '../../../shared/table
 import { appRoot } from '../paths'
 import { importFile } from './import'
 import { splitSideBySide } from './structure'
+import { correctWhy, withoutCorrections } from './corrections'
 import { explainStructure } from './structure/explain'
 import { joinPrepared, prepareTable, type PreparedHead, type PreparedPart, type PreparedTable } from './prepare'
 
@@ -54,7 +55,9 @@ export function localReader(): TableReader {
     },
     explain(key, options) {
       const grid = grids.get(key)
-      return Promise.resolve(grid ? ok(explainStructure(grid, options)) : fail('not-found', TABLE_CELLS_LOST))
+      // `options` is the layout in use: its moves are the ones that fit the table.
+      const why = grid ? correctWhy(explainStructure(grid, withoutCorrections(options)), options.rowMoves ?? []) : null
+      return Promise.resolve(why ? ok(why) : fail('not-found', TABLE_CELLS_LOST))
     },
     forget(key) {
       grids.delete(key)

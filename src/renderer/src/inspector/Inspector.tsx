@@ -4,7 +4,11 @@ import type { AppError } from '../../../shared/result'
 import type { IndexView, StructureOptions } from '../../../shared/table'
 import { formatCount } from '../common/format'
 import type { HeaderSelection } from '../table/grid/selection'
+import type { RowMove } from '../../../shared/corrections'
+import { pathKey } from '../table/grid/selection'
 import { HeaderTree } from './HeaderTree'
+import { pathOfRow } from './moves'
+import { RowMoveControls } from './RowMoveControls'
 import { useTableStructure } from './useTableStructure'
 import { useTableWhy } from './useTableWhy'
 import { whyLookup } from './why'
@@ -41,7 +45,8 @@ function sameLayout(a: Layout, b: Layout): boolean {
     (a.options.titleRows ?? 0) === (b.options.titleRows ?? 0) &&
     a.options.headerRows === b.options.headerRows &&
     a.options.headerCols === b.options.headerCols &&
-    (a.options.leftHierarchy ?? 'auto') === (b.options.leftHierarchy ?? 'auto')
+    (a.options.leftHierarchy ?? 'auto') === (b.options.leftHierarchy ?? 'auto') &&
+    JSON.stringify(a.options.rowMoves ?? []) === JSON.stringify(b.options.rowMoves ?? [])
   )
 }
 
@@ -56,6 +61,16 @@ export function Inspector({ table, revision, selection, onSelect, onRestructure,
   const ticket = useRef(0)
   const applied: Layout = { options: table.structure, view: table.view }
   const layout = draft ?? applied
+  const moves = layout.options.rowMoves ?? []
+  // A moved row stays selected: its node has a new path once the table is structured again.
+  const follow = useRef<{ row: number; from: string } | null>(null)
+  useEffect(() => {
+    const wanted = follow.current
+    if (wanted === null || structure === null || wanted.from === revision) return
+    follow.current = null
+    const path = pathOfRow(structure.leftTree, wanted.row)
+    if (path !== null) onSelect({ axis: 'left', path })
+  }, [structure, revision, onSelect])
 
   useEffect(
     () => () => {
@@ -84,6 +99,12 @@ export function Inspector({ table, revision, selection, onSelect, onRestructure,
     const n = Number(text)
     if (text === '' || !Number.isInteger(n) || n < 0) return
     change({ ...layout, options: { ...layout.options, [field]: n } })
+  }
+
+  const setMoves = (next: RowMove[], row: number | null): void => {
+    const { rowMoves: _old, ...rest } = layout.options
+    follow.current = row === null ? null : { row, from: revision }
+    change({ ...layout, options: next.length > 0 ? { ...rest, rowMoves: next } : rest })
   }
 
   const detected = structure?.detected
@@ -169,6 +190,11 @@ export function Inspector({ table, revision, selection, onSelect, onRestructure,
             <button type="button" className="link" onClick={() => change({ options: detected, view: 'multiindex' })}>
               Reset to detected
             </button>
+          )}{' '}
+          {moves.length > 0 && !pending && (
+            <button type="button" className="link" onClick={() => setMoves([], null)}>
+              Reset moved rows ({moves.length})
+            </button>
           )}
         </p>
         {failure && (
@@ -223,6 +249,15 @@ export function Inspector({ table, revision, selection, onSelect, onRestructure,
               {structure.detected.headerCols === table.structure.headerCols ? 'Label columns: ' : 'Label columns '}
               {why.labelColumns.map((r) => r.text).join('; ')}
             </p>
+          )}
+          {selection?.axis === 'left' && (
+            <RowMoveControls
+              key={pathKey(selection.path)}
+              root={structure.leftTree}
+              path={selection.path}
+              moves={moves}
+              onMoves={(next, row) => setMoves(next, row)}
+            />
           )}
           <HeaderTree
             key={`left:${revision}`}

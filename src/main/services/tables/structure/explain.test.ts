@@ -45,7 +45,8 @@ describe('explainStructure', () => {
     // The first body row (sheet row 6) ends the header: the row numbers start there.
     const end = why.headerRows.find((h) => h.row === 5)
     expect(end?.reasons.map((r) => r.rule)).toEqual(['header-ends-at-line-numbers'])
-    expect(why.notes.map((n) => n.reasons[0]?.rule)).toEqual(['note-footnote', 'note-sentence'])
+    // The source line opens with the German remark word "Quelle" (knowledge/de.json).
+    expect(why.notes.map((n) => n.reasons[0]?.rule)).toEqual(['note-footnote', 'note-remark'])
     // "Steuern" (sheet row 7) is indented under "Einnahmen insgesamt" (row 6).
     const steuern = why.rows.find((p) => p.row === 6)
     expect(steuern?.parentRow).toBe(5)

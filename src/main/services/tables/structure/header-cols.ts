@@ -43,6 +43,49 @@ export function withTextColumns(g: Grid, labelCols: number, headerRows: number):
   return k
 }
 
+/**
+ * Text columns right after an indented label column, written beside every label it holds, short, before
+ * columns of numbers, are the codes and kinds of the rows ("Management occupations | 11-0000 | Summary"):
+ * they belong to the labels.
+ */
+export function withCodeColumns(g: Grid, labelCols: number, headerRows: number): number {
+  const inner = labelCols - 1
+  const limit = Math.min(g.cols - 1, labelCols + MAX_TEXT_LABEL_COLUMNS)
+  if (inner < 0 || labelCols >= limit || !indentVaries(g, inner, headerRows)) return labelCols
+  let k = labelCols
+  while (k < limit && textualColumn(g, k, headerRows) && codesBeside(g, inner, k, headerRows)) k++
+  if (k === labelCols) return labelCols
+  let numeric = 0
+  for (let c = k; c < g.cols; c++) if (mostlyNumeric(g, c, headerRows)) numeric++
+  return numeric > g.cols - k - numeric ? k : labelCols
+}
+
+/** The labels of the column, in the first rows below the header, are indented to more than one depth. */
+function indentVaries(g: Grid, col: number, headerRows: number): boolean {
+  let first: number | null = null
+  const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
+  for (let r = headerRows; r < end; r++) {
+    if (rawText(g, r, col).length === 0) continue
+    const level = g.indent(r, col)
+    if (first === null) first = level
+    else if (level !== first) return true
+  }
+  return false
+}
+
+/** Every label of column `labels` in the first rows has a short text beside it in column `col`. */
+function codesBeside(g: Grid, labels: number, col: number, headerRows: number): boolean {
+  let rows = 0
+  const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
+  for (let r = headerRows; r < end; r++) {
+    if (rawText(g, r, labels).length === 0) continue
+    const t = rawText(g, r, col)
+    if (t.length === 0 || t.length > SENTENCE_CHARS / 2 || cellKind(t) !== 'text') return false
+    rows++
+  }
+  return rows > 0
+}
+
 /** Every header cell of the column is blank. */
 export function unnamed(g: Grid, col: number, headerRows: number): boolean {
   for (let r = 0; r < headerRows; r++) if (!blankHeaderCell(rawText(g, r, col))) return false
@@ -239,6 +282,40 @@ export function hasSectionOrUnitRows(g: Grid, headerRows: number): boolean {
 export function continuesLabels(g: Grid, col: number, headerRows: number): boolean {
   const named = regionAt(g, 0, col) !== null || (headerRows >= 2 && namedBelowBlanks(g, col, headerRows))
   return named && textColumns(g, col, headerRows) >= 2 && !largeNumbers(g, col, headerRows)
+}
+
+// Values a column needs to be read as a classification code, and the share of them that extend the code above.
+const CODE_VALUES = 6
+const CODE_CHILDREN = 1 / 3
+
+/**
+ * The column holds the codes of a classification (occupations "1 | 11 | 12 | 2 | 21", industries): whole
+ * numbers written without separators, each after the one before in the codes' order (as strings; a list that
+ * starts again counts), a third of them or more extending the last code above with fewer digits.
+ */
+export function classificationCodes(g: Grid, col: number, headerRows: number): boolean {
+  let values = 0
+  let ascending = 0
+  let children = 0
+  let previous: string | null = null
+  // The last code of each length seen so far: a code's parent is the last one with fewer digits.
+  const lastOfLength: (string | undefined)[] = []
+  const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
+  for (let r = headerRows; r < end; r++) {
+    const t = rawText(g, r, col).trim()
+    if (t.length === 0) continue
+    if (!/^\d{1,8}$/.test(t)) return false
+    values++
+    if (previous !== null && t > previous) ascending++
+    let parent: string | undefined
+    for (let n = t.length - 1; n > 0 && parent === undefined; n--) parent = lastOfLength[n]
+    if (parent !== undefined && t.startsWith(parent)) children++
+    lastOfLength[t.length] = t
+    lastOfLength.length = t.length + 1
+    previous = t
+  }
+  // Each start of the list again is one step that does not ascend; a tenth of the steps at most.
+  return values >= CODE_VALUES && (values - 1 - ascending) * 10 <= values - 1 && children >= CODE_CHILDREN * (values - 1)
 }
 
 /** Most numbers of the column are ten thousand or more: measures (a population), not labels (games played). */

@@ -1,5 +1,6 @@
 import { type Grid } from './grid'
 import { rowLabel, type RowRole } from './rows'
+import { cueWordSet, opening } from './knowledge/cues'
 
 // How far back a closing label looks for the row it names.
 const MAX_REACH = 200
@@ -50,7 +51,7 @@ export function namedBlocks(roles: RowRole[], words: (string[] | null)[], kind: 
   for (let k = 1; k < n; k++) {
     const w = words[k] ?? null
     if (w === null || w.length < 2) continue
-    const closing = w[0] === 'other'
+    const closing = OTHER.has(w[0] ?? '')
     if (closing !== (kind === 'other')) continue
     const complement = closing ? null : complementOf(w)
     if (!closing && complement === null) continue
@@ -65,10 +66,10 @@ export function namedBlocks(roles: RowRole[], words: (string[] | null)[], kind: 
         const pw = words[p] ?? null
         // The same label further up belongs to an earlier group: the head of this one is not above it.
         if (pw !== null && sameWords(pw, w)) return -1
-        if (pw === null || pw.length === 0 || pw[0] === 'other') continue
+        if (pw === null || pw.length === 0 || OTHER.has(pw[0] ?? '')) continue
         // A complement names a total by what it totals: "non-aboriginal identity population" is the sibling of
         // "total aboriginal identity population", whose parts are the rows between.
-        if (pw[0] === 'total' || pw[0] === 'all') {
+        if (TOTAL_WORDS.has(pw[0] ?? '')) {
           if (!closing && hit(pw.slice(1))) return p
           continue
         }
@@ -94,8 +95,14 @@ function variantBetween(words: (string[] | null)[], named: string[], from: numbe
   return false
 }
 
-// "of which: exports", "of whom: women", "including: …": a part of the row above.
-const PART = /^(?:of\s+which|of\s+whom|including|among\s+(?:which|them))\b/i
+// "of which: exports", "dont : …", "darunter …", "de los cuales …": a part of the row above.
+const PART = opening(['partOf'])
+// First words of labels, any language (knowledge/*.json): "other …" names the rest of a group, "not …" or
+// "non-…" the complement of a row, "total …" a whole.
+const OTHER = cueWordSet('other')
+const NEGATION = cueWordSet('negation')
+const ARTICLES = cueWordSet('negationArticles')
+const TOTAL_WORDS = cueWordSet('total')
 
 /** A row followed by rows labelled "of which …" is the parent of that run. */
 export function ofWhichBlocks(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): Int32Array {
@@ -263,16 +270,15 @@ export function variantOf(a: string[], b: string[]): boolean {
 
 /** The words of "not a X", "not X", "non-X" or "non X" after the negation, or null. */
 function complementOf(w: string[]): string[] | null {
-  if (w[0] === 'not') return w[1] === 'a' || w[1] === 'an' ? w.slice(2) : w.slice(1)
-  if (w[0] === 'non') return w.slice(1)
-  return null
+  if (!NEGATION.has(w[0] ?? '')) return null
+  return ARTICLES.has(w[1] ?? '') ? w.slice(2) : w.slice(1)
 }
 
 /** The lower-case words of a label, as the cues compare them. */
 export function labelWords(label: string): string[] {
   return label
     .toLowerCase()
-    .split(/[^a-z0-9$]+/)
+    .split(/[^\p{L}\p{N}$]+/u)
     .filter((t) => t.length > 0)
 }
 
@@ -288,7 +294,7 @@ export function sameWords(a: string[], b: string[]): boolean {
 }
 
 /** `part` occurs in `whole` as consecutive words. */
-function contains(whole: string[], part: string[]): boolean {
+export function contains(whole: string[], part: string[]): boolean {
   for (let s = 0; s + part.length <= whole.length; s++) {
     let ok = true
     for (let j = 0; j < part.length && ok; j++) ok = sameWord(whole[s + j] ?? '', part[j] ?? '')

@@ -62,11 +62,27 @@ describe('cell kinds', () => {
       '9/30/1948',
       '1948 Q3',
       'Q3 1948',
-      '1948M09'
+      '1948M09',
+      'Dec. 31, 2024',
+      'September 30 2024',
+      '31 Dec 2024',
+      '31-Dec-2024'
     ]) {
       expect(isDateLike(date), date).toBe(true)
     }
-    for (const text of ['Series ID', 'A2325806K', '282', '3.7', 'Sep', 'May the fourth', '13/13/1948', '1948-1-40', 'Marathon 1948']) {
+    for (const text of [
+      'Series ID',
+      'A2325806K',
+      '282',
+      '3.7',
+      'Sep',
+      'May the fourth',
+      '13/13/1948',
+      '1948-1-40',
+      'Marathon 1948',
+      'Dec. 41, 2024',
+      'May 5 runners'
+    ]) {
       expect(isDateLike(text), text).toBe(false)
     }
   })

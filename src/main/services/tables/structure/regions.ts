@@ -1,87 +1,17 @@
 /**
- * Knowledge of places: countries and the regions statistical tables list under them. Read by rules
- * block-country-regions and nesting-country-after-whole (rules/table.ts records what they change).
+ * Knowledge of places: countries and the regions statistical tables list under them, as optional data
+ * (knowledge/places.json). Read by rules block-country-regions and nesting-country-after-whole, which the
+ * rule table marks optional: off unless turned on (`withRules`), since the list fits the sources of one
+ * dataset (rules/table.ts records what they change).
  */
 import type { Grid } from './grid'
 import { rowLabel, type RowRole } from './rows'
+import places from './knowledge/places.json'
 
 // Countries and the regions they divide into, as statistical tables list them.
-const SUBDIVISIONS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
-  [
-    'canada',
-    new Set([
-      'newfoundland and labrador',
-      'prince edward island',
-      'nova scotia',
-      'new brunswick',
-      'quebec',
-      'ontario',
-      'manitoba',
-      'saskatchewan',
-      'alberta',
-      'british columbia',
-      'yukon',
-      'northwest territories',
-      'nunavut'
-    ])
-  ],
-  [
-    'united states',
-    new Set([
-      'alabama',
-      'alaska',
-      'arizona',
-      'arkansas',
-      'california',
-      'colorado',
-      'connecticut',
-      'delaware',
-      'district of columbia',
-      'florida',
-      'georgia',
-      'hawaii',
-      'idaho',
-      'illinois',
-      'indiana',
-      'iowa',
-      'kansas',
-      'kentucky',
-      'louisiana',
-      'maine',
-      'maryland',
-      'massachusetts',
-      'michigan',
-      'minnesota',
-      'mississippi',
-      'missouri',
-      'montana',
-      'nebraska',
-      'nevada',
-      'new hampshire',
-      'new jersey',
-      'new mexico',
-      'new york',
-      'north carolina',
-      'north dakota',
-      'ohio',
-      'oklahoma',
-      'oregon',
-      'pennsylvania',
-      'rhode island',
-      'south carolina',
-      'south dakota',
-      'tennessee',
-      'texas',
-      'utah',
-      'vermont',
-      'virginia',
-      'washington',
-      'west virginia',
-      'wisconsin',
-      'wyoming'
-    ])
-  ]
-])
+const SUBDIVISIONS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  Object.entries(places.countries as Record<string, string[]>).map(([country, regions]) => [country, new Set(regions)])
+)
 
 // First letters of the countries: most labels are passed over on their first letter.
 const COUNTRY_INITIALS = new Set([...SUBDIVISIONS.keys()].map((name) => name.charAt(0)))

@@ -1,5 +1,6 @@
 import { cellKind, isYearLike } from './number'
 import { rawText, regionAt, type Grid } from './grid'
+import { alternatives, ending, opening } from './knowledge/cues'
 
 /** Role of a body row for the left tree. */
 export type RowRole =
@@ -60,8 +61,9 @@ export function rowLabel(g: Grid, row: number, headerCols: number): string {
   return label
 }
 
-export const UNIT_WORDS =
-  /^(?:in\s+)?(?:[$€£%]|(?:percent(?:age)?s?|per\s?cent|number(?:s)?|count|rate|ratio|proportion|shares?|dollars|millions?|thousands?|billions?|hours|days|years|kilometres|units|index|average)\b)/i
+// A unit line: a currency or percent sign, or a unit word of any language, after "in" ("in thousands",
+// "en milliers", "in Tausend", "en miles").
+export const UNIT_WORDS = new RegExp(String.raw`^(?:(?:${alternatives(['unitLead'])})\s+)?(?:[$€£%]|${alternatives(['units'])})`, 'iu')
 
 /**
  * A unit row: no label, a single short non-numeric text in the data area (often merged across it).
@@ -127,7 +129,8 @@ export function sharesMergedData(g: Grid, row: number, headerCols: number): bool
   return false
 }
 
-const TOTAL = /^(?:total|all\b(?!\s+other)|overall|sum\b)/i
+// "Total", "Sub-total", "Ensemble", "Insgesamt", "Suma"; not "all other industries" (knowledge/*.json).
+const TOTAL = opening(['total', 'subtotal'], { except: ['notTotal'] })
 
 /** A label that names a total ("total", "all ages", "overall"), not "all other industries". */
 export function isTotalLabel(label: string): boolean {
@@ -137,14 +140,18 @@ export function isTotalLabel(label: string): boolean {
 // Labels ending in "overall" or "total" ("provinces overall", "u.s. total", with a footnote letter glued on as
 // in "u.s. totala"). Place names that head their regions ("canada" over its provinces) are found by the sums
 // (aggregates.ts) and by a short list of countries and their regions (regionParts in label-cues.ts).
-const WHOLE = /\b(?:overall|total[a-f]?)$/i
+const WHOLE = ending('wholeEnd', '[a-f]?')
 
 /** A label that names the whole of the rows listed under it: a total, "… total" or "… overall". */
 export function isWholeLabel(label: string): boolean {
   return TOTAL.test(label) || WHOLE.test(label)
 }
 
-const REMARK = /^(?:sources?|notes?|ref\.?|references?)\s*:|^["'“]?[-–—*]["'”]?\s+(?:denotes|indicates|means)\b/i
+// "Source: …", "Note :", "Quelle:", "Fuente:"; a legend line ("* denotes …", "x bedeutet …").
+const REMARK = new RegExp(
+  String.raw`^(?:${alternatives(['remarks'])})\.?\s*:|^["'“]?[-–—*]["'”]?\s+(?:${alternatives(['legendVerbs'])})`,
+  'iu'
+)
 
 export function isNote(g: Grid, row: number, headerCols: number, label: string): boolean {
   if (REMARK.test(label)) return true

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { RawGrid } from '../../../../shared/table'
-import { structureGrid } from './index'
+import { explainStructure } from './explain'
+import { detectStructure, structureGrid } from './index'
+import { withoutRules } from './rules/types'
 import { splitSideBySide } from './side-by-side'
 
 const grid = (cells: string[][], extra: Partial<RawGrid> = {}): RawGrid => ({
@@ -97,5 +99,22 @@ describe('tables side by side on one sheet', () => {
     expect(splitSideBySide(grid(sheet, { merges: [{ top: 2, left: 2, bottom: 2, right: 4 }] }))).toHaveLength(1)
     // Records (CSV) and database tables are never split.
     expect(splitSideBySide(grid(sheet, { hints: { records: true } }))).toHaveLength(1)
+  })
+
+  it('reads the same line over each of the tables as a title line (title-repeated)', () => {
+    const cells = [
+      ['Employment by sex', '', '', 'Employment by sex', '', ''],
+      ['', '', '', '', '', ''],
+      ['Sex', '2019', '2020', 'Sex', '2021', '2022'],
+      ['Men', '10', '11', 'Men', '12', '13'],
+      ['Women', '9', '10', 'Women', '11', '12']
+    ]
+    const g = grid(cells)
+    expect(detectStructure(g)).toMatchObject({ titleRows: 2, headerRows: 1 })
+    expect(explainStructure(g).title).toEqual([
+      { row: 0, reasons: [{ rule: 'title-repeated', text: 'the same line over each of the tables side by side' }] }
+    ])
+    // Without the rule the line is the header of both tables.
+    expect(withoutRules(['title-repeated'], () => detectStructure(g)).titleRows).toBeUndefined()
   })
 })

@@ -1,5 +1,6 @@
 import type { HeaderNode } from '../../../../shared/table'
 import { rawText, regionAt, type Grid } from './grid'
+import { cleanLabel } from './labels'
 
 export function newRoot(): HeaderNode {
   return { text: '', cell: null, children: [] }
@@ -64,7 +65,7 @@ export function buildTopTree(
       if (text.length === 0) continue
       let node = nodes.get(key)
       if (node === undefined) {
-        node = { text, cell, children: [] }
+        node = { text: cleanLabel(text), cell, children: [] }
         nodes.set(key, node)
         firstColumn.set(node, c)
         parent.children.push(node)

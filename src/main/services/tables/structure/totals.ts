@@ -1,5 +1,5 @@
 /** Totals that close the rows above them, and the sums the nesting rules ask about, over a table's row numbers. */
-import { MAX_BLOCK, Parts, type RowNumbers } from './row-numbers'
+import { MAX_BLOCK, Parts, SIGNIFICANT, type RowNumbers } from './row-numbers'
 import type { RowRole } from './rows'
 
 /**
@@ -69,4 +69,50 @@ export function sectionsAddingUpTo(numbers: RowNumbers, roles: RowRole[], sectio
     } else if (roles[r] === 'data') parts.add(r)
   }
   return -1
+}
+
+// A result line of a statement is worked out from the few lines right above it.
+const RESULT_WINDOW = 6
+// Columns that must agree: one column of figures agrees with some combination of the rows above by chance.
+const RESULT_COLUMNS = 2
+
+/**
+ * Body row `row` is the result of the data rows right above it, as a statement's subtotals are ("gross profit"
+ * after "net sales | cost of sales", "income before income taxes" after "operating income | interest expense |
+ * other income"): in every column with a number, two at least, it equals their sum, or the first of them less
+ * the others, to the rounding unit. The same form must hold in every column.
+ */
+export function resultOfRowsAbove(numbers: RowNumbers, roles: RowRole[], row: number): boolean {
+  const width = numbers.width
+  if (width < RESULT_COLUMNS || roles[row] !== 'data') return false
+  const { values, units } = numbers
+  const at = numbers.read(row)
+  const sums = new Float64Array(width)
+  for (let k = 1; k <= RESULT_WINDOW && row - k >= 0 && roles[row - k] === 'data'; k++) {
+    const above = numbers.read(row - k)
+    for (let j = 0; j < width; j++) sums[j] = (sums[j] ?? 0) + (values[above + j] ?? NaN)
+    if (k < 2) continue
+    // sums[j] holds the rows row-k … row-1; the first of them less the rest is 2·first − sums.
+    let sum = true
+    let difference = true
+    let columns = 0
+    let significant = false
+    for (let j = 0; j < width && (sum || difference); j++) {
+      const v = values[at + j] ?? NaN
+      if (Number.isNaN(v)) continue
+      const s = sums[j] ?? NaN
+      const first = values[above + j] ?? NaN
+      if (Number.isNaN(s)) {
+        sum = difference = false
+        break
+      }
+      const tolerance = 0.5 * (units[at + j] ?? 1) * (k + 1)
+      if (Math.abs(v - s) > tolerance) sum = false
+      if (Math.abs(v - (2 * first - s)) > tolerance) difference = false
+      columns++
+      if (Math.abs(v) >= SIGNIFICANT * (units[at + j] ?? 1)) significant = true
+    }
+    if ((sum || difference) && columns >= RESULT_COLUMNS && significant) return true
+  }
+  return false
 }

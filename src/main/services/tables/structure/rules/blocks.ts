@@ -10,6 +10,7 @@ import { aggregateBlocks, echoBlocks } from '../aggregates'
 import type { Grid } from '../grid'
 import { namedBlocks, ofWhichBlocks, rangeBlocks, repeatedListBlocks, rowWords } from '../label-cues'
 import { regionParts } from '../regions'
+import { resultOfRowsAbove } from '../totals'
 import { isTotalLabel, type RowRole } from '../rows'
 import { applies, byStrength, ranked, type Evidence, type Refiner, type Rule, type Unranked } from './types'
 import { labelText } from './row-roles'
@@ -161,7 +162,25 @@ const regions: Unranked<BlockRefiner> = {
   }
 }
 
-export const BLOCK_REFINERS: readonly BlockRefiner[] = ranked<BlockRefiner>([sums, echo, totalsOfTotals, regions])
+const resultLines: Unranked<BlockRefiner> = {
+  id: 'block-result-line',
+  description:
+    'A row outside every block that is worked out from the rows right above it, their sum or the first less the others in every column ("gross profit" after "net sales | cost of sales"), is a result line: the rows below that happen to add up to it are not its parts. Inside a block, such a row is a part ("not a visible minority" under the total).',
+  messages: { result: 'the result of the rows right above it, not the total of the rows below' },
+  refine(ctx, { ends, evidence }, report) {
+    // The last row the blocks kept above each row reach.
+    let reach = -1
+    for (let i = 0; i < ends.length; i++) {
+      const end = ends[i] ?? -1
+      if (end <= i) continue
+      const result = reach < i && evidence.get(i)?.rule === 'block-sum-of-parts' && resultOfRowsAbove(ctx.numbers, ctx.roles, i)
+      if (result) report({ claim: { head: i, end: -1 }, message: 'result' })
+      else reach = Math.max(reach, end)
+    }
+  }
+}
+
+export const BLOCK_REFINERS: readonly BlockRefiner[] = ranked<BlockRefiner>([sums, resultLines, echo, totalsOfTotals, regions])
 
 /**
  * Blocks from the wording of labels, then refined: the sums (stage sum-blocks, which take the label blocks as

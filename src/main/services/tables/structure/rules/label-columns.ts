@@ -5,6 +5,7 @@
  */
 import { rawText, type Grid } from '../grid'
 import {
+  classificationCodes,
   continuesLabels,
   cornerColumn,
   flagColumn,
@@ -12,6 +13,7 @@ import {
   labelColumnLikely,
   mostlyNumeric,
   otherColumnsNumeric,
+  withCodeColumns,
   withGroupColumns,
   withTextColumns,
   yearColumn
@@ -36,7 +38,7 @@ const tooSmall: Unranked<LabelColumnsRule> = {
 const cornerColumns: Unranked<LabelColumnsRule> = {
   id: 'labels-under-corner',
   description:
-    'Leading columns under the corner (header cells empty, one label reaching down through the header rows, or a name in the last header row under empty cells), not yes/no marks, not numbers unless they continue two text label columns.',
+    'Leading columns under the corner (header cells empty, one label reaching down through the header rows, or a name in the last header row under empty cells), not yes/no marks, not numbers unless they continue two text label columns or are the codes of a classification.',
   messages: { corner: '{columns} under the corner of the header' },
   applies: (ctx) => ctx.headerRows >= 1,
   find(ctx, report) {
@@ -45,9 +47,16 @@ const cornerColumns: Unranked<LabelColumnsRule> = {
     while (k < g.cols - 1 && cornerColumn(g, k, headerRows) && !flagColumn(g, k, headerRows)) k++
     // A numeric column under a corner-like header is data (a column named by a vertical merge), except that
     // column 0 of a report with several header rows labels the rows even when the labels are ordinals, and a
-    // numeric column named in the corner after two or more text label columns continues them ("year | team | games").
+    // numeric column named in the corner after two or more text label columns continues them ("year | team | games"),
+    // and so does a column of classification codes ("1 | 11 | 12 | 2").
     const floor = headerRows >= 2 ? 1 : 0
-    while (k > floor && mostlyNumeric(g, k - 1, headerRows) && !continuesLabels(g, k - 1, headerRows)) k--
+    while (
+      k > floor &&
+      mostlyNumeric(g, k - 1, headerRows) &&
+      !continuesLabels(g, k - 1, headerRows) &&
+      !classificationCodes(g, k - 1, headerRows)
+    )
+      k--
     if (k > 0)
       report({ claim: { count: k }, message: 'corner', data: { columns: k === 1 ? 'the first column' : `the first ${k} columns` } })
   }
@@ -148,7 +157,18 @@ const textColumns: Unranked<LabelExtentRule> = {
   }
 }
 
-export const LABEL_EXTENT_RULES: readonly LabelExtentRule[] = ranked<LabelExtentRule>([groupColumns, textColumns])
+const codeColumns: Unranked<LabelExtentRule> = {
+  id: 'labels-code-columns',
+  description:
+    'Short text columns right after an indented label column, written beside each of its labels, before columns of numbers, hold the codes and kinds of the rows ("Management occupations | 11-0000 | Summary").',
+  messages: { codes: 'codes or kinds written beside each indented label' },
+  extend(ctx, count) {
+    const k = withCodeColumns(ctx.g, count, ctx.headerRows)
+    return k > count ? { count: k, message: 'codes' } : null
+  }
+}
+
+export const LABEL_EXTENT_RULES: readonly LabelExtentRule[] = ranked<LabelExtentRule>([groupColumns, textColumns, codeColumns])
 
 export type LabelColumnsAnswer = {
   count: number

@@ -7,10 +7,12 @@ import type { RowNumbers } from '../row-numbers'
 import { rowsAddUpTo, sectionsAddingUpTo } from '../totals'
 import { isTotalLabel, isWholeLabel, type RowRole } from '../rows'
 import { labelText as rowLabelText } from './row-roles'
+import { contains, labelWords } from '../label-cues'
+import { opening } from '../knowledge/cues'
 
 // Sections enough that the table is a list of breakdowns ("sex", "age group", "province", ...), not one.
 const BREAKDOWNS = 4
-const SUMMARY = /^(?:mean|median)\b/i
+const SUMMARY = opening(['summary'])
 // Section rows in a row nest, each under the one before, up to this many below the first (HiTab, the sheets
 // and WikiTQ have runs of three at most).
 const MAX_SECTION_CHAIN = 4
@@ -77,15 +79,22 @@ export function opensBody(previous: RowRole | null): boolean {
   return previous === null || previous === 'unit'
 }
 
-/** For each body row, how many section rows directly follow it (empty rows skipped). */
-export function sectionRuns(roles: RowRole[]): number[] {
+/**
+ * For each body row, how many section rows directly follow it (empty rows skipped). A run breaks before a
+ * section in capitals that follows one in ordinary case (`capitals`, per body row): capitals mark the outer
+ * headings ("STOCKHOLDERS' EQUITY" after "Commitments and contingencies" is not under it).
+ */
+export function sectionRuns(roles: RowRole[], capitals?: (i: number) => boolean): number[] {
   const out = new Array<number>(roles.length).fill(0)
   let run = 0
+  let next = -1
   for (let i = roles.length - 1; i >= 0; i--) {
     const role = roles[i]
     if (role === 'empty') continue
+    if (role === 'section' && next >= 0 && capitals !== undefined && capitals(next) && !capitals(i)) run = 0
     out[i] = run
     run = role === 'section' ? run + 1 : 0
+    next = role === 'section' ? i : -1
   }
   // A longer run is a list of labels without values, not headings over headings: none of it nests (and the
   // rows under it do not carry a path as deep as the list is long).
@@ -267,4 +276,43 @@ export function totalsOverSections(g: Grid, headerRows: number, headerCols: numb
     out[i] = sectionsAddingUpTo(numbers, roles, sections, i)
   }
   return out
+}
+
+/**
+ * Totals that name their section ("Total current assets" after the lines of "CURRENT ASSETS", "Current
+ * assets, total") and are followed by plain rows, which go on at the section's level ("Property and
+ * equipment, net"): per body row, the section row it names, the nearest one above (back to a unit row) whose
+ * words its label holds; -1 for other rows. A total that the next section or the end follows is left to
+ * rule nesting-total-ends-section.
+ */
+export function totalsNamingSections(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): Int32Array {
+  const out = new Int32Array(roles.length).fill(-1)
+  const plainAfter = plainRowAfterTotals(g, headerRows, headerCols, roles)
+  const sections: { row: number; words: string[] }[] = []
+  for (let i = 0; i < roles.length; i++) {
+    const role = roles[i]
+    if (role === 'unit') sections.length = 0
+    if (role === 'section') {
+      const words = labelWords(rowLabelText(g, headerRows + i, headerCols))
+      if (words.length > 0) sections.push({ row: i, words })
+    }
+    if (role !== 'data' || sections.length === 0 || plainAfter[i] !== 1) continue
+    const label = rowLabelText(g, headerRows + i, headerCols)
+    if (!isWholeLabel(label)) continue
+    const words = labelWords(label)
+    for (let k = sections.length - 1; k >= 0; k--) {
+      const section = sections[k]
+      if (section === undefined || section.words.length >= words.length || !contains(words, section.words)) continue
+      out[i] = section.row
+      // A section its total has closed is named by no later total.
+      sections.length = k
+      break
+    }
+  }
+  return out
+}
+
+/** A label written in capitals: letters, none of them lower case. */
+export function inCapitals(label: string): boolean {
+  return /\p{Lu}/u.test(label) && !/\p{Ll}/u.test(label)
 }

@@ -14,6 +14,7 @@ import { collect, ranked, type Evidence, type Rule, type StageId, type Unranked 
 import {
   grandTotalRow,
   groupRows,
+  inCapitals,
   indentationColumn,
   onceWrittenColumns,
   plainRowAfterTotals,
@@ -21,6 +22,7 @@ import {
   sectionRuns,
   sectionsByLabel,
   sectionsOverRecurring,
+  totalsNamingSections,
   totalsOverSections
 } from './nesting-cues'
 import { labelText } from './row-roles'
@@ -44,7 +46,7 @@ export type NestingClaim =
   | { kind: 'carried-columns' | 'group-columns'; row: -1; cols: Uint8Array }
   | { kind: 'section-depth'; row: number; depth: number }
   | { kind: 'outer-section' | 'before-recurrence' | 'group-row' | 'grand-total' | 'closes-after' | 'whole' | 'country'; row: number }
-  | { kind: 'members' | 'total-of-sections'; row: number; from: number }
+  | { kind: 'members' | 'total-of-sections' | 'names-section'; row: number; from: number }
 
 type NestingRule = Rule<NestingContext, NestingClaim>
 
@@ -107,11 +109,13 @@ const totalsUnderParts: Unranked<NestingRule> = {
 
 const sectionDepth: Unranked<NestingRule> = {
   id: 'nesting-section-runs',
-  description: 'Without indentation, section rows in a run nest, each under the one before; a run longer than five is a list of labels.',
+  description:
+    'Without indentation, section rows in a run nest, each under the one before, but not a section in capitals under one in ordinary case; a run longer than five is a list of labels.',
   messages: { run: 'a section over {depth} more below it' },
   applies: (ctx) => !indented(ctx),
   find(ctx, report) {
-    sectionRuns(ctx.roles).forEach((depth, row) => {
+    const capitals = (i: number): boolean => inCapitals(labelText(ctx.g, ctx.headerRows + i, ctx.headerCols))
+    sectionRuns(ctx.roles, capitals).forEach((depth, row) => {
       if (depth > 0 && ctx.roles[row] === 'section')
         report({ claim: { kind: 'section-depth', row, depth }, message: 'run', data: { depth } })
     })
@@ -206,6 +210,25 @@ const totalOfSections: Unranked<NestingRule> = {
   }
 }
 
+const totalNamesSection: Unranked<NestingRule> = {
+  id: 'nesting-total-names-section',
+  description:
+    'A total that names a section above it and is followed by plain rows ("Total current assets" after the lines of "CURRENT ASSETS", then "Property and equipment") ends that section and sits beside it, at the level of the rows after it.',
+  messages: { named: "the total of section '{section}', beside it" },
+  applies: (ctx) => ctx.hierarchy && !indented(ctx),
+  find(ctx, report) {
+    const { g, headerRows, headerCols, roles } = ctx
+    totalsNamingSections(g, headerRows, headerCols, roles).forEach((from, row) => {
+      if (from >= 0)
+        report({
+          claim: { kind: 'names-section', row, from },
+          message: 'named',
+          data: { section: labelText(g, headerRows + from, headerCols) }
+        })
+    })
+  }
+}
+
 const wholes: Unranked<NestingRule> = {
   id: 'nesting-whole-heads-rows',
   description:
@@ -249,6 +272,7 @@ export const NESTING_RULES: readonly NestingRule[] = ranked<NestingRule>([
   grandTotal,
   totalEndsSection,
   totalOfSections,
+  totalNamesSection,
   wholes,
   countries
 ])
@@ -277,6 +301,8 @@ export type NestingFacts = {
   sectionDepth: Int32Array
   flags: Map<NestingClaim['kind'], Uint8Array>
   totalOfSections: Int32Array
+  /** Per body row, the section row a total names (-1: none), which it closes. */
+  namedSection: Int32Array
   /** Evidence by body row, for the reasons. */
   byRow: Map<number, Evidence<NestingClaim>[]>
 }
@@ -291,6 +317,7 @@ export function resolveNestingFacts(ctx: NestingContext, rules: readonly Nesting
     sectionDepth: new Int32Array(n),
     flags: new Map(),
     totalOfSections: new Int32Array(n).fill(-1),
+    namedSection: new Int32Array(n).fill(-1),
     byRow: new Map()
   }
   for (const e of collect(rules, ctx)) {
@@ -314,6 +341,9 @@ export function resolveNestingFacts(ctx: NestingContext, rules: readonly Nesting
         break
       case 'total-of-sections':
         facts.totalOfSections[c.row] = c.from
+        break
+      case 'names-section':
+        facts.namedSection[c.row] = c.from
         break
       default: {
         let flags = facts.flags.get(c.kind)

@@ -6,6 +6,7 @@
  * groups never cross: one closes with everything opened inside it. Each placement keeps the rule that opened
  * its parent and the rules that closed groups at it, for the explanation.
  */
+import { cleanLabel } from '../labels'
 import type { HeaderNode } from '../../../../../shared/table'
 import { rawText, regionAt, type Grid } from '../grid'
 import type { RowRole } from '../rows'
@@ -100,7 +101,7 @@ export function sweep(input: SweepInput): SweepResult {
       let parent = stack[stack.length - 1]?.node ?? root
       let col = firstFilled(g, r, 0)
       do {
-        const node: HeaderNode = { text: rawText(g, r, col), cell: { row: r, col }, children: [] }
+        const node: HeaderNode = { text: cleanLabel(rawText(g, r, col)), cell: { row: r, col }, children: [] }
         parent.children.push(node)
         parent = node
         col = firstFilled(g, r, col + 1)
@@ -112,7 +113,7 @@ export function sweep(input: SweepInput): SweepResult {
       stack.length = 0
       place(r, closed)
       const col = firstFilled(g, r, input.roleRules[i] === 'rows-banners' ? 0 : headerCols)
-      const node: HeaderNode = { text: rawText(g, r, col), cell: { row: r, col }, children: [] }
+      const node: HeaderNode = { text: cleanLabel(rawText(g, r, col)), cell: { row: r, col }, children: [] }
       root.children.push(node)
       stack.push({ node, level: -Infinity, why: { rule: input.roleRules[i] ?? 'row-unit', message: 'unit' } })
       above.fill(null)
@@ -184,6 +185,11 @@ export function sweep(input: SweepInput): SweepResult {
     before = stack.length
     if (over >= 0) closeOpenedFrom(stack, over + headerRows)
     closing(() => ruleOf(i, 'total-of-sections'))
+    // A total naming its section ("Total current assets") closes that section and what opened inside it.
+    const named = facts.namedSection[i] ?? -1
+    before = stack.length
+    if (named >= 0) closeOpenedFrom(stack, named + headerRows)
+    closing(() => ruleOf(i, 'names-section'))
     before = stack.length
     if (flag('grand-total', i)) while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) !== -Infinity) stack.pop()
     closing(() => ruleOf(i, 'grand-total'))
@@ -205,14 +211,14 @@ export function sweep(input: SweepInput): SweepResult {
         if (node === undefined) {
           const text = rawText(g, m.top, m.left)
           if (text.length === 0) continue
-          node = { text, cell: { row: m.top, col: m.left }, children: [] }
+          node = { text: cleanLabel(text), cell: { row: m.top, col: m.left }, children: [] }
           nodes.set(key, node)
           parent.children.push(node)
         }
       } else {
         const text = rawText(g, r, c)
         if (text.length > 0) {
-          node = { text, cell: { row: r, col: c }, children: [] }
+          node = { text: cleanLabel(text), cell: { row: r, col: c }, children: [] }
           parent.children.push(node)
         } else if ((g.owner === null || carried?.[c] === 1) && c < headerCols - 1 && role === 'data') {
           node = above[c] ?? undefined

@@ -3,82 +3,133 @@
  * against the other claims of that stage, and what it measurably changes. A rule missing from this table is
  * not used (its stage file fails to load); taking a rule out of use is deleting its line here and its code.
  *
- * `effect` is what turning the rule off changes, measured by `npm run bench -- parse --ablate` over HiTab's
- * 839 tables, AIT-QA's 93, WikiTQ's 612 CSV files and the 33 hand-labelled sheets (figures in tables or
- * rows, minus: lost without the rule), or where it fires when it changes none of them.
+ * `effect` is what turning the rule off changes, measured by `npm run bench -- parse --ablate` (2026-12-01)
+ * over HiTab's 839 tables (top tree, left tree, header counts), AIT-QA's 93 (tuples), WikiTQ's 612 CSV files
+ * (one header row) and the 33 hand-labelled sheets (header, label columns, title and notes per table; the
+ * parents of 5,258 body rows): tables or rows, minus for those lost without the rule. For an optional rule,
+ * what turning it on changes. docs/TABLES.md › The rule table lists the same figures.
  */
 import type { StageId } from './types'
 
-export type RuleEntry = { stage: StageId; strength: number; effect: string }
+/**
+ * `optional`: the rule reads knowledge that fits the sources of one dataset, not a convention across
+ * publishers; it is off unless turned on (`withRules`, `npm run bench -- parse --with ID`).
+ */
+export type RuleEntry = { stage: StageId; strength: number; effect: string; optional?: true }
 
 export const RULE_TABLE: Readonly<Record<string, RuleEntry>> = {
-  'title-line': { stage: 'title', strength: 10, effect: '' },
-  'title-continues': { stage: 'title', strength: 10, effect: '' },
-  'title-unit-line': { stage: 'title', strength: 10, effect: '' },
-  'title-table-number': { stage: 'title', strength: 10, effect: '' },
-  'title-repeated': { stage: 'title', strength: 10, effect: '' },
-  'title-paragraph': { stage: 'title', strength: 10, effect: '' },
-  'title-not-header-corner': { stage: 'title', strength: 20, effect: '' },
-  'header-ends-at-line-numbers': { stage: 'header-rows', strength: 100, effect: '' },
-  'header-ends-at-unmarked-row': { stage: 'header-rows', strength: 95, effect: '' },
-  'header-column-numbers': { stage: 'header-rows', strength: 80, effect: '' },
-  'body-starts-at-unit-row': { stage: 'header-rows', strength: 70, effect: '' },
-  'header-empty-row': { stage: 'header-rows', strength: 60, effect: '' },
-  'header-stub-and-unit': { stage: 'header-rows', strength: 50, effect: '' },
-  'records-texts-are-records': { stage: 'header-rows', strength: 45, effect: '' },
-  'header-child-labels': { stage: 'header-rows', strength: 40, effect: '' },
-  'header-names-every-column': { stage: 'header-rows', strength: 30, effect: '' },
-  'body-starts-at-label-or-values': { stage: 'header-rows', strength: 20, effect: '' },
-  'records-one-header-row': { stage: 'header-rows', strength: 15, effect: '' },
-  'header-texts-only': { stage: 'header-rows', strength: 10, effect: '' },
-  'header-series-metadata': { stage: 'header-extent', strength: 20, effect: '' },
-  'header-as-written-again': { stage: 'header-extent', strength: 10, effect: '' },
-  'labels-need-data': { stage: 'label-columns', strength: 100, effect: '' },
-  'labels-under-corner': { stage: 'label-columns', strength: 60, effect: '' },
-  'labels-not-numbers': { stage: 'label-columns', strength: 50, effect: '' },
-  'labels-without-header': { stage: 'label-columns', strength: 45, effect: '' },
-  'labels-over-sections': { stage: 'label-columns', strength: 40, effect: '' },
-  'labels-of-a-report': { stage: 'label-columns', strength: 35, effect: '' },
-  'records-first-column-is-data': { stage: 'label-columns', strength: 30, effect: '' },
-  'labels-beside-measures': { stage: 'label-columns', strength: 20, effect: '' },
-  'labels-group-columns': { stage: 'label-columns-extent', strength: 20, effect: '' },
-  'labels-inner-text-column': { stage: 'label-columns-extent', strength: 10, effect: '' },
-  'note-across-table': { stage: 'notes', strength: 10, effect: '' },
-  'note-sentence': { stage: 'notes', strength: 10, effect: '' },
-  'note-remark': { stage: 'notes', strength: 10, effect: '' },
-  'note-footnote': { stage: 'notes', strength: 10, effect: '' },
-  'rows-flat': { stage: 'row-roles', strength: 100, effect: '' },
-  'row-placeholders': { stage: 'row-roles', strength: 60, effect: '' },
-  'row-under-merged-value': { stage: 'row-roles', strength: 50, effect: '' },
-  'row-label-only': { stage: 'row-roles', strength: 40, effect: '' },
-  'row-labelled-unit': { stage: 'row-roles', strength: 30, effect: '' },
-  'row-unit': { stage: 'row-roles', strength: 20, effect: '' },
-  'row-data': { stage: 'row-roles', strength: 10, effect: '' },
-  'rows-notes-under-table': { stage: 'row-roles-adjust', strength: 40, effect: '' },
-  'rows-labels-after-data': { stage: 'row-roles-adjust', strength: 30, effect: '' },
-  'rows-banners': { stage: 'row-roles-adjust', strength: 20, effect: '' },
-  'rows-periods': { stage: 'row-roles-adjust', strength: 10, effect: '' },
-  'block-closed-by-other': { stage: 'label-blocks', strength: 10, effect: '' },
-  'block-before-complement': { stage: 'label-blocks', strength: 10, effect: '' },
-  'block-repeated-list': { stage: 'label-blocks', strength: 10, effect: '' },
-  'block-of-which': { stage: 'label-blocks', strength: 10, effect: '' },
-  'block-range-divided': { stage: 'label-blocks', strength: 10, effect: '' },
-  'block-sum-of-parts': { stage: 'sum-blocks', strength: 50, effect: '' },
-  'block-alike-elsewhere': { stage: 'blocks-adjust', strength: 30, effect: '' },
-  'block-totals-side-by-side': { stage: 'blocks-adjust', strength: 20, effect: '' },
-  'block-country-regions': { stage: 'blocks-adjust', strength: 10, effect: '' },
-  'nesting-indentation-column': { stage: 'nesting', strength: 10, effect: '' },
-  'nesting-labels-written-once': { stage: 'nesting', strength: 10, effect: '' },
-  'nesting-group-columns': { stage: 'nesting', strength: 10, effect: '' },
-  'nesting-total-under-parts': { stage: 'nesting', strength: 10, effect: '' },
-  'nesting-section-runs': { stage: 'nesting', strength: 10, effect: '' },
-  'nesting-sections-over-recurring': { stage: 'nesting', strength: 10, effect: '' },
-  'nesting-row-before-recurrence': { stage: 'nesting', strength: 10, effect: '' },
-  'nesting-group-statistic': { stage: 'nesting', strength: 10, effect: '' },
-  'nesting-grand-total': { stage: 'nesting', strength: 10, effect: '' },
-  'nesting-total-ends-section': { stage: 'nesting', strength: 10, effect: '' },
-  'nesting-total-of-sections': { stage: 'nesting', strength: 10, effect: '' },
-  'nesting-whole-heads-rows': { stage: 'nesting', strength: 10, effect: '' },
-  'nesting-country-after-whole': { stage: 'nesting', strength: 10, effect: '' },
-  'nesting-sibling-closes': { stage: 'nesting', strength: 10, effect: '' }
+  'title-line': {
+    stage: 'title',
+    strength: 10,
+    effect: 'sheets header −25, sheets label columns −5, sheets parents −253, sheets title/notes −15'
+  },
+  'title-continues': { stage: 'title', strength: 10, effect: 'sheets header −2, sheets label columns −1, sheets parents −45' },
+  'title-unit-line': { stage: 'title', strength: 10, effect: 'sheets header −3, sheets title/notes −1' },
+  'title-table-number': { stage: 'title', strength: 10, effect: 'sheets header −3, sheets title/notes −1' },
+  'title-repeated': { stage: 'title', strength: 10, effect: 'no figure moves' },
+  'title-paragraph': { stage: 'title', strength: 10, effect: 'sheets header −3, sheets label columns −2, sheets parents −92' },
+  'title-not-header-corner': { stage: 'title', strength: 20, effect: 'HiTab top −12, HiTab left −1, HiTab counts −11, sheets header −1' },
+  'title-not-period-header': { stage: 'title', strength: 20, effect: '' },
+  'header-ends-at-line-numbers': { stage: 'header-rows', strength: 100, effect: 'sheets header −1, sheets parents −1' },
+  'header-ends-at-unmarked-row': { stage: 'header-rows', strength: 95, effect: 'no figure moves' },
+  'header-column-numbers': { stage: 'header-rows', strength: 80, effect: 'sheets header −1' },
+  'body-starts-at-unit-row': {
+    stage: 'header-rows',
+    strength: 70,
+    effect: 'HiTab top −151, HiTab left −137, HiTab counts −151, AIT-QA +1'
+  },
+  'header-empty-row': { stage: 'header-rows', strength: 60, effect: 'HiTab top −1, HiTab left −1, HiTab counts −1, sheets header −1' },
+  'header-stub-and-unit': { stage: 'header-rows', strength: 50, effect: 'HiTab top −1, HiTab left −1, HiTab counts −1' },
+  'records-texts-are-records': { stage: 'header-rows', strength: 45, effect: 'WikiTQ one header row −4' },
+  'header-child-labels': {
+    stage: 'header-rows',
+    strength: 40,
+    effect: 'HiTab top −14, HiTab left −13, HiTab counts −14, sheets header −6, sheets parents −189'
+  },
+  'header-names-every-column': {
+    stage: 'header-rows',
+    strength: 30,
+    effect: 'WikiTQ one header row +1, sheets header −2, sheets parents −2'
+  },
+  'body-starts-at-label-or-values': {
+    stage: 'header-rows',
+    strength: 20,
+    effect: 'HiTab top −326, HiTab left −323, HiTab counts −327, AIT-QA −41, sheets header −6, sheets label columns −2, sheets parents −318'
+  },
+  'records-one-header-row': { stage: 'header-rows', strength: 15, effect: 'WikiTQ one header row −11' },
+  'header-texts-only': {
+    stage: 'header-rows',
+    strength: 10,
+    effect: 'HiTab top −59, HiTab left −22, HiTab counts −60, AIT-QA −6, sheets header −5'
+  },
+  'header-series-metadata': { stage: 'header-extent', strength: 20, effect: 'sheets header −1' },
+  'header-as-written-again': { stage: 'header-extent', strength: 10, effect: 'no figure moves' },
+  'labels-need-data': { stage: 'label-columns', strength: 100, effect: 'no figure moves' },
+  'labels-under-corner': {
+    stage: 'label-columns',
+    strength: 60,
+    effect: 'HiTab top −382, HiTab left −367, HiTab counts −384, AIT-QA −2, sheets label columns −5, sheets parents −464'
+  },
+  'labels-not-numbers': { stage: 'label-columns', strength: 50, effect: 'HiTab top +1, HiTab left +1, HiTab counts +1' },
+  'labels-without-header': { stage: 'label-columns', strength: 45, effect: 'no figure moves' },
+  'labels-over-sections': { stage: 'label-columns', strength: 40, effect: 'HiTab top −6, HiTab left −6, HiTab counts −6' },
+  'labels-of-a-report': {
+    stage: 'label-columns',
+    strength: 35,
+    effect: 'HiTab top −3, HiTab left −3, HiTab counts −3, sheets label columns −1, sheets parents −187'
+  },
+  'records-first-column-is-data': { stage: 'label-columns', strength: 30, effect: 'no figure moves' },
+  'labels-beside-measures': {
+    stage: 'label-columns',
+    strength: 20,
+    effect: 'HiTab top −22, HiTab left −15, HiTab counts −22, AIT-QA +3, sheets label columns −5, sheets parents −2150'
+  },
+  'labels-group-columns': {
+    stage: 'label-columns-extent',
+    strength: 20,
+    effect: 'HiTab top −1, HiTab left −1, HiTab counts −1, sheets label columns −1, sheets parents −449'
+  },
+  'labels-inner-text-column': { stage: 'label-columns-extent', strength: 10, effect: 'sheets label columns −2, sheets parents −235' },
+  'labels-code-columns': { stage: 'label-columns-extent', strength: 5, effect: '' },
+  'note-across-table': { stage: 'notes', strength: 10, effect: 'sheets title/notes −1' },
+  'note-sentence': { stage: 'notes', strength: 10, effect: 'sheets title/notes −3' },
+  'note-remark': { stage: 'notes', strength: 10, effect: 'sheets title/notes −1' },
+  'note-footnote': { stage: 'notes', strength: 10, effect: 'sheets title/notes −3' },
+  'note-after-values': { stage: 'notes', strength: 5, effect: '' },
+  'rows-flat': { stage: 'row-roles', strength: 100, effect: 'no figure moves' },
+  'row-placeholders': { stage: 'row-roles', strength: 60, effect: 'HiTab left −1' },
+  'row-under-merged-value': { stage: 'row-roles', strength: 50, effect: 'HiTab left −1' },
+  'row-label-only': { stage: 'row-roles', strength: 40, effect: 'HiTab left −201, sheets parents −894' },
+  'row-labelled-unit': { stage: 'row-roles', strength: 30, effect: 'HiTab left −1' },
+  'row-unit': { stage: 'row-roles', strength: 20, effect: 'HiTab left −139' },
+  'row-data': { stage: 'row-roles', strength: 10, effect: 'HiTab left −748, AIT-QA −76, sheets parents −4822' },
+  'rows-notes-under-table': { stage: 'row-roles-adjust', strength: 40, effect: 'no figure moves' },
+  'rows-labels-after-data': { stage: 'row-roles-adjust', strength: 30, effect: 'sheets parents −3' },
+  'rows-banners': { stage: 'row-roles-adjust', strength: 20, effect: 'HiTab left −1, sheets parents −4' },
+  'rows-periods': { stage: 'row-roles-adjust', strength: 10, effect: 'no figure moves' },
+  'block-closed-by-other': { stage: 'label-blocks', strength: 10, effect: 'HiTab left −1' },
+  'block-before-complement': { stage: 'label-blocks', strength: 10, effect: 'HiTab left −4' },
+  'block-repeated-list': { stage: 'label-blocks', strength: 10, effect: 'HiTab left −3' },
+  'block-of-which': { stage: 'label-blocks', strength: 10, effect: 'HiTab left −1' },
+  'block-range-divided': { stage: 'label-blocks', strength: 10, effect: 'HiTab left −2' },
+  'block-sum-of-parts': { stage: 'sum-blocks', strength: 50, effect: 'HiTab left −33, sheets parents +7' },
+  'block-result-line': { stage: 'blocks-adjust', strength: 40, effect: '' },
+  'block-alike-elsewhere': { stage: 'blocks-adjust', strength: 30, effect: 'HiTab left −1' },
+  'block-totals-side-by-side': { stage: 'blocks-adjust', strength: 20, effect: 'HiTab left −2' },
+  'block-country-regions': { stage: 'blocks-adjust', strength: 10, effect: 'off by default; turned on: HiTab left +2', optional: true },
+  'nesting-indentation-column': { stage: 'nesting', strength: 10, effect: 'sheets parents −902' },
+  'nesting-labels-written-once': { stage: 'nesting', strength: 10, effect: 'sheets parents −251' },
+  'nesting-group-columns': { stage: 'nesting', strength: 10, effect: 'sheets parents −3' },
+  'nesting-total-under-parts': { stage: 'nesting', strength: 10, effect: 'sheets parents −8' },
+  'nesting-section-runs': { stage: 'nesting', strength: 10, effect: 'HiTab left −2, sheets parents +1' },
+  'nesting-sections-over-recurring': { stage: 'nesting', strength: 10, effect: 'HiTab left −1' },
+  'nesting-row-before-recurrence': { stage: 'nesting', strength: 10, effect: 'HiTab left −1' },
+  'nesting-group-statistic': { stage: 'nesting', strength: 10, effect: 'HiTab left −1' },
+  'nesting-grand-total': { stage: 'nesting', strength: 10, effect: 'HiTab left −13' },
+  'nesting-total-ends-section': { stage: 'nesting', strength: 10, effect: 'HiTab left −2' },
+  'nesting-total-of-sections': { stage: 'nesting', strength: 10, effect: 'HiTab left −1, sheets parents −4' },
+  'nesting-total-names-section': { stage: 'nesting', strength: 10, effect: '' },
+  'nesting-whole-heads-rows': { stage: 'nesting', strength: 10, effect: 'HiTab left −8' },
+  'nesting-country-after-whole': { stage: 'nesting', strength: 10, effect: 'off by default; turned on: HiTab left +1', optional: true },
+  'nesting-sibling-closes': { stage: 'nesting', strength: 10, effect: 'HiTab left −2' }
 }

@@ -2,9 +2,10 @@
  * Stage `title`: the rows above the table that spreadsheets fill with a title block (the title, a unit line,
  * source and release lines, and the blank rows between them), part of neither the header nor the body.
  */
-import { cellKind } from '../number'
+import { cellKind, isDateLike } from '../number'
 import { rawText, regionAt, type Grid } from '../grid'
 import { UNIT_WORDS } from '../rows'
+import { alternatives } from '../knowledge/cues'
 import { decideRow, ranked, type Evidence, type RowRule, type Unranked } from './types'
 
 // A title block is a few lines; a table needs a header row and a data row below it.
@@ -14,7 +15,8 @@ const TABLE_ROWS_BELOW = 2
 const SENTENCE = 50
 // "1", "1a", "A", "B2": a table number written in the first column beside its title.
 const TABLE_NUMBER = /^[a-z]?\d{0,3}[a-z]?\.?$/i
-const TITLE_WORDS = /^(?:table|figure|chart|exhibit|source|sources|note|notes|footnote|released|published|\(|\[)/i
+// "Table 3", "Tableau", "Tabelle", "Cuadro", "Source" (knowledge/*.json), or a line in brackets.
+const TITLE_WORDS = new RegExp(String.raw`^(?:${alternatives(['titleWords'])}|\(|\[)`, 'iu')
 
 export type TitleContext = {
   g: Grid
@@ -134,7 +136,21 @@ const reachesIntoTable: Unranked<TitleRule> = {
   }
 }
 
+const periodsOverValues: Unranked<TitleRule> = {
+  id: 'title-not-period-header',
+  description:
+    'A row whose cells beside its first name periods ("Dec. 31, 2024 | Dec. 31, 2023") over columns of numbers names the columns: it is a header row, not a title line.',
+  messages: { periods: 'names the periods of the columns of numbers below it' },
+  check(ctx, r, report) {
+    forLine(ctx, r, (row, [a = 0, ...rest]) => {
+      if (rest.length > 0 && rest.every((c) => isDateLike(rawText(ctx.g, row, c))) && numbersBelow(ctx.g, row, rest))
+        report({ claim: { row, title: false, col: a }, message: 'periods' })
+    })
+  }
+}
+
 export const TITLE_RULES: readonly TitleRule[] = ranked<TitleRule>([
+  periodsOverValues,
   singleLine,
   continuation,
   unitUnderTitle,
@@ -222,6 +238,19 @@ function unitLine(g: Grid, r: number, c: number, last: number): boolean {
 function continues(g: Grid, r: number, c: number, previous: number): boolean {
   const m = regionAt(g, r, c)
   return c === previous && textCell(g, r, c) && (m === null || m.right === m.left)
+}
+
+// Rows looked at under a row of periods for the first values in its columns (section labels come between).
+const VALUES_WITHIN = 6
+
+/** The first row below `r` with something in the columns `cols` has a number in one of them. */
+function numbersBelow(g: Grid, r: number, cols: readonly number[]): boolean {
+  for (let q = r + 1; q < Math.min(g.rows, r + 1 + VALUES_WITHIN); q++) {
+    const kinds = cols.map((c) => cellKind(rawText(g, q, c)))
+    if (kinds.every((k) => k === 'empty')) continue
+    return kinds.includes('number')
+  }
+  return false
 }
 
 /** A text, not a number. */

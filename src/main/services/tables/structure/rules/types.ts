@@ -71,13 +71,29 @@ export function ranked<R extends { id: string; stage: StageId; strength: number 
   })
 }
 
-// Rules turned off, to measure what each one does (`npm run bench -- parse --ablate`) or to debug one.
-let disabled: ReadonlySet<string> = new Set()
+/** The rules the rule table marks optional: off unless `withRules` turns them on. */
+export const OPTIONAL_RULES: readonly string[] = Object.keys(RULE_TABLE).filter((id) => RULE_TABLE[id]?.optional === true)
+
+// Rules turned off: the optional ones, and those turned off to measure what each one does (`npm run bench --
+// parse --ablate`) or to debug one.
+let disabled: ReadonlySet<string> = new Set(OPTIONAL_RULES)
 
 /** Runs `work` with the rules `ids` turned off, as if the rule table did not list them. */
 export function withoutRules<T>(ids: Iterable<string>, work: () => T): T {
   const before = disabled
   disabled = new Set([...before, ...ids])
+  try {
+    return work()
+  } finally {
+    disabled = before
+  }
+}
+
+/** Runs `work` with the rules `ids` in use, optional ones included. */
+export function withRules<T>(ids: Iterable<string>, work: () => T): T {
+  const before = disabled
+  const on = new Set(ids)
+  disabled = new Set([...before].filter((id) => !on.has(id)))
   try {
     return work()
   } finally {

@@ -164,3 +164,28 @@ def test_the_serve_link_reads_a_table_sent_as_a_line_and_raw_bytes() -> None:
     assert first["payload"] == payload
     assert link.receive() == {"type": "drop-table", "tableId": "ok"}
     assert link.receive() is None
+
+
+@pytest.mark.parametrize("pandas", [True, False])
+def test_every_run_gets_the_table_as_loaded_after_others_changed_theirs(
+    monkeypatch: pytest.MonkeyPatch, pandas: bool
+) -> None:
+    monkeypatch.setattr(host, "_pandas", pandas and host.pandas_available())
+    assert host.load_table("t", json.dumps(_payload(3))) == ""
+    change = (
+        "df.iloc[0, 0] = 1000\ndf.drop(df.index[-1], inplace=True)"
+        if pandas
+        else "rows[0]['c1'] = 1000\nrows.pop()\nrows[0]['extra'] = 1"
+    )
+    read = (
+        "answer = [len(df), int(df.iloc[0, 0])]"
+        if pandas
+        else "answer = [len(rows), rows[0]['c1'], 'extra' in rows[0]]"
+    )
+    expected = [3, 0] if pandas else [3, 1, False]
+    # More runs than copies made ahead: the later ones copy as they start.
+    for _ in range(host.READY_COPIES + 2):
+        seen = json.loads(host.run_json(f"{read}\n{change}", "t"))
+        assert seen["ok"], seen
+        assert seen["value"]["value"]["json"] == expected
+    host.drop_table("t")

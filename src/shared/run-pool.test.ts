@@ -104,7 +104,7 @@ describe('the run pool: one question, its own interpreters', () => {
     p.dispose()
   })
 
-  it('gives a question a clean interpreter, which drops the other tables, and boots a replacement at once', async () => {
+  it('gives a question a clean interpreter, which drops the other tables, and boots a replacement once its programs are done', async () => {
     const { pool: p, spawned } = pool()
     await flush()
     p.handle({ type: 'table', tableId: 't', payloadJson: '"v1"' })
@@ -113,7 +113,23 @@ describe('the run pool: one question, its own interpreters', () => {
     p.handle(run('a', { tableId: 't', scope: 'q1' }))
     const taken = spawned.find((f) => f.runs.length > 0) as Fake
     expect(taken.loads).toEqual(['t="v1"', 'secret="s1"', 'drop secret'])
+    // Booting would take the cores from the question's programs.
+    expect(spawned).toHaveLength(2)
+    taken.say({ type: 'started', runId: 'a' })
+    taken.finish('a')
     expect(spawned).toHaveLength(3)
+    p.dispose()
+  })
+
+  it('boots a replacement at once when a run waits and no clean interpreter is left', async () => {
+    const { pool: p, spawned } = pool({ poolSize: 1 })
+    await flush()
+    p.handle(run('a', { scope: 'q1' }))
+    expect(spawned).toHaveLength(1)
+    p.handle(run('b', { scope: 'q2' }))
+    expect(spawned).toHaveLength(2)
+    await flush()
+    expect(runIds(spawned[1])).toEqual(['b'])
     p.dispose()
   })
 
@@ -178,10 +194,10 @@ describe('the run pool: one question, its own interpreters', () => {
   })
 
   it('reloads a new layout into clean interpreters but leaves a running question the layout it began with', async () => {
-    const { pool: p, spawned } = pool({ poolSize: 1 })
+    const { pool: p, spawned } = pool({ poolSize: 2 })
     await flush()
     p.handle({ type: 'table', tableId: 't', payloadJson: '"v1"' })
-    spawned[0]?.ackLoads()
+    for (const f of spawned) f.ackLoads()
     p.handle(run('a', { tableId: 't', scope: 'q1' }))
     await flush()
     p.handle({ type: 'table', tableId: 't', payloadJson: '"v2"' })

@@ -6,16 +6,15 @@
  * an interpreter that has run a program of a scope serves that scope only and is destroyed when the scope
  * ends, so a program can neither change what a later question's programs run on nor see a table opened
  * after its question began. Clean interpreters, never given a program, are kept booted (`poolSize`) and
- * already loaded with the open tables (within `preloadBytes` each), so a question starts at once: when one
- * is taken, a replacement boots. A question may use up to `scopeParallelism` interpreters, so its
- * candidates run side by side. Trusted runs (scope null: the app's own gold programs) run in clean
- * interpreters and leave them clean.
+ * already loaded with the open tables (within `preloadBytes` each), so a question starts at once; the
+ * replacements of those it took boot once its programs are done. A question may use up to
+ * `scopeParallelism` interpreters, so its candidates run side by side. Trusted runs (scope null: the
+ * app's own gold programs) run in clean interpreters and leave them clean.
  *
  * Nothing an interpreter says is taken beyond the run in flight: messages are decoded at the edge
- * (`decodeHostMessage`), a boot error counts only while booting, a result or QA call only for the run
- * that interpreter is running, and results are checked and capped (`readRunResult`). Text shown for
- * failures is the pool's own. The run's clock (`run-clock.ts`) covers the whole wait.
- */
+ * (`decodeHostMessage`), must fit the interpreter's state (`fits` in `run-slots.ts`, with the choice of
+ * interpreter for a run), and results are checked and capped (`readRunResult`). Text shown for failures
+ * is the pool's own (`run-boots.ts`). The run's clock (`run-clock.ts`) covers the whole wait. */
 
 import {
   DEFAULT_PRELOAD_BYTES,
@@ -30,37 +29,32 @@ import {
   type TablePayload
 } from './executor-protocol'
 import { bootPackages } from './boot-steps'
+import { BootReports, crashText } from './run-boots'
 import type { HostCrash, HostMessage, SpawnHost } from './python-host'
-import type { BootProgress, PythonRunResult } from './python'
-import { assertNever, type Result } from './result'
+import type { PythonRunResult } from './python'
+import { assertNever } from './result'
 import { RunClock, stoppedResult, type ClockLimits, type StopReason } from './run-clock'
 import { readRunResult, runFailure } from './run-result'
-import { bestSlot, dropFrom, holds, isWarm, loadInto, neededTables, newSlot, type Slot } from './run-slots'
-import { PoolTables } from './run-tables'
+import { dropFrom, fits, forgetInClean, holds, isWarm, loadInto, markStale, neededTables, newSlot, type Slot } from './run-slots'
+import { pickSlot, preloadClean, replacementsWanted, starved } from './run-slots'
+import { relayAnswer, relayQuestion } from './run-qa'
+import { EndedScopes, PoolTables } from './run-tables'
 
-const MAX_BOOT_FAILURES = 3
-/** Interpreters taken by questions beyond the pool; past this, replacements wait for a question to end. */
-const MAX_TAKEN = 8
-const MAX_ENDED_KEPT = 1_000
 /** Times a run is handed to another interpreter after failing the integrity check, before it fails. */
 const MAX_REQUEUES = 2
 
-const LOAD_CRASH =
-  'It stopped while loading the table, probably for lack of memory: filter the file first, or use the local Python executor (Settings › Where programs run).'
 const MISBEHAVED = 'The Python interpreter sent a message the app does not accept, so it was replaced.'
 
 export class RunPool {
   private readonly slots: Slot[] = []
   private readonly queue: HostPageRun[] = []
   private readonly tables: PoolTables
-  private readonly ended = new Set<string>()
+  private readonly ended = new EndedScopes()
   /** Times each run was handed back because its interpreter failed the integrity check before starting it. */
   private readonly requeues = new Map<string, number>()
   private readonly limits: ClockLimits
   private readonly parallelism: number
-  private announced = false
-  private bootShown = -1
-  private bootFailures = 0
+  private readonly boots: BootReports
   private sparesShown = -1
   private disposed = false
 
@@ -75,6 +69,7 @@ export class RunPool {
     }
     this.parallelism = Math.max(1, config.scopeParallelism ?? DEFAULT_SCOPE_PARALLELISM)
     this.tables = new PoolTables(config.preloadBytes ?? DEFAULT_PRELOAD_BYTES)
+    this.boots = new BootReports(emit)
     this.refill()
   }
 
@@ -95,12 +90,13 @@ export class RunPool {
         }
         this.queue.push(message)
         this.dispatch()
+        this.refill()
         return
       case 'stop':
         this.stop(message.runId)
         return
       case 'qa-answer':
-        this.answer(message.runId, message.callId, message.answer)
+        relayAnswer(this.slots, message.runId, message.callId, message.answer)
         return
       case 'end-scope':
         this.endScope(message.scope)
@@ -132,82 +128,62 @@ export class RunPool {
     )
   }
 
-  /** Keep `poolSize` clean interpreters booted or booting. */
+  /**
+   * Keep `poolSize` clean interpreters booted or booting. A boot takes seconds of both cores, so while
+   * programs run (or wait their turn) replacements wait for them to end, unless a waiting run has no clean
+   * interpreter to go to but one that boots.
+   */
   private refill(): void {
-    if (this.disposed || this.bootFailures >= MAX_BOOT_FAILURES) return
-    const live = this.slots.filter((s) => s.state !== 'dead')
-    let clean = live.filter((s) => s.scope === null).length
-    const taken = live.length - clean
-    while (clean < Math.max(1, this.config.poolSize) && taken + clean < Math.max(1, this.config.poolSize) + MAX_TAKEN) {
-      this.spawn()
-      clean += 1
-    }
+    if (this.disposed || this.boots.givenUp) return
+    const working = this.queue.length > 0 || this.slots.some((s) => s.state === 'busy')
+    if (working && !starved(this.slots, this.queue, this.parallelism)) return
+    for (let k = replacementsWanted(this.slots, this.config.poolSize); k > 0; k -= 1) this.spawn()
   }
 
   private fromHost(slot: Slot, message: HostMessage): void {
     if (slot.state === 'dead') return
+    if (!fits(slot, message)) return this.misbehaved(slot)
     const run = slot.run
     switch (message.type) {
       case 'ready':
-        if (slot.state !== 'booting') return this.misbehaved(slot)
         slot.state = 'ready'
-        this.bootFailures = 0
-        if (!this.announced) {
-          this.announced = true
-          this.emit({ type: 'ready', pythonVersion: message.pythonVersion, pandas: message.pandas, bootMs: message.bootMs })
-        }
+        this.boots.booted(message)
         this.settle()
         return
       case 'progress':
-        if (slot.state !== 'booting') return this.misbehaved(slot)
-        this.progress(message.progress)
+        this.boots.progress(message.progress)
         return
       case 'boot-error':
-        if (slot.state !== 'booting') return this.misbehaved(slot)
         this.bootFailed(slot, message.step, message.detail)
         return
       case 'loaded':
-        if (slot.state === 'booting' || slot.loads === 0) return this.misbehaved(slot)
         slot.loads -= 1
         if (slot.loads === 0 && run) run.awaitStart()
         this.showSpares()
         return
       case 'started':
-        if (!run || run.request.runId !== message.runId || run.started || slot.loads > 0) return this.misbehaved(slot)
+        if (!run) return
         if (!run.stopping) run.begin()
         else run.started = true
         return
       case 'qa':
-        if (!run || run.request.runId !== message.runId || !run.started || run.qaPending !== null) return this.misbehaved(slot)
-        this.ask(slot, run, message.question, message.value)
+        if (run) relayQuestion(slot, run, message.question, message.value, this.emit)
         return
       case 'result':
-        if (!run || run.request.runId !== message.runId || slot.loads > 0) return this.misbehaved(slot)
         this.finish(slot, readRunResult(message.resultJson), false)
         return
       case 'tampered':
-        if (!run || run.request.runId !== message.runId || run.started) return this.misbehaved(slot)
-        this.requeue(slot, run)
+        if (run) this.requeue(slot, run)
         return
       default:
         assertNever(message)
     }
   }
 
-  /** Interpreters boot side by side: report the one furthest along, so the host's bar only moves forward. */
-  private progress(progress: BootProgress): void {
-    if (this.announced || !(progress.total > 0)) return
-    const fraction = Math.min(1, Math.max(0, progress.done / progress.total))
-    if (fraction <= this.bootShown) return
-    this.bootShown = fraction
-    this.emit({ type: 'progress', progress })
-  }
-
   private bootFailed(slot: Slot, failure: BootFailure, detail: string): void {
-    this.bootFailures += 1
-    if (!this.announced) this.emit({ type: 'boot-error', failure, detail })
+    this.boots.failed(failure, detail)
     this.retire(slot)
-    if (this.bootFailures >= MAX_BOOT_FAILURES) this.failUnservable()
+    if (this.boots.givenUp) this.failUnservable()
   }
 
   /** A run that no interpreter can take any more (none boots) fails instead of waiting forever. */
@@ -241,18 +217,14 @@ export class RunPool {
     if (loading) this.tables.crashedWhileLoading(slot.held)
     slot.state = 'dead'
     const run = slot.run
-    if (run) {
-      const what =
-        crash.code === 'out-of-memory' ? 'The Python interpreter ran out of memory.' : 'The Python interpreter stopped unexpectedly.'
-      this.finish(slot, runFailure('executor-crashed', run.started || !loading ? what : `${what} ${LOAD_CRASH}`), true)
-    }
+    if (run) this.finish(slot, runFailure('executor-crashed', crashText(crash, loading && !run.started)), true)
     this.retire(slot)
   }
 
   private dispatch(): void {
     for (let i = 0; i < this.queue.length;) {
       const request = this.queue[i] as HostPageRun
-      const slot = this.pick(request)
+      const slot = pickSlot(this.slots, request, this.parallelism)
       if (!slot) {
         i += 1
         continue
@@ -262,27 +234,12 @@ export class RunPool {
     }
   }
 
-  /** An idle interpreter for the run: one its scope already holds, else a clean one if the scope may take another. */
-  private pick(request: HostPageRun): Slot | null {
-    const { scope } = request
-    let choices: Slot[]
-    if (scope === null) {
-      choices = this.slots.filter((s) => s.state === 'ready' && s.scope === null)
-    } else {
-      const own = this.slots.filter((s) => s.scope === scope && s.state !== 'dead')
-      choices = own.filter((s) => s.state === 'ready')
-      if (choices.length === 0 && own.length < this.parallelism) choices = this.slots.filter((s) => s.state === 'ready' && s.scope === null)
-    }
-    return bestSlot(choices, request)
-  }
-
   private start(slot: Slot, request: HostPageRun): void {
     const needed = neededTables(request)
     if (request.scope !== null && slot.scope === null) {
-      // Taken by a question: it keeps only that question's tables, and a clean replacement boots.
+      // Taken by a question: it keeps only that question's tables (a clean replacement boots once its programs are done).
       slot.scope = request.scope
       for (const tableId of [...slot.held]) if (!needed.includes(tableId)) dropFrom(slot, tableId)
-      this.refill()
     }
     for (const tableId of needed) {
       const payload = this.tables.use(tableId)
@@ -305,44 +262,27 @@ export class RunPool {
     })
     if (slot.loads > 0) run.awaitLoads()
     else run.awaitStart()
+    this.refill()
     this.showSpares()
   }
 
   private putTable(tableId: string, payload: TablePayload): void {
     if (!this.tables.put(tableId, payload)) return
-    // A new layout under the same id: clean interpreters holding the old one reload it when idle.
-    for (const slot of this.slots) if (slot.scope === null && slot.held.has(tableId)) slot.stale.add(tableId)
+    markStale(this.slots, tableId)
     this.settle()
   }
 
   private dropTable(tableId: string): void {
     this.tables.drop(tableId)
-    // A question that is running keeps what it started with; clean interpreters let it go.
-    for (const slot of this.slots) {
-      if (slot.scope !== null || !slot.held.delete(tableId)) continue
-      slot.stale.delete(tableId)
-      slot.host.dropTable(tableId)
-    }
+    forgetInClean(this.slots, tableId)
     this.showSpares()
-  }
-
-  /** Load the open tables into every idle clean interpreter, and free layouts they no longer need. */
-  private preload(): void {
-    const wanted = this.tables.preloadSet()
-    for (const slot of this.slots) {
-      if (slot.state !== 'ready' || slot.scope !== null) continue
-      for (const tableId of wanted) {
-        const payload = this.tables.payload(tableId)
-        if (payload !== undefined && !holds(slot, tableId)) loadInto(slot, tableId, payload)
-      }
-      for (const tableId of [...slot.stale]) dropFrom(slot, tableId)
-    }
   }
 
   /** After any change: hand out queued runs, then fill idle interpreters with tables. */
   private settle(): void {
     this.dispatch()
-    this.preload()
+    this.refill()
+    preloadClean(this.slots, this.tables)
     this.showSpares()
   }
 
@@ -352,30 +292,6 @@ export class RunPool {
     if (warm === this.sparesShown) return
     this.sparesShown = warm
     this.emit({ type: 'spares', warm, size: Math.max(1, this.config.poolSize) })
-  }
-
-  private ask(slot: Slot, run: RunClock, question: string, value: string | null): void {
-    if (run.stopping) return
-    run.qaCalls += 1
-    if (run.qaCalls > run.request.maxQaCalls) {
-      slot.host.answerQa({
-        ok: false,
-        error: { code: 'bad-input', message: `This program made more than ${run.request.maxQaCalls} QA calls.` }
-      })
-      return
-    }
-    run.pause()
-    run.qaPending = run.qaCalls
-    this.emit({ type: 'qa', runId: run.request.runId, callId: run.qaCalls, question, value })
-  }
-
-  private answer(runId: string, callId: number, answer: Result<string>): void {
-    const slot = this.slots.find((s) => s.run?.request.runId === runId)
-    const run = slot?.run
-    if (!slot || !run || run.qaPending !== callId) return
-    run.qaPending = null
-    slot.host.answerQa(answer)
-    if (!run.stopping) run.resume()
   }
 
   private stop(runId: string): void {
@@ -398,15 +314,7 @@ export class RunPool {
       this.emitResult(request.runId, runFailure('interrupted', 'The question ended before this program started.'), false, 0)
     }
     for (const slot of [...this.slots]) if (slot.scope === scope && slot.state === 'ready') this.retire(slot)
-    this.forgetScope()
-  }
-
-  /** Ended scopes are remembered (the most recent ones) so that a late run of one is refused. */
-  private forgetScope(): void {
-    for (const scope of this.ended) {
-      if (this.ended.size <= MAX_ENDED_KEPT) return
-      if (!this.slots.some((s) => s.scope === scope)) this.ended.delete(scope)
-    }
+    this.ended.forget(this.slots)
   }
 
   /**

@@ -58,3 +58,26 @@ export class PoolTables {
     return chosen
   }
 }
+
+const MAX_ENDED_KEPT = 1_000
+
+/** Ended scopes, remembered (the most recent ones) so that a late run of one is refused. */
+export class EndedScopes {
+  private readonly scopes = new Set<string>()
+
+  has(scope: string): boolean {
+    return this.scopes.has(scope)
+  }
+
+  add(scope: string): void {
+    this.scopes.add(scope)
+  }
+
+  /** Forget the oldest ended scopes past the limit, once no interpreter serves them any more. */
+  forget(slots: readonly { scope: string | null }[]): void {
+    for (const scope of this.scopes) {
+      if (this.scopes.size <= MAX_ENDED_KEPT) return
+      if (!slots.some((s) => s.scope === scope)) this.scopes.delete(scope)
+    }
+  }
+}

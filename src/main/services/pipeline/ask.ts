@@ -35,7 +35,7 @@ export type AskDeps = {
 export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<AskSummary>> {
   const started = Date.now()
   const askId = request.askId ?? randomUUID()
-  const prepared = prepare({ ...request, askId }, deps)
+  const prepared = await prepare({ ...request, askId }, deps)
   if (!prepared.ok) return prepared
   const { library, tables, names } = prepared.value
   const o = request.options ?? {}
@@ -81,7 +81,9 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
     generated = sampled.value
     candidates = await runs.finish(generated.samples, generated.programs)
   } finally {
-    await executor.endScope(askId).catch(() => undefined)
+    // Every run of the question has ended; the executor handles messages in order, so the question's
+    // interpreters are gone before anything sent later is served, and the answer need not wait for that.
+    void executor.endScope(askId).catch(() => undefined)
     for (const id of held.loaded) await executor.dropTable(id).catch(() => undefined)
   }
   if (aborted(request.signal)) return cancelled()

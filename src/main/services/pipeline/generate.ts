@@ -12,7 +12,7 @@ import type { ParsedTable } from '../../../shared/table'
 import type { ModelClient } from '../model'
 import { extractProgram } from './extract'
 import type { BuiltPrompt, PromptKind, PromptLibrary } from '../prompt'
-import { buildPrompt, loadPromptLibrary } from '../prompt'
+import { buildPrompt, digestTables, loadPromptLibrary } from '../prompt'
 import { inView } from '../tables/structure'
 import { chooseKind, variableNames } from './tables'
 
@@ -98,8 +98,11 @@ function bindings(request: AskRequest, apiFunctions: readonly string[]): string[
 /** A question made ready to sample: the tables as programs see them, their variables and the prompt. */
 export type Prepared = Pick<Generation, 'library' | 'prompt' | 'kind' | 'tables' | 'names'> & { promptMs: number }
 
-/** Check the request and render its prompt; nothing is sent anywhere yet. */
-export function prepare(request: AskRequest, deps: GenerateDeps): Result<Prepared> {
+/**
+ * Check the request and render its prompt; nothing is sent anywhere yet. What the prompt reads of every row
+ * of a table is worked out on its first question, in slices between other work, and kept for the next ones.
+ */
+export async function prepare(request: AskRequest, deps: GenerateDeps): Promise<Result<Prepared>> {
   const started = Date.now()
   const invalid = validate(request)
   if (invalid !== null) return fail('bad-input', invalid)
@@ -110,6 +113,7 @@ export function prepare(request: AskRequest, deps: GenerateDeps): Result<Prepare
   const tables = request.tables.map((t) => inView(t.table, o.tableRepr ?? 'multiindex'))
   const kind = chooseKind(tables, o.kind ?? 'auto')
   const names = bindings(request, library.value.apiFunctions)
+  await digestTables(tables)
   const prompt = buildPrompt({
     library: library.value,
     kind,
@@ -209,7 +213,7 @@ export async function samplePrograms(
 
 /** Prepare and sample in one step, for callers that run the programs afterwards (the evaluation). */
 export async function generate(request: AskRequest, deps: GenerateDeps): Promise<Result<Generation>> {
-  const prepared = prepare(request, deps)
+  const prepared = await prepare(request, deps)
   return prepared.ok ? samplePrograms(prepared.value, request, deps.client) : prepared
 }
 

@@ -44,6 +44,17 @@ export function chooseKind(tables: readonly ParsedTable[], requested: AskKind = 
   if (tables.length > 1) return 'multi-table'
   const table = tables[0]
   if (table === undefined) return 'relational'
+  // Reading every label of a long table is done once per table, not once per question.
+  const known = kindOf.get(table)
+  if (known !== undefined) return known
+  const kind = kindOfTable(table)
+  kindOf.set(table, kind)
+  return kind
+}
+
+const kindOf = new WeakMap<ParsedTable, PromptKind>()
+
+function kindOfTable(table: ParsedTable): PromptKind {
   const deepColumns = table.columns.some((t) => t.filter((x) => x !== '').length > 1)
   const rowLabels = table.index.some((t) => t.some((x) => x !== ''))
   if (!deepColumns && !rowLabels) return 'relational'

@@ -47,30 +47,49 @@ export function relevance(questionTerms: ReadonlySet<string>, rowText: string): 
 }
 
 /**
- * Which rows to show, sorted. `costs[i]` is the characters of row i; `budgetChars` what the rows may use;
- * `markerChars` the price of one omission marker (reserved for each gap opened).
+ * Which rows to show, sorted: the `related` rows first (in the order given: most related first), then the
+ * first and last rows alternating inwards, each while it fits. `costs[i]` is the characters of row i
+ * (`total` their sum, `minCost` the least); `budgetChars` what the rows may use; `markerChars` the price of
+ * one omission marker (reserved for each gap opened).
  */
-export function chooseRows(costs: readonly number[], scores: readonly number[], budgetChars: number, markerChars: number): number[] {
+export function chooseRows(
+  costs: ArrayLike<number>,
+  related: ArrayLike<number>,
+  budgetChars: number,
+  markerChars: number,
+  total: number = sum(costs),
+  minCost: number = least(costs)
+): number[] {
   const n = costs.length
-  const total = costs.reduce((s, c) => s + c, 0)
-  if (total <= budgetChars) return costs.map((_, i) => i)
-  const order: number[] = []
-  const related = costs.map((_, i) => i).filter((i) => (scores[i] ?? 0) > 0)
-  related.sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b)
-  order.push(...related)
-  for (let lo = 0, hi = n - 1; lo <= hi; lo += 1, hi -= 1) {
-    order.push(lo)
-    if (hi !== lo) order.push(hi)
-  }
+  if (total <= budgetChars) return Array.from({ length: n }, (_, i) => i)
   const kept = new Set<number>()
   // Two markers at most per kept row; start with the one for the whole table being cut.
   let used = markerChars
-  for (const i of order) {
-    if (kept.has(i)) continue
+  // Once not even the cheapest row fits, the rest of a long table need not be looked at.
+  const full = (): boolean => used + minCost + markerChars > budgetChars
+  const consider = (i: number): void => {
+    if (kept.has(i)) return
     const price = (costs[i] ?? 0) + markerChars
-    if (used + price > budgetChars) continue
+    if (used + price > budgetChars) return
     kept.add(i)
     used += price
   }
+  for (let k = 0; k < related.length && !full(); k += 1) consider(related[k] ?? 0)
+  for (let lo = 0, hi = n - 1; lo <= hi && !full(); lo += 1, hi -= 1) {
+    consider(lo)
+    if (hi !== lo) consider(hi)
+  }
   return [...kept].sort((a, b) => a - b)
+}
+
+function sum(values: ArrayLike<number>): number {
+  let total = 0
+  for (let i = 0; i < values.length; i += 1) total += values[i] ?? 0
+  return total
+}
+
+function least(values: ArrayLike<number>): number {
+  let min = Infinity
+  for (let i = 0; i < values.length; i += 1) min = Math.min(min, values[i] ?? Infinity)
+  return min
 }

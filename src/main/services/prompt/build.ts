@@ -8,11 +8,12 @@
 
 import type { ChatMessage } from '../../../shared/model'
 import { apiDocFor } from './api-doc'
-import { charsFor, chooseRows, estimateTokens, relevance, terms } from './budget'
+import { charsFor, chooseRows, estimateTokens, terms } from './budget'
 import type { ApiLevel, PromptKind, PromptLibrary, PromptMode, Shot } from './library'
 import { fillTemplate } from './library'
 import type { ViewTable } from './table-view'
-import { cellText, columnWidths, depths, headerListing, omitted, renderFrame, rowChars } from './table-view'
+import { relatedRows, tableDigest } from './table-digest'
+import { cellText, headerListing, omitted, renderFrame } from './table-view'
 
 export type PromptForm = 'completion' | 'chat'
 
@@ -88,21 +89,30 @@ export function systemText(library: PromptLibrary, kind: PromptKind, mode: Promp
   return fillTemplate(library.modes[mode], { intro: library.kinds[kind].intro, apis: guidelines }).trim()
 }
 
-type PreparedTable = { header: string; rowsAll: number[]; costs: number[]; scores: number[]; render: (rows: number[]) => string }
+type PreparedTable = {
+  header: string
+  rows: number
+  costs: ArrayLike<number>
+  totalCost: number
+  minCost: number
+  related: Int32Array
+  render: (rows: number[]) => string
+}
 
 function prepare(t: PromptTable, questionTerms: ReadonlySet<string>): PreparedTable {
-  const rowsAll = t.table.values.map((_, i) => i)
-  const widths = columnWidths(t.table, rowsAll)
-  const perRow = rowChars(widths)
-  const d = depths(t.table)
-  const costs = rowsAll.map((r) => perRow + (d.row > 0 ? (t.table.index[r] ?? []).reduce((s, x) => s + x.length + 4, 2) : 0))
-  const scores = rowsAll.map((r) =>
-    relevance(questionTerms, [...(t.table.index[r] ?? []), ...(t.table.values[r] ?? [])].map(cellText).join(' '))
-  )
+  // Reading every row is done once per table (table-digest.ts); per question, only its terms are searched.
+  const digest = tableDigest(t.table)
   const heading = `Table ${t.name}${t.title !== '' && t.title !== t.name ? `: ${t.title}` : ''}`
   const render = (rows: number[]): string => `${heading}\n${renderFrame(t.table, rows)}\n${headerListing(t.name, t.table, rows)}`
-  const header = render([])
-  return { header, rowsAll, costs, scores, render }
+  return {
+    header: render([]),
+    rows: t.table.values.length,
+    costs: digest.costs,
+    totalCost: digest.totalCost,
+    minCost: digest.minCost,
+    related: relatedRows(digest, questionTerms),
+    render
+  }
 }
 
 function exampleBlock(library: PromptLibrary, shot: Shot): string {
@@ -145,7 +155,7 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
     questionLine.length +
     200
   const budgetChars = charsFor(request.tokenBudget)
-  const rowsWanted = prepared.reduce((s, p) => s + p.costs.reduce((a, c) => a + c, 0), 0)
+  const rowsWanted = prepared.reduce((s, p) => s + p.totalCost, 0)
   let kept = shotTexts.length
   // Examples go before rows: keep at least one example, and room for the rows (or a fifth of the budget).
   while (kept > 1 && budgetChars - fixedChars(kept) < Math.min(rowsWanted, budgetChars / 5)) kept -= 1
@@ -155,12 +165,12 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
     )
   let rowBudget = Math.max(0, budgetChars - fixedChars(kept))
 
-  const byCost = prepared.map((p, i) => ({ i, total: p.costs.reduce((a, c) => a + c, 0) })).sort((a, b) => a.total - b.total)
+  const byCost = prepared.map((p, i) => ({ i, total: p.totalCost })).sort((a, b) => a.total - b.total)
   const shown: number[][] = prepared.map(() => [])
   byCost.forEach(({ i }, k) => {
     const p = prepared[i] as (typeof prepared)[number]
     const share = Math.floor(rowBudget / (byCost.length - k))
-    const rows = chooseRows(p.costs, p.scores, share, omitted(p.rowsAll.length).length + 1)
+    const rows = chooseRows(p.costs, p.related, share, omitted(p.rows).length + 1, p.totalCost, p.minCost)
     shown[i] = rows
     rowBudget -= rows.reduce((s, r) => s + (p.costs[r] ?? 0), 0)
   })

@@ -21,15 +21,25 @@ export const MAX_CELL_CHARS = 40
 const GAP = '  '
 
 export function cellText(text: string): string {
-  const flat = text.replace(/\s*[\r\n]+\s*/g, ' ').trim()
+  // Most cells have no line break: skip the regular expression for them (it is most of a long table's reading).
+  const flat = (text.includes('\n') || text.includes('\r') ? text.replace(/\s*[\r\n]+\s*/g, ' ') : text).trim()
   return flat.length > MAX_CELL_CHARS ? `${flat.slice(0, MAX_CELL_CHARS - 3)}...` : flat
 }
 
+const depthsOf = new WeakMap<ViewTable, { col: number; row: number }>()
+
 /** Depth of the column labels (at least 1) and of the row labels (0 for a plain RangeIndex). */
 export function depths(table: ViewTable): { col: number; row: number } {
-  const col = Math.max(1, ...table.columns.map((t) => t.length))
-  const row = table.index.some((t) => t.some((x) => x !== '')) ? Math.max(...table.index.map((t) => t.length)) : 0
-  return { col, row }
+  // Asked for several times per prompt, and reading every row label of a long table each time adds up.
+  const known = depthsOf.get(table)
+  if (known !== undefined) return known
+  const longest = (tuples: readonly (readonly string[])[]): number => tuples.reduce((m, t) => Math.max(m, t.length), 0)
+  const found = {
+    col: Math.max(1, longest(table.columns)),
+    row: table.index.some((t) => t.some((x) => x !== '')) ? longest(table.index) : 0
+  }
+  depthsOf.set(table, found)
+  return found
 }
 
 function level(tuple: readonly string[] | undefined, l: number): string {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { chromium, type Browser } from 'playwright-core'
+import { chromium, type Browser, type Page } from 'playwright-core'
 import type { HostPageTableUrl } from '../../../shared/executor-protocol'
 import { EXECUTOR_HEADERS, type ExecutorAssets } from './assets'
 import { channelSignals, type ChannelFactory, type PageChannel } from './channel'
@@ -61,7 +61,12 @@ function serveAssets(assets: ExecutorAssets, tables: Map<string, Uint8Array>): P
  * Hosts the executor page in headless Chromium (browser mode, command line, tests). The page gets
  * only its own origin: every other request is aborted, on top of the page's connect-src policy.
  */
-export function chromiumChannelFactory(assets: ExecutorAssets, executablePath: string): ChannelFactory {
+export function chromiumChannelFactory(
+  assets: ExecutorAssets,
+  executablePath: string,
+  /** Tests of the sandbox itself reach into the page here (e.g. to keep its workers busy); nothing else should. */
+  onPage?: (page: Page) => void
+): ChannelFactory {
   return async () => {
     const tables = new Map<string, Uint8Array>()
     const server = await serveAssets(assets, tables)
@@ -86,6 +91,7 @@ export function chromiumChannelFactory(assets: ExecutorAssets, executablePath: s
       page.on('close', () => exit('The Python sandbox page closed.'))
       browser.on('disconnected', () => exit('The Python sandbox browser exited.'))
       await page.goto(`${origin}/executor.html`)
+      onPage?.(page)
       const owned = browser
       const channel: PageChannel = {
         async post(message) {

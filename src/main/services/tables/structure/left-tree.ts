@@ -9,7 +9,7 @@ import { resolveNotes } from './rules/notes'
 import { resolveRoles, type RoleClaim, type RowRolesContext } from './rules/row-roles'
 import { sweep, type Placement } from './rules/sweep'
 import type { Why } from './rules/sweep-cues'
-import { collect, type Evidence } from './rules/types'
+import { collect, strongest, type Evidence } from './rules/types'
 
 export type LeftTree = {
   root: HeaderNode
@@ -61,10 +61,13 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
     roles,
     lastDataRow,
     numbers: hierarchy ? new RowNumbers(g, headerRows, headerCols, roles.length) : null,
-    indentColumn: -1
+    indentColumn: -1,
+    staircase: null
   }
-  const column = collect(INDENT_COLUMN_RULES, ctx)[0]?.claim
-  ctx.indentColumn = column?.kind === 'indent-column' ? column.col : -1
+  const column = strongest(collect(INDENT_COLUMN_RULES, ctx))?.claim
+  // A staircase's depth is its column: the sweep reads it where it reads an indented column's indentation.
+  ctx.staircase = column?.kind === 'staircase' ? { from: column.from, to: column.to } : null
+  ctx.indentColumn = column?.kind === 'indent-column' ? column.col : column?.kind === 'staircase' ? column.from : -1
   const facts = resolveNestingFacts(ctx)
   let blocks: Int32Array | null = null
   let blockRules: Map<number, Why> | null = null

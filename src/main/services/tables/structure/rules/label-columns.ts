@@ -18,6 +18,7 @@ import {
   withTextColumns,
   yearColumn
 } from '../header-cols'
+import { staircaseLabels } from './staircase'
 import { applies, decide, ranked, type Evidence, type Rule, type Unranked } from './types'
 
 export type LabelColumnsContext = { g: Grid; headerRows: number }
@@ -121,6 +122,7 @@ const besideMeasures: Unranked<LabelColumnsRule> = {
 
 export const LABEL_COLUMN_RULES: readonly LabelColumnsRule[] = ranked<LabelColumnsRule>([
   tooSmall,
+  staircaseLabels,
   cornerColumns,
   numericFirst,
   noHeader,

@@ -26,6 +26,7 @@ import {
   totalsOverSections
 } from './nesting-cues'
 import { labelText } from './row-roles'
+import { staircaseNesting, type Staircase } from './staircase'
 
 export type NestingContext = {
   g: Grid
@@ -38,11 +39,14 @@ export type NestingContext = {
   numbers: RowNumbers | null
   /** The label column whose indentation varies (-1: none), found by rule nesting-indentation-column. */
   indentColumn: number
+  /** Label columns written as a staircase, found by rule nesting-staircase (null: none). */
+  staircase: Staircase | null
 }
 
 /** One fact about the body, for body row `row` (index 0 = row headerRows) or for the table (`row` -1). */
 export type NestingClaim =
   | { kind: 'indent-column'; row: -1; col: number }
+  | { kind: 'staircase'; row: -1; from: number; to: number }
   | { kind: 'carried-columns' | 'group-columns'; row: -1; cols: Uint8Array }
   | { kind: 'section-depth'; row: number; depth: number }
   | { kind: 'outer-section' | 'before-recurrence' | 'group-row' | 'grand-total' | 'closes-after' | 'whole' | 'country'; row: number }
@@ -258,7 +262,7 @@ const countries: Unranked<NestingRule> = {
 }
 
 /** The rule that finds the indented label column, which the other rules of the stage read. */
-export const INDENT_COLUMN_RULES: readonly NestingRule[] = ranked<NestingRule>([indentColumnRule])
+export const INDENT_COLUMN_RULES: readonly NestingRule[] = ranked<NestingRule>([indentColumnRule, staircaseNesting])
 
 /** The rules of stage nesting that need the indentation column (found first by INDENT_COLUMN_RULES). */
 export const NESTING_RULES: readonly NestingRule[] = ranked<NestingRule>([
@@ -295,6 +299,7 @@ export const SWEEP_RULES: readonly SweepRule[] = ranked<SweepRule>([siblingClose
 /** The nesting evidence by kind, each as an array over the body rows (or the table's columns). */
 export type NestingFacts = {
   indentColumn: number
+  staircase: Staircase | null
   carried: Uint8Array | null
   groupColumns: Uint8Array | null
   members: Int32Array
@@ -311,6 +316,7 @@ export function resolveNestingFacts(ctx: NestingContext, rules: readonly Nesting
   const n = ctx.roles.length
   const facts: NestingFacts = {
     indentColumn: ctx.indentColumn,
+    staircase: ctx.staircase,
     carried: null,
     groupColumns: null,
     members: new Int32Array(n).fill(-1),
@@ -326,6 +332,10 @@ export function resolveNestingFacts(ctx: NestingContext, rules: readonly Nesting
     switch (c.kind) {
       case 'indent-column':
         facts.indentColumn = c.col
+        break
+      case 'staircase':
+        facts.staircase = { from: c.from, to: c.to }
+        facts.indentColumn = c.from
         break
       case 'carried-columns':
         facts.carried = c.cols

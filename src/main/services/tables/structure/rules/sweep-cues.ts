@@ -6,6 +6,7 @@ import type { HeaderNode } from '../../../../../shared/table'
 import { rawText, type Grid } from '../grid'
 import { labelWords, negatedWords, sameWords, variantOf } from '../label-cues'
 import type { RowRole } from '../rows'
+import { stairDepth, type Staircase } from './staircase'
 
 /** Why a group is open or a row was placed: the rule and its message. */
 export type Why = { rule: string; message: string; data?: Record<string, string | number> }
@@ -106,16 +107,25 @@ export function firstGroupLabel(g: Grid, r: number, groupColumns: Uint8Array | n
 }
 
 /** The indentation of the next row with a label after row r, or -Infinity. */
-export function nextIndent(g: Grid, r: number, headerCols: number, indentColumn: number, roles: RowRole[], headerRows: number): number {
+export function nextIndent(
+  g: Grid,
+  r: number,
+  headerCols: number,
+  indentColumn: number,
+  roles: RowRole[],
+  headerRows: number,
+  stairs: Staircase | null = null
+): number {
   for (let k = r + 1; k < g.rows; k++) {
     const role = roles[k - headerRows]
-    if (role === 'data' || role === 'section') return rowIndent(g, k, headerCols, indentColumn)
+    if (role === 'data' || role === 'section') return rowIndent(g, k, headerCols, indentColumn, stairs)
   }
   return -Infinity
 }
 
-/** The indentation of a row's label: in the indented column, or else in its first label. */
-export function rowIndent(g: Grid, r: number, headerCols: number, indentColumn: number): number {
+/** The indentation of a row's label: in the indented column, or else in its first label; in a staircase, its column. */
+export function rowIndent(g: Grid, r: number, headerCols: number, indentColumn: number, stairs: Staircase | null = null): number {
+  if (stairs !== null) return stairDepth(g, r, stairs)
   if (rawText(g, r, indentColumn).length > 0) return g.indent(r, indentColumn)
   for (let c = 0; c < headerCols; c++) if (rawText(g, r, c).length > 0) return g.indent(r, c)
   return 0

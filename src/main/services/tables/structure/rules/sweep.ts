@@ -63,8 +63,12 @@ export function sweep(input: SweepInput): SweepResult {
   const nodes = new Map<number, HeaderNode>()
   const above: (HeaderNode | null)[] = new Array<HeaderNode | null>(headerCols).fill(null)
   const stack: Open[] = []
-  const { indentColumn, carried, groupColumns, members, sectionDepth } = facts
+  const { indentColumn, groupColumns, members, sectionDepth, staircase } = facts
   const indented = indentColumn >= 0
+  // In a staircase an empty cell left of a label is the outline's blank, not a label carried down.
+  const carried = staircase === null ? facts.carried : null
+  const carries = staircase === null
+  const indentRule = staircase === null ? 'nesting-indentation-column' : 'nesting-staircase'
   const flag = (kind: Parameters<typeof facts.flags.get>[0], i: number): boolean => facts.flags.get(kind)?.[i] === 1
   const openedAt = indented ? new Int32Array(roles.length).fill(-1) : null
   let lastRow = g.rows - 1
@@ -122,8 +126,8 @@ export function sweep(input: SweepInput): SweepResult {
     }
     // With several label columns, a data row that leaves the indented one blank continues the group above
     // ("| 2016 |" under "Connecticut | 2015 |") and opens none.
-    const continuation = indented && headerCols > 1 && role === 'data' && rawText(g, r, indentColumn).length === 0
-    const level = continuation ? Infinity : indented ? rowIndent(g, r, headerCols, indentColumn) : 0
+    const continuation = indented && carries && headerCols > 1 && role === 'data' && rawText(g, r, indentColumn).length === 0
+    const level = continuation ? Infinity : indented ? rowIndent(g, r, headerCols, indentColumn, staircase) : 0
     const group = flag('group-row', i)
     let effective = role === 'section' || group ? level - 0.5 : level
     // A data row with a label in a column written once per group, before the indented one ("WHEN | WEEKDAY"
@@ -132,7 +136,8 @@ export function sweep(input: SweepInput): SweepResult {
     if (groupLabel >= 0) effective = Math.min(effective, g.indent(r, groupLabel) - 0.5 - columnStep(headerCols, groupLabel))
     // A section whose rows are indented under it is closed by the next row at its own indentation: it closes
     // what a section closes, and opens at the level of a row.
-    const opensAtRowLevel = indented && role === 'section' && nextIndent(g, r, headerCols, indentColumn, roles, headerRows) > level
+    const opensAtRowLevel =
+      indented && role === 'section' && nextIndent(g, r, headerCols, indentColumn, roles, headerRows, staircase) > level
     if (role === 'section' && !indented) {
       // Without indentation, a run of section rows nests: each is the parent of the next, and the last one's
       // depth is that of a lone section. A later lone section closes only the innermost open one.
@@ -152,7 +157,7 @@ export function sweep(input: SweepInput): SweepResult {
     before = stack.length
     while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) >= effective) stack.pop()
     closing(() => ({
-      rule: indented ? 'nesting-indentation-column' : role === 'section' ? 'row-label-only' : 'nesting-level',
+      rule: indented ? indentRule : role === 'section' ? 'row-label-only' : 'nesting-level',
       message: 'level'
     }))
     const label = labelText(g, r, headerCols)
@@ -220,7 +225,7 @@ export function sweep(input: SweepInput): SweepResult {
         if (text.length > 0) {
           node = { text: cleanLabel(text), cell: { row: r, col: c }, children: [] }
           parent.children.push(node)
-        } else if ((g.owner === null || carried?.[c] === 1) && c < headerCols - 1 && role === 'data') {
+        } else if (((carries && g.owner === null) || carried?.[c] === 1) && c < headerCols - 1 && role === 'data') {
           node = above[c] ?? undefined
         }
       }
@@ -304,7 +309,7 @@ function opens(
 ): void {
   const { g, headerRows, headerCols, facts, blocks } = input
   const { r, i, path, fromStack, stack, group, effective, level, indented, continuation, groupLabel, membersFrom } = row
-  const { groupColumns, indentColumn } = facts
+  const { groupColumns, indentColumn, staircase } = facts
   const own = path[path.length - 1]
   const blockEnd = blocks?.[i] ?? -1
   const outer = path.slice(fromStack, -1)
@@ -333,9 +338,17 @@ function opens(
     if (state.openedAt !== null) state.openedAt[i] = stack.length
     if (membersFrom >= 0) {
       // A total set further out than its first part ends the group of its parts too.
-      if (level < rowIndent(g, membersFrom + headerRows, headerCols, indentColumn)) closeInnermostSection(stack)
+      if (level < rowIndent(g, membersFrom + headerRows, headerCols, indentColumn, staircase)) closeInnermostSection(stack)
     } else if (!continuation && head !== undefined && head.text.length > 0)
-      stack.push({ node: head, level, outer: outerNodes, why: { rule: 'nesting-indentation-column', message: 'indented' } })
+      stack.push({
+        node: head,
+        level,
+        outer: outerNodes,
+        why:
+          staircase === null
+            ? { rule: 'nesting-indentation-column', message: 'indented' }
+            : { rule: 'nesting-staircase', message: 'deeper' }
+      })
     return
   }
   if (blockEnd >= 0 && own !== undefined && own.text.length > 0) {

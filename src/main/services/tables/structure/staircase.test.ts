@@ -75,4 +75,15 @@ describe('what is not a staircase', () => {
     })
     expect(findStaircase(normalizeGrid(grid(cells)), 1)).toEqual({ from: 1, to: 3 })
   })
+
+  it('reads an outline of 300,000 rows without running out of stack', () => {
+    const cells = [['Line', 'Item', '', '', 'Code']]
+    const depths = [0, 1, 2, 2, 1, 2, 0, 1, 2, 2]
+    for (let i = 0; i < 300_000; i++) {
+      const row = [String(i + 1), '', '', '', `C${i}`]
+      row[1 + (depths[i % depths.length] ?? 0)] = `Item ${i}`
+      cells.push(row)
+    }
+    expect(findStaircase(normalizeGrid(grid(cells)), 1)).toEqual({ from: 1, to: 3 })
+  })
 })

@@ -50,7 +50,9 @@ function stairsFrom(g: Grid, headerRows: number, from: number): Staircase | null
     else labelCols.push(first)
   }
   if (labelCols.length < MIN_ROWS || labelCols.length * 5 < filledRows * 4) return null
-  const to = Math.max(...labelCols, headerSpan(g, headerRows, from))
+  // A loop, not Math.max(...labelCols): a body of hundreds of thousands of rows overflows a spread's stack.
+  let to = headerSpan(g, headerRows, from)
+  for (const col of labelCols) if (col > to) to = col
   const depths = new Set(labelCols)
   if (depths.size < MIN_DEPTHS || !depths.has(from)) return null
   // One label per row: no row fills a second cell of the run, so the columns are not several labels side by side.

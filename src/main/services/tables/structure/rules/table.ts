@@ -65,7 +65,7 @@ export const RULE_TABLE: Readonly<Record<string, RuleEntry>> = {
   'header-series-metadata': { stage: 'header-extent', strength: 20, effect: 'sheets header −1' },
   'header-as-written-again': { stage: 'header-extent', strength: 10, effect: 'no figure moves' },
   'labels-need-data': { stage: 'label-columns', strength: 100, effect: 'no figure moves' },
-  'labels-staircase': { stage: 'label-columns', strength: 65, effect: '' },
+  'labels-staircase': { stage: 'label-columns', strength: 65, effect: 'sheets parents −137' },
   'labels-under-corner': {
     stage: 'label-columns',
     strength: 60,
@@ -119,7 +119,7 @@ export const RULE_TABLE: Readonly<Record<string, RuleEntry>> = {
   'block-totals-side-by-side': { stage: 'blocks-adjust', strength: 20, effect: 'HiTab left −2' },
   'block-country-regions': { stage: 'blocks-adjust', strength: 10, effect: 'off by default; turned on: HiTab left +2', optional: true },
   'nesting-indentation-column': { stage: 'nesting', strength: 10, effect: 'sheets parents −902' },
-  'nesting-staircase': { stage: 'nesting', strength: 20, effect: '' },
+  'nesting-staircase': { stage: 'nesting', strength: 20, effect: 'sheets parents −137' },
   'nesting-labels-written-once': { stage: 'nesting', strength: 10, effect: 'sheets parents −251' },
   'nesting-group-columns': { stage: 'nesting', strength: 10, effect: 'sheets parents −3' },
   'nesting-total-under-parts': { stage: 'nesting', strength: 10, effect: 'sheets parents −8' },

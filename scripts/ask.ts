@@ -28,6 +28,7 @@ import { PythonExecutor } from '../src/main/services/python/executor'
 import type { Executor } from '../src/main/services/python/types'
 import { importFile } from '../src/main/services/tables/import'
 import { structureGrid } from '../src/main/services/tables/structure'
+import { runCli, UsageError } from './lib/cli'
 
 const USAGE = `usage: npm run ask -- --table FILE --question "..." [--endpoint NAME|builtin | --base-url URL --model NAME [--api-key-env VAR] [--api chat|completions|responses]]
        [--n 5] [--select logprob|vote|greedy] [--score sum|mean] [--lang python|sql] [--apis none|qa|full] [--repr multiindex|flatten]
@@ -41,8 +42,6 @@ function oneOf<T extends string>(value: string | undefined, allowed: readonly T[
   if ((allowed as readonly string[]).includes(value)) return value as T
   throw new UsageError(`--${flag} must be one of ${allowed.join(', ')}.`)
 }
-
-class UsageError extends Error {}
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -218,14 +217,4 @@ function indent(text: string, by = '    '): string {
     .join('\n')
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof UsageError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
-      console.error(`${error.message}\n${USAGE}`)
-      process.exit(2)
-    }
-    console.error(error)
-    process.exit(1)
-  }
-)
+runCli(main, USAGE, (error) => console.error(error))

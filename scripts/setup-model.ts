@@ -20,13 +20,12 @@ import { defaultDataDir } from '../src/main/services/paths'
 import { EndpointRegistry, SETTINGS_STORE } from '../src/main/services/settings'
 import { MemorySecretStore } from '../src/main/services/model'
 import { openFileStore } from '../src/main/services/store/store'
+import { runCli, UsageError } from './lib/cli'
 
 const USAGE = `usage: npm run setup:model -- --model ID [--data-dir DIR]       download a catalog model (Ctrl+C pauses; run again to resume)
        npm run setup:model -- --file PATH [--copy] [--data-dir DIR]  use a GGUF file you already have (--copy: copy it into the models folder)
        npm run setup:model -- --list                              the catalog, and what is installed
        --catalog FILE uses another catalog (the same format as resources/models/catalog.json, e.g. for a mirror).`
-
-class UsageError extends Error {}
 
 function duration(seconds: number): string {
   if (seconds >= 3600) return `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min`
@@ -169,14 +168,4 @@ async function main(): Promise<number> {
   return 0
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof UsageError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
-      console.error(`${error.message}\n${USAGE}`)
-      process.exit(2)
-    }
-    console.error(`setup:model: ${error instanceof Error ? error.message : String(error)}`)
-    process.exit(1)
-  }
-)
+runCli(main, USAGE, (error) => console.error(`setup:model: ${error instanceof Error ? error.message : String(error)}`))

@@ -1,24 +1,15 @@
-import type { Browser, Locator, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dataset, launchBrowser, screenshot, showPythonPanel, startWebApp, type WebApp } from './support'
+import type { Locator, Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { dataset, pageForFile, screenshot, showPythonPanel } from './support'
 
 // The NSF's doctorates by field: broad fields under "All fields", their fields indented under them.
 const PHD = dataset('spreadsheets', 'tidyabs', 'PhD_major-field.xlsx')
 
-let app: WebApp
-let browser: Browser
+const file = pageForFile({ width: 1600, height: 1000 })
 let page: Page
 
-beforeAll(async () => {
-  app = await startWebApp()
-  browser = await launchBrowser()
-  page = await browser.newPage({ viewport: { width: 1600, height: 1000 } })
-  await page.goto(app.url)
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await app?.stop()
+beforeAll(() => {
+  page = file.page()
 })
 
 const leftTree = (): Locator => page.getByRole('tree', { name: 'Left header tree' })

@@ -1,24 +1,15 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dataset, launchBrowser, startWebApp, type WebApp } from './support'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { dataset, pageForFile } from './support'
 
 // A report of the NSF: a title block, two header rows (year › number, percent) and fields indented under their groups.
 const PHD = dataset('spreadsheets', 'tidyabs', 'PhD_major-field.xlsx')
 
-let app: WebApp
-let browser: Browser
+const file = pageForFile({ width: 1600, height: 1000 })
 let page: Page
 
-beforeAll(async () => {
-  app = await startWebApp()
-  browser = await launchBrowser()
-  page = await browser.newPage({ viewport: { width: 1600, height: 1000 } })
-  await page.goto(app.url)
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await app?.stop()
+beforeAll(() => {
+  page = file.page()
 })
 
 describe('the inspector says why', () => {

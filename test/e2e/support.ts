@@ -6,9 +6,36 @@ import { appRoot, datasetsDir } from '../../src/main/services/paths'
 
 export const ARTIFACTS = resolve(appRoot(), 'test-results', 'e2e')
 
-import type { WebApp } from '../support/web-app'
+import { afterAll, beforeAll } from 'vitest'
+import { startWebApp as startApp, type WebApp } from '../support/web-app'
 
 export { startWebApp, type WebApp } from '../support/web-app'
+
+/**
+ * The usual set-up of an e2e file: before its tests, the app in browser mode and one page opened on it at
+ * `viewport`; after them, both closed. `page()` is the page, once the set-up has run.
+ */
+export function pageForFile(viewport: { width: number; height: number }): { page(): Page } {
+  let app: WebApp | undefined
+  let browser: Browser | undefined
+  let page: Page | undefined
+  beforeAll(async () => {
+    app = await startApp()
+    browser = await launchBrowser()
+    page = await browser.newPage({ viewport })
+    await page.goto(app.url)
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await app?.stop()
+  })
+  return {
+    page: () => {
+      if (page === undefined) throw new Error('The page is opened before the tests of the file.')
+      return page
+    }
+  }
+}
 
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = findChromium()

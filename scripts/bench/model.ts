@@ -1,9 +1,12 @@
 /**
  * The built-in model's benchmark: `npm run bench -- model [--model PATH] [--threads N] [--context N]
- * [--n 5] [--limit 50] [--keep DIR] [--data DIR] [--cancel-only] [--json FILE]`. It loads the model in its own engine
+ * [--n 5] [--limit 50] [--keep DIR (kept, and resumed)] [--data DIR] [--cancel-only] [--json FILE]`. It loads the model in its own engine
  * process, as the app does, and answers the first `limit` questions of WikiTQ dev and of HiTab dev through
  * the evaluation (the app's prompt, sampling, extraction, CPython execution and official scoring).
  * Without --model it runs the built-in endpoint's model from the data folder (`npm run setup:model`).
+ * With --keep DIR the question logs and every engine request's timings (DIR/engine.jsonl) stay in DIR, and
+ * the same command run again there asks only the questions not answered yet and reports over all of them:
+ * the default sample takes hours on a small machine, so it can be run in several sittings.
  *
  * Metrics:
  * - model_load_ms: the engine process loading the model (node-llama-cpp, the weights, the context).
@@ -22,7 +25,7 @@
  * three cancels while the prompt is read and three while tokens are generated). --cancel-only measures
  * loading and cancelling alone, without the questions, in a minute rather than hours.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -31,6 +34,7 @@ import type { EndpointConfig } from '../../src/shared/model'
 import { evaluate, type RunSummary } from '../../src/main/services/eval'
 import type { QuestionRecord } from '../../src/main/services/eval/types'
 import { EngineHost, type EngineJob, type EngineResult } from '../../src/main/services/local-model/engine-host'
+import type { GenerateStats } from '../../src/main/services/local-model/engine-protocol'
 import { physicalCores } from '../../src/main/services/local-model/hardware'
 import { DEFAULT_CONTEXT, LocalModels } from '../../src/main/services/local-model/models'
 import { nodeEngineSpawner } from '../../src/main/services/local-model/spawn-node'
@@ -43,15 +47,24 @@ import { measureLogprobCost } from './model-logprobs'
 
 const TEMPERATURE = 0.7
 
-type Call = { candidates: boolean; startedAt: number; firstSampleMs: number | null; result: Result<EngineResult> }
+/** One engine request as the bench keeps it: its timings, or why it failed. */
+type Call = { candidates: boolean; firstSampleMs: number | null; stats: GenerateStats | null; error: string | null }
 
-/** The app's engine host, with every request's timings kept. */
+/**
+ * The app's engine host, with every request's timings kept. With a log file, the timings of the requests
+ * made while `logging` is on are also appended to it, so that a run resumed in the same --keep folder
+ * reports the engine's figures over every question, not only over the ones it asked itself.
+ */
 class MeasuringHost extends EngineHost {
   readonly calls: Call[] = []
   /** The model spec the app's client asked for, to make requests of the same engine. */
   lastModel: EngineJob['model'] | null = null
+  logging = false
 
-  constructor(private readonly candidateN: number) {
+  constructor(
+    private readonly candidateN: number,
+    private readonly log: string | null = null
+  ) {
     super(nodeEngineSpawner())
   }
 
@@ -67,7 +80,14 @@ class MeasuringHost extends EngineHost {
       }
     })
     // `qa(...)` sub-questions are single greedy samples; the candidates are the bench's n at its temperature.
-    this.calls.push({ candidates: job.n === this.candidateN && job.temperature === TEMPERATURE, startedAt, firstSampleMs, result })
+    const call: Call = {
+      candidates: job.n === this.candidateN && job.temperature === TEMPERATURE,
+      firstSampleMs,
+      stats: result.ok ? result.value.stats : null,
+      error: result.ok ? null : `${result.error.code}: ${result.error.message}`
+    }
+    this.calls.push(call)
+    if (this.logging && this.log !== null) appendFileSync(this.log, `${JSON.stringify(call)}\n`)
     return result
   }
 }
@@ -158,6 +178,15 @@ function cancelJobFor(host: MeasuringHost, config: EndpointConfig): Omit<EngineJ
   }
 }
 
+/** The engine requests an earlier run in the same --keep folder logged (none for a new folder). */
+function loggedCalls(file: string): Call[] {
+  if (!existsSync(file)) return []
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Call)
+}
+
 function records(dir: string): QuestionRecord[] {
   return readFileSync(join(dir, 'questions.jsonl'), 'utf8')
     .split('\n')
@@ -195,9 +224,12 @@ export async function run(args: string[]): Promise<SuiteResult> {
     ...(threads === undefined ? {} : { threads }),
     ...(context === undefined ? {} : { context })
   })
-  const host = new MeasuringHost(n)
-  const client = new ModelClient(config, { secrets: new MemorySecretStore(), builtin: { host } })
   const out = values.keep === undefined ? mkdtempSync(join(tmpdir(), 'tableqa-bench-model-')) : resolve(values.keep)
+  mkdirSync(out, { recursive: true })
+  const log = join(out, 'engine.jsonl')
+  const earlier = loggedCalls(log)
+  const host = new MeasuringHost(n, log)
+  const client = new ModelClient(config, { secrets: new MemorySecretStore(), builtin: { host } })
   console.error(
     `model: ${config.model} (${config.builtin?.modelFile ?? ''}), ${config.api}, context ${config.builtin?.contextSize}, ${config.builtin?.threads} threads`
   )
@@ -229,6 +261,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
     }
 
     const runs: { name: string; summary: RunSummary; records: QuestionRecord[] }[] = []
+    host.logging = true
     for (const dataset of ['wikitq', 'hitab'] as const) {
       const dir = join(out, `${dataset}-dev`)
       const summary = await evaluate({
@@ -249,11 +282,13 @@ export async function run(args: string[]): Promise<SuiteResult> {
       runs.push({ name: `${dataset}_dev`, summary, records: records(dir) })
     }
 
+    host.logging = false
     const calls = host.calls.length
     const cancels = await measureCancel(host, cancelJobFor(host, config), 3)
     host.calls.length = calls
 
-    const engineRuns = host.calls.flatMap((c) => (c.result.ok ? [c.result.value.stats] : []))
+    const allCalls = [...earlier, ...host.calls]
+    const engineRuns = allCalls.flatMap((c) => (c.stats === null ? [] : [c.stats]))
     const promptTokens = engineRuns.reduce((a, s) => a + s.promptEvaluatedTokens, 0)
     const promptMs = engineRuns.reduce((a, s) => a + s.promptMs, 0)
     const genTokens = engineRuns.reduce((a, s) => a + s.generatedTokens, 0)
@@ -262,7 +297,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
     const samples = all.flatMap((r) => r.candidates)
     const scored = runs.reduce((a, r) => a + r.summary.scored, 0)
     const correct = runs.reduce((a, r) => a + r.summary.correct, 0)
-    const candidateCalls = host.calls.filter((c) => c.candidates)
+    const candidateCalls = allCalls.filter((c) => c.candidates)
     const metrics = {
       model_load_ms: loaded.loadMs,
       model_rss_mb: Math.round(Math.max(loaded.rssBytes, ...engineRuns.map((s) => s.rssBytes)) / 2 ** 20),
@@ -275,7 +310,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
       model_ea_pct: pct(correct, scored),
       model_cancel_max_ms: Math.max(...cancels.map((c) => c.stopMs))
     }
-    const failures = host.calls.flatMap((c) => (c.result.ok ? [] : [`${c.result.error.code}: ${c.result.error.message}`]))
+    const failures = allCalls.flatMap((c) => (c.error === null ? [] : [c.error]))
     return {
       metrics,
       details: {
@@ -294,7 +329,8 @@ export async function run(args: string[]): Promise<SuiteResult> {
         },
         sampling: { n, temperature: TEMPERATURE, limitPerDataset: limit, apis: 'full', select: 'logprob' },
         engine: {
-          requests: host.calls.length,
+          requests: allCalls.length,
+          requestsOfEarlierRuns: earlier.length,
           candidateRequests: candidateCalls.length,
           promptTokensEvaluated: promptTokens,
           promptTokensSent: engineRuns.reduce((a, s) => a + s.promptTokens, 0),

@@ -45,9 +45,15 @@ function stairsFrom(g: Grid, headerRows: number, from: number): Staircase | null
     const first = firstFilledFrom(g, r, from)
     if (first < 0 && !anyFilled(g, r, 0, from)) continue
     filledRows++
-    if (!reading) continue
-    if (first < 0 || cellKind(rawText(g, r, first)) !== 'text') reading = false
-    else labelCols.push(first)
+    if (!reading) {
+      // The rows left can only add filled rows: once the labels read are too few, they stay too few.
+      if (labelCols.length * 5 < filledRows * 4) return null
+      continue
+    }
+    if (first < 0 || cellKind(rawText(g, r, first)) !== 'text') {
+      reading = false
+      if (labelCols.length < MIN_ROWS) return null
+    } else labelCols.push(first)
   }
   if (labelCols.length < MIN_ROWS || labelCols.length * 5 < filledRows * 4) return null
   // A loop, not Math.max(...labelCols): a body of hundreds of thousands of rows overflows a spread's stack.

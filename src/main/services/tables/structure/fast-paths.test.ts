@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { ParsedTable, RawGrid } from '../../../../shared/table'
 import { normalizeGrid, rawText, trimmed } from './grid'
 import { detectStructure, structureGrid } from './index'
-import { FOOTNOTE_TAIL, mayEndInMark, parseNumber } from './number'
+import { cellKind, FOOTNOTE_TAIL, isMissingMarker, mayEndInMark, parseNumber } from './number'
 
 // The shortcuts of the structure pass give the answers of the code they stand in for.
 
@@ -85,5 +85,59 @@ describe("detection's grids handed on to structureGrid", () => {
     expect(detected.titleRows).toBe(2)
     const p = structureGrid(grid, { ...detected, titleRows: 0 })
     expect(plain(p)).toEqual(plain(structureGrid(table(), { ...detected, titleRows: 0 })))
+  })
+})
+
+describe('cellKind', () => {
+  // The reading before its shortcut for the common shapes.
+  const reference = (t: string): string => {
+    if (t.length === 0) return 'empty'
+    if (/^-?\d+(?:\.\d+)?$/.test(t)) return 'number'
+    const s = t.trim()
+    if (s.length === 0) return 'empty'
+    if (isMissingMarker(s)) return 'missing'
+    return parseNumber(s) === null ? 'text' : 'number'
+  }
+
+  it('reads every shape as before', () => {
+    const texts = [
+      'none',
+      'none ',
+      ' none',
+      'n/a  ',
+      'Total',
+      ' Total',
+      'Canada',
+      'Ursula',
+      'Exports',
+      'EUR 5',
+      'US$3',
+      'CAD 12',
+      'x',
+      'F',
+      'nil  '
+    ]
+    texts.push(
+      '12',
+      '-12',
+      '-0',
+      '1,234',
+      '1,234.5',
+      '12,34',
+      '.5',
+      '12.',
+      '1e5',
+      '  ',
+      '—',
+      '(12)',
+      '12%',
+      '12*',
+      'abcde ',
+      'Énergie',
+      'ñandú'
+    )
+    for (const a of ['', ' ', 'a', 'A', 'E', 'U', '1', '-', ',', '.', '('])
+      for (const b of ['', ' ', 'bcde', '123', ',456', '.5', ')', '%', '*']) texts.push(a + b, `${a}${b}${a}`)
+    expect(texts.map(cellKind)).toEqual(texts.map(reference))
   })
 })

@@ -175,6 +175,11 @@ export type CellKind = 'empty' | 'number' | 'missing' | 'text'
 
 export function cellKind(text: string): CellKind {
   if (text.length === 0) return 'empty'
+  // The common shapes in one pass: a number quickParse reads (never a missing marker), or a word of five
+  // letters or more that it sets aside, when no space around it could make it a shorter marker ("none ").
+  const quick = quickParse(text)
+  if (quick !== undefined && quick !== null) return 'number'
+  if (quick === null && text.trim() === text) return 'text'
   if (PLAIN.test(text)) return 'number'
   const s = text.trim()
   if (s.length === 0) return 'empty'

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { ParsedTable, RawGrid } from '../../../../shared/table'
 import { normalizeGrid, rawText, trimmed } from './grid'
 import { detectStructure, structureGrid } from './index'
-import { cellKind, FOOTNOTE_TAIL, isMissingMarker, mayEndInMark, parseNumber } from './number'
+import { cellKind, FOOTNOTE_TAIL, isDateLike, isMissingMarker, mayEndInMark, parseNumber, periodShape } from './number'
 
 // The shortcuts of the structure pass give the answers of the code they stand in for.
 
@@ -139,5 +139,22 @@ describe('cellKind', () => {
     for (const a of ['', ' ', 'a', 'A', 'E', 'U', '1', '-', ',', '.', '('])
       for (const b of ['', ' ', 'bcde', '123', ',456', '.5', ')', '%', '*']) texts.push(a + b, `${a}${b}${a}`)
     expect(texts.map(cellKind)).toEqual(texts.map(reference))
+  })
+})
+
+describe('periodShape', () => {
+  it('finds no period in a label without a digit, as the date forms find none', () => {
+    for (const label of ['September', 'Sep', 'Q', 'total (a)', 'Dec. [x]', 'May r', 'Année'])
+      expect([periodShape(label), isDateLike(label)]).toEqual([null, false])
+  })
+
+  it('still reads the periods', () => {
+    expect(['Sep-1953', '1971 [x]', 'Dec. 31, 2024', '2016-17 (p)', 'Q3 1948'].map(periodShape)).toEqual([
+      'aaa-9999',
+      '9999',
+      'aaa. 99, 9999',
+      '9999-99',
+      'a9 9999'
+    ])
   })
 })

@@ -165,9 +165,19 @@ const PERIOD_MARK = /\s*(?:\([a-z0-9]{1,2}\)|\[[^\]]{1,4}\]|[*†‡]+|\s[a-z]{1
  * for other labels. Rows of one time series share it.
  */
 export function periodShape(label: string): string | null {
+  // Every form of a date has a digit: without one, neither the marks nor the forms need reading.
+  if (!hasDigit(label)) return null
   let s = label.trim()
   for (let i = 0; i < 2; i++) s = s.replace(PERIOD_MARK, '')
   return s.length > 0 && isDateLike(s) ? s.toLowerCase().replace(/\d/g, '9').replace(/[a-z]/g, 'a') : null
+}
+
+function hasDigit(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= 48 && c <= 57) return true
+  }
+  return false
 }
 
 /** How a cell reads for structure detection. */

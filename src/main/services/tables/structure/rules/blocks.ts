@@ -152,7 +152,7 @@ const totalsOfTotals: Unranked<BlockRefiner> = {
 const regions: Unranked<BlockRefiner> = {
   id: 'block-country-regions',
   description:
-    'A country heads the run of its regions right below it, three or more (optional knowledge: places.json), where the sums found no block.',
+    'A country heads the run of its regions right below it, three or more (knowledge: places.json, ISO 3166), where the sums found no block.',
   messages: { regions: 'a country over its regions' },
   refine(ctx, { ends }, report) {
     const copy = ends.slice()

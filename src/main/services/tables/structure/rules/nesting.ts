@@ -8,7 +8,7 @@
 import type { RowNumbers } from '../row-numbers'
 import { closingTotals } from '../totals'
 import type { Grid } from '../grid'
-import { countryName } from '../regions'
+import { countryAfterItsRegion } from '../regions'
 import { isTotalLabel, isWholeLabel, type RowRole } from '../rows'
 import { collect, ranked, type Evidence, type Rule, type StageId, type Unranked } from './types'
 import {
@@ -250,12 +250,12 @@ const wholes: Unranked<NestingRule> = {
 const countries: Unranked<NestingRule> = {
   id: 'nesting-country-after-whole',
   description:
-    'A country after the rows of a whole ("canada" after "territories overall") is not one of them (optional knowledge: places.json).',
+    'A country right after the rows of a whole that end in one of its regions ("canada" after "territories overall | yukon | nunavut") is not one of them (knowledge: places.json, ISO 3166).',
   messages: { country: 'a country, not one of the rows of the whole above' },
   applies: worded,
   find(ctx, report) {
     ctx.roles.forEach((role, row) => {
-      if (role === 'data' && countryName(labelText(ctx.g, ctx.headerRows + row, ctx.headerCols)) !== null)
+      if (role === 'data' && countryAfterItsRegion(ctx.g, ctx.headerRows, ctx.headerCols, ctx.roles, row))
         report({ claim: { kind: 'country', row }, message: 'country' })
     })
   }

@@ -117,7 +117,7 @@ export const RULE_TABLE: Readonly<Record<string, RuleEntry>> = {
   'block-result-line': { stage: 'blocks-adjust', strength: 40, effect: 'sheets parents −7' },
   'block-alike-elsewhere': { stage: 'blocks-adjust', strength: 30, effect: 'HiTab left −1' },
   'block-totals-side-by-side': { stage: 'blocks-adjust', strength: 20, effect: 'HiTab left −2' },
-  'block-country-regions': { stage: 'blocks-adjust', strength: 10, effect: 'off by default; turned on: HiTab left +2', optional: true },
+  'block-country-regions': { stage: 'blocks-adjust', strength: 10, effect: 'HiTab left −2' },
   'nesting-indentation-column': { stage: 'nesting', strength: 10, effect: 'sheets parents −902' },
   'nesting-staircase': { stage: 'nesting', strength: 20, effect: 'sheets parents −137' },
   'nesting-labels-written-once': { stage: 'nesting', strength: 10, effect: 'sheets parents −251' },
@@ -132,6 +132,6 @@ export const RULE_TABLE: Readonly<Record<string, RuleEntry>> = {
   'nesting-total-of-sections': { stage: 'nesting', strength: 10, effect: 'HiTab left −1, sheets parents −4' },
   'nesting-total-names-section': { stage: 'nesting', strength: 10, effect: 'sheets parents −13' },
   'nesting-whole-heads-rows': { stage: 'nesting', strength: 10, effect: 'HiTab left −8' },
-  'nesting-country-after-whole': { stage: 'nesting', strength: 10, effect: 'off by default; turned on: HiTab left +1', optional: true },
+  'nesting-country-after-whole': { stage: 'nesting', strength: 10, effect: 'HiTab left −1' },
   'nesting-sibling-closes': { stage: 'nesting', strength: 10, effect: 'HiTab left −2' }
 }

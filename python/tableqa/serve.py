@@ -152,6 +152,7 @@ def main(argv: list[str]) -> int:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
                 current["run"] = None
             link.send({"type": "result", "runId": message["runId"], "resultJson": result})
+            host.release()
 
 
 if __name__ == "__main__":

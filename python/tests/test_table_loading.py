@@ -189,3 +189,18 @@ def test_every_run_gets_the_table_as_loaded_after_others_changed_theirs(
         assert seen["ok"], seen
         assert seen["value"]["value"]["json"] == expected
     host.drop_table("t")
+
+
+def test_a_runs_namespace_lives_until_released_then_is_freed() -> None:
+    # The answer is sent before the program's namespace (its table copy) is freed; release() frees it.
+    host.load_table("spent", json.dumps({"columns": [["a"]], "index": [["x"]], "values": [["1"]]}))
+    code = "import weakref\nclass Kept: pass\nkept = Kept()\nprobe = weakref.ref(kept)\nanswer = 1"
+    result = json.loads(host.run_json(code, "spent"))
+    assert result["ok"] is True
+    probe = host._spent[0]["probe"]
+    assert probe() is not None
+    host.release()
+    gc.collect()  # the program's class holds a cycle (its __dict__), so the collector frees it
+    assert probe() is None
+    assert host._spent == []
+    host.drop_table("spent")

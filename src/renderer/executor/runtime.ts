@@ -26,6 +26,8 @@ export type TableqaHost = {
   runJson(code: string, tableId: string | null, namedTablesJson: string, maxQaCalls: number, onStart: () => void): string
   loadTable(tableId: string, payload: unknown): void
   dropTable(tableId: string): void
+  /** Free the last run's namespace; called once its result is posted. */
+  release(): void
   installQaBridge(bridge: (question: unknown, value: unknown) => string): void
   pandasAvailable(): boolean
   seal(): string
@@ -54,6 +56,7 @@ export function bindHost(module: unknown): TableqaHost {
     loadTable: (tableId, payload) =>
       void call('load_table', tableId, payload, SANDBOX_MAX_CELLS, SANDBOX_MAX_TABLE_BYTES, SANDBOX_MAX_ROWS),
     dropTable: (tableId) => void call('drop_table', tableId),
+    release: () => void call('release'),
     installQaBridge: (bridge) => void call('install_qa_bridge', bridge),
     pandasAvailable: () => flag(call('pandas_available'), 'pandas_available'),
     seal: () => text(call('seal'), 'seal'),
@@ -76,6 +79,8 @@ const decoder = new TextDecoder()
 export class Runtime {
   /** The run in flight, for the QA bridge. */
   private current: string | null = null
+  /** Whether a program has run here: until then the interpreter is as sealed, by construction. */
+  private ran = false
   /** What each run is checked against; until the worker is sealed, every check fails. */
   private boot: { digest: string; intrinsicsIntact: () => boolean } | null = null
 
@@ -105,11 +110,14 @@ export class Runtime {
   run(message: WorkerRun): void {
     const { post, host } = this.parts
     const runId = message.runId
-    if (!this.intact()) {
+    // Before the first program nothing but the host's own code has run since the snapshots were taken,
+    // so the first run skips the comparison (a few milliseconds in Pyodide, on every question's path).
+    if (this.boot === null || (this.ran && !this.intact())) {
       post({ type: 'tampered', runId })
       return
     }
     let resultJson: string
+    this.ran = true
     this.current = runId
     try {
       resultJson = host.runJson(message.code, message.tableId, JSON.stringify(message.namedTables), message.maxQaCalls, () =>
@@ -123,6 +131,12 @@ export class Runtime {
     // The page refuses longer results too; not sending them keeps the page's memory out of the program's reach.
     if (resultJson.length > RESULT_LIMIT_CHARS) resultJson = JSON.stringify(answerTooLarge(resultJson.length))
     post({ type: 'result', runId, resultJson })
+    // Freed after the result is on its way; a failure here shows at the next run's integrity check.
+    try {
+      host.release()
+    } catch {
+      // Nothing to report to: the next run checks the interpreter first.
+    }
   }
 
   private intact(): boolean {

@@ -31,11 +31,15 @@ export function labelColumnLikely(g: Grid): boolean {
 export function withTextColumns(g: Grid, labelCols: number, headerRows: number): number {
   const limit = Math.min(g.cols - 1, labelCols + MAX_TEXT_LABEL_COLUMNS)
   if (labelCols >= limit) return labelCols
-  // Numeric columns from each column to the right edge, counted once (a wide grid must not be scanned per column).
-  const numericAfter = new Int32Array(g.cols + 1)
-  for (let c = g.cols - 1; c > labelCols; c--) numericAfter[c] = (numericAfter[c + 1] ?? 0) + (mostlyNumeric(g, c, headerRows) ? 1 : 0)
+  // Numeric columns from each column to the right edge, counted once (a wide grid must not be scanned per column),
+  // and only when a column gets that far.
+  let numericAfter: Int32Array | null = null
   let k = labelCols
   while (k < limit && (unnamed(g, k, headerRows) || writtenOnce(g, k - 1, k, headerRows)) && textualColumn(g, k, headerRows)) {
+    if (numericAfter === null) {
+      numericAfter = new Int32Array(g.cols + 1)
+      for (let c = g.cols - 1; c > labelCols; c--) numericAfter[c] = (numericAfter[c + 1] ?? 0) + (mostlyNumeric(g, c, headerRows) ? 1 : 0)
+    }
     const numeric = numericAfter[k + 1] ?? 0
     if (numeric <= g.cols - (k + 1) - numeric) break
     k++
@@ -203,8 +207,24 @@ export function mostlyNumeric(g: Grid, col: number, headerRows: number): boolean
   return k.numbers > k.texts + k.years
 }
 
+export type ColumnKinds = { readonly numbers: number; readonly years: number; readonly texts: number; readonly missing: number }
+
+// Each grid's column kinds by header rows and column: several rules of a stage ask for the same columns. A grid
+// is not changed once built, and a grid made from another is another key.
+const kindsOf = new WeakMap<Grid, Map<number, ColumnKinds>>()
+
 /** Cell kinds in the first rows below the header: numbers other than years, years written as numbers, texts, missing markers. */
-export function columnKinds(g: Grid, col: number, headerRows: number): { numbers: number; years: number; texts: number; missing: number } {
+export function columnKinds(g: Grid, col: number, headerRows: number): ColumnKinds {
+  if (col < 0 || col >= g.cols || headerRows < 0) return countKinds(g, col, headerRows)
+  let known = kindsOf.get(g)
+  if (known === undefined) kindsOf.set(g, (known = new Map<number, ColumnKinds>()))
+  const key = headerRows * g.cols + col
+  let counts = known.get(key)
+  if (counts === undefined) known.set(key, (counts = countKinds(g, col, headerRows)))
+  return counts
+}
+
+function countKinds(g: Grid, col: number, headerRows: number): ColumnKinds {
   const counts = { numbers: 0, years: 0, texts: 0, missing: 0 }
   const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
   for (let r = headerRows; r < end; r++) {

@@ -15,7 +15,48 @@ export { splitSideBySide } from './side-by-side'
 
 /** Guess the title block, header rows, header columns and left-header nesting for a grid. Never throws. */
 export function detectStructure(grid: RawGrid): StructureOptions {
-  return detect(grid, normalizeGrid(grid)).options
+  const whole = normalizeGrid(grid)
+  const { options, body } = detect(grid, whole)
+  handOn(grid, whole, options.titleRows ?? 0, body)
+  return options
+}
+
+/** The grids detection normalised and cut, for the structureGrid call that takes them. */
+type Handoff = {
+  whole: Grid
+  titleRows: number
+  body: Grid
+  /** What the grids were made from: a grid whose parts were replaced since is normalised again. */
+  from: readonly unknown[]
+}
+
+// detectStructure's grids, held for the structureGrid of the same grid that usually follows it
+// (`structureGrid(grid, detectStructure(grid))`) and taken by it, so that a grid is normalised and cut once.
+// Taken means removed: each call pair does the work once, and nothing is kept for a later call. Weak: a grid
+// dropped after detection takes its entry with it.
+const handoffs = new WeakMap<RawGrid, Handoff>()
+
+const partsOf = (grid: RawGrid): readonly unknown[] => [
+  grid.cells,
+  grid.cells.length,
+  grid.merges,
+  grid.styles,
+  grid.hints,
+  grid.relational,
+  grid.warnings,
+  grid.warnings.length
+]
+
+function handOn(grid: RawGrid, whole: Grid, titleRows: number, body: Grid): void {
+  handoffs.set(grid, { whole, titleRows, body, from: partsOf(grid) })
+}
+
+function takeHandoff(grid: RawGrid): Handoff | undefined {
+  const kept = handoffs.get(grid)
+  if (kept === undefined) return undefined
+  handoffs.delete(grid)
+  const now = partsOf(grid)
+  return kept.from.every((part, k) => part === now[k]) ? kept : undefined
 }
 
 /** The detected layout, and the grid below the title block it was detected on. */
@@ -48,11 +89,12 @@ function belowTitle(grid: RawGrid, whole: Grid, titleRows: number): Grid {
  * returns all of them.
  */
 export function structureGrid(grid: RawGrid, options?: StructureOptions): ParsedTable {
-  const whole = normalizeGrid(grid)
+  const kept = takeHandoff(grid)
+  const whole = kept?.whole ?? normalizeGrid(grid)
   const { options: chosen, body } = options === undefined ? detect(grid, whole) : { options, body: null }
   const titleRows = clampCount(chosen.titleRows ?? 0, Math.max(0, whole.rows - 1))
-  // Detection already cut the title block off; an override is cut here.
-  const g = body ?? belowTitle(grid, whole, titleRows)
+  // Detection already cut the title block off (here or in detectStructure); an override is cut here.
+  const g = body ?? (kept !== undefined && kept.titleRows === titleRows ? kept.body : belowTitle(grid, whole, titleRows))
   const headerRows = clampCount(chosen.headerRows, g.rows)
   const headerCols = clampCount(chosen.headerCols, g.cols)
   const warnings = [...g.warnings]

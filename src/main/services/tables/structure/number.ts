@@ -11,7 +11,7 @@ const MISSING = new Set(['-', '--', '—', '–', '..', '...', '…', 'x', 'X', 
 // Spaces of every width used as thousands separators.
 const SPACES = /[\s\u00a0\u2007\u2009\u202f]+/g
 // Footnote marks and quality flags (StatCan's E = use with caution) after a number.
-const FOOTNOTE_TAIL = /(?:[*†‡§¶#]+|[\u00b9\u00b2\u00b3\u2070-\u2079]+|(?<=\d)\s?[EF]|(?<=[\d%])\s*\([a-z]{1,2}\))$/
+export const FOOTNOTE_TAIL = /(?:[*†‡§¶#]+|[\u00b9\u00b2\u00b3\u2070-\u2079]+|(?<=\d)\s?[EF]|(?<=[\d%])\s*\([a-z]{1,2}\))$/
 const CURRENCY = /^[$€£¥]|^(?:US\$|C\$|CA\$|USD|EUR|CAD)\s*/
 const GROUPED = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$|^\d+(?:\.\d+)?$|^\.\d+$/
 
@@ -21,7 +21,7 @@ export function parseNumber(text: string): number | null {
   if (quick !== undefined) return quick
   let s = text.trim()
   if (s.length === 0 || s.length > 40 || MISSING.has(s)) return null
-  for (let i = 0; i < 2; i++) s = s.replace(FOOTNOTE_TAIL, '').trim()
+  for (let i = 0; i < 2 && mayEndInMark(s); i++) s = s.replace(FOOTNOTE_TAIL, '').trim()
   if (s.length === 0) return null
   let negative = false
   if (s.startsWith('(') && (s.endsWith(')') || s.endsWith(')%'))) {
@@ -53,6 +53,30 @@ export function parseNumber(text: string): number | null {
 }
 
 /**
+ * Whether FOOTNOTE_TAIL can match: each of its forms ends in a mark, a superscript, E, F or ')'. The test is
+ * cheap and the expression, tried from every position, is not.
+ */
+export function mayEndInMark(s: string): boolean {
+  const c = s.charCodeAt(s.length - 1)
+  // * # ) E F § ¶ ² ³ ¹ † ‡ ⁰…⁹
+  return (
+    c === 0x2a ||
+    c === 0x23 ||
+    c === 0x29 ||
+    c === 0x45 ||
+    c === 0x46 ||
+    c === 0xa7 ||
+    c === 0xb6 ||
+    c === 0xb2 ||
+    c === 0xb3 ||
+    c === 0xb9 ||
+    c === 0x2020 ||
+    c === 0x2021 ||
+    (c >= 0x2070 && c <= 0x2079)
+  )
+}
+
+/**
  * One pass over the common shapes ("12", "-3.5", "1,234.5"); undefined when the text needs the full
  * reading. Tables of a million cells spend most of their structure time here.
  */
@@ -68,13 +92,17 @@ function quickParse(text: string): number | null | undefined {
     if (first === 85 || first === 67 || first === 69 || n <= 4) return undefined
     return null
   }
+  const negative = i === 1
   let digits = 0
   let groupDigits = -1
   let grouped = false
+  // The whole part's value, exact while it has at most 15 digits (below 2^53).
+  let whole = 0
   for (; i < n; i++) {
     const c = text.charCodeAt(i)
     if (c >= 48 && c <= 57) {
       digits++
+      whole = whole * 10 + (c - 48)
       if (groupDigits >= 0) groupDigits++
     } else if (c === 44) {
       if (digits === 0 || (groupDigits >= 0 && groupDigits !== 3) || (!grouped && digits > 3)) return undefined
@@ -83,6 +111,8 @@ function quickParse(text: string): number | null | undefined {
     } else break
   }
   if (digits === 0 || (grouped && groupDigits !== 3)) return undefined
+  // A whole number needs no conversion from text; Number() gives the same value.
+  if (i === n && digits <= 15) return negative ? -whole : whole
   if (i < n) {
     if (text.charCodeAt(i) !== 46 || i === n - 1) return undefined
     for (i++; i < n; i++) {
@@ -135,9 +165,19 @@ const PERIOD_MARK = /\s*(?:\([a-z0-9]{1,2}\)|\[[^\]]{1,4}\]|[*†‡]+|\s[a-z]{1
  * for other labels. Rows of one time series share it.
  */
 export function periodShape(label: string): string | null {
+  // Every form of a date has a digit: without one, neither the marks nor the forms need reading.
+  if (!hasDigit(label)) return null
   let s = label.trim()
   for (let i = 0; i < 2; i++) s = s.replace(PERIOD_MARK, '')
   return s.length > 0 && isDateLike(s) ? s.toLowerCase().replace(/\d/g, '9').replace(/[a-z]/g, 'a') : null
+}
+
+function hasDigit(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= 48 && c <= 57) return true
+  }
+  return false
 }
 
 /** How a cell reads for structure detection. */
@@ -145,6 +185,11 @@ export type CellKind = 'empty' | 'number' | 'missing' | 'text'
 
 export function cellKind(text: string): CellKind {
   if (text.length === 0) return 'empty'
+  // The common shapes in one pass: a number quickParse reads (never a missing marker), or a word of five
+  // letters or more that it sets aside, when no space around it could make it a shorter marker ("none ").
+  const quick = quickParse(text)
+  if (quick !== undefined && quick !== null) return 'number'
+  if (quick === null && text.trim() === text) return 'text'
   if (PLAIN.test(text)) return 'number'
   const s = text.trim()
   if (s.length === 0) return 'empty'

@@ -37,17 +37,33 @@ export function findStaircase(g: Grid, headerRows: number): Staircase | null {
 }
 
 function stairsFrom(g: Grid, headerRows: number, from: number): Staircase | null {
+  // The first filled cell of each row at or after `from`. The labels read below are some of them: fewer than
+  // MIN_DEPTHS columns among them all make no staircase, whatever the labels are (most tables: one column).
+  const firsts = new Int32Array(Math.max(0, g.rows - headerRows))
+  const columns: number[] = []
+  for (let r = headerRows; r < g.rows; r++) {
+    const first = firstFilledFrom(g, r, from)
+    firsts[r - headerRows] = first
+    if (first >= 0 && columns.length < MIN_DEPTHS && !columns.includes(first)) columns.push(first)
+  }
+  if (columns.length < MIN_DEPTHS) return null
   // Each row's label column: the first filled cell at or after `from`, which must be text.
   const labelCols: number[] = []
   let filledRows = 0
   let reading = true
   for (let r = headerRows; r < g.rows; r++) {
-    const first = firstFilledFrom(g, r, from)
+    const first = firsts[r - headerRows] ?? -1
     if (first < 0 && !anyFilled(g, r, 0, from)) continue
     filledRows++
-    if (!reading) continue
-    if (first < 0 || cellKind(rawText(g, r, first)) !== 'text') reading = false
-    else labelCols.push(first)
+    if (!reading) {
+      // The rows left can only add filled rows: once the labels read are too few, they stay too few.
+      if (labelCols.length * 5 < filledRows * 4) return null
+      continue
+    }
+    if (first < 0 || cellKind(rawText(g, r, first)) !== 'text') {
+      reading = false
+      if (labelCols.length < MIN_ROWS) return null
+    } else labelCols.push(first)
   }
   if (labelCols.length < MIN_ROWS || labelCols.length * 5 < filledRows * 4) return null
   // A loop, not Math.max(...labelCols): a body of hundreds of thousands of rows overflows a spread's stack.

@@ -203,7 +203,11 @@ export function sweep(input: SweepInput): SweepResult {
     place(r, closed)
 
     // A parent row with several header cells ("WHO | ADULT") contributes all of them to the rows under it.
-    const path: HeaderNode[] = stack.flatMap((o) => (o.outer === undefined ? [o.node] : [...o.outer, o.node]))
+    const path: HeaderNode[] = []
+    for (const o of stack) {
+      if (o.outer !== undefined) for (const node of o.outer) path.push(node)
+      path.push(o.node)
+    }
     const fromStack = path.length
     let parent = contextParent
     for (let c = 0; c < headerCols; c++) {

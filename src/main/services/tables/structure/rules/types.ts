@@ -142,12 +142,16 @@ export function decideRow<X, C>(
   accept?: (claim: C) => boolean
 ): Evidence<C> | undefined {
   let best: Evidence<C> | undefined
+  // One report function for every rule asked (it reads the rule being asked), not one made per rule.
+  let asked: RowRule<X, C> | undefined
+  const report = (f: Finding<C>): void => {
+    if (best === undefined && asked !== undefined && (accept === undefined || accept(f.claim)))
+      best = { rule: asked.id, claim: f.claim, strength: asked.strength, message: f.message, data: f.data }
+  }
   for (const rule of inStrengthOrder(rules)) {
     if (!applies(rule, ctx)) continue
-    rule.check(ctx, row, (f) => {
-      if (best === undefined && (accept === undefined || accept(f.claim)))
-        best = { rule: rule.id, claim: f.claim, strength: rule.strength, message: f.message, data: f.data }
-    })
+    asked = rule
+    rule.check(ctx, row, report)
     if (best !== undefined) return best
   }
   return undefined

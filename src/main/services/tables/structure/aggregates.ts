@@ -1,7 +1,8 @@
 import type { Grid } from './grid'
 import type { RowNumbers } from './row-numbers'
 import { MAX_BLOCK, MAX_BODY_ROWS, Parts, SIGNIFICANT } from './row-numbers'
-import { isTotalLabel, rowLabel, type RowRole } from './rows'
+import { isTotalLabel, type RowRole } from './rows'
+import { rowFacts } from './row-facts'
 
 // A total of this many rounding units that its parts miss by this share of it at most fits them nearly.
 const LARGE = 1000
@@ -213,7 +214,7 @@ function closed(g: Grid, headerRows: number, headerCols: number, roles: RowRole[
   let k = next
   while (k < roles.length && roles[k] === 'empty') k++
   if (k >= roles.length || roles[k] !== 'data' || (ends[k] ?? -1) >= 0) return true
-  return isTotalLabel(rowLabel(g, headerRows + k, headerCols))
+  return isTotalLabel(rowFacts(g, headerCols).label(headerRows + k))
 }
 
 /** No column can add up any more: each is not a number, or has passed the parent with no negative part. */
@@ -309,7 +310,7 @@ function addsUp(
 export function echoBlocks(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], ends: Int32Array): Int32Array {
   const n = roles.length
   if (n > MAX_BODY_ROWS) return ends
-  const keys = roles.map((role, i) => (role === 'data' ? rowLabel(g, headerRows + i, headerCols).toLowerCase() : ''))
+  const keys = roles.map((role, i) => (role === 'data' ? rowFacts(g, headerCols).lower(headerRows + i) : ''))
   const rowsByKey = new Map<string, number[]>()
   keys.forEach((key, i) => {
     if (key === '') return

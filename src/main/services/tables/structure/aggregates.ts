@@ -1,8 +1,7 @@
 import type { Grid } from './grid'
 import type { RowNumbers } from './row-numbers'
 import { MAX_BLOCK, MAX_BODY_ROWS, Parts, SIGNIFICANT } from './row-numbers'
-import { isTotalLabel, type RowRole } from './rows'
-import { rowFacts } from './row-facts'
+import { isTotalLabel, rowLabel, type RowRole } from './rows'
 
 // A total of this many rounding units that its parts miss by this share of it at most fits them nearly.
 const LARGE = 1000
@@ -214,7 +213,7 @@ function closed(g: Grid, headerRows: number, headerCols: number, roles: RowRole[
   let k = next
   while (k < roles.length && roles[k] === 'empty') k++
   if (k >= roles.length || roles[k] !== 'data' || (ends[k] ?? -1) >= 0) return true
-  return isTotalLabel(rowFacts(g, headerCols).label(headerRows + k))
+  return isTotalLabel(rowLabel(g, headerRows + k, headerCols))
 }
 
 /** No column can add up any more: each is not a number, or has passed the parent with no negative part. */
@@ -310,7 +309,7 @@ function addsUp(
 export function echoBlocks(g: Grid, headerRows: number, headerCols: number, roles: RowRole[], ends: Int32Array): Int32Array {
   const n = roles.length
   if (n > MAX_BODY_ROWS) return ends
-  const keys = roles.map((role, i) => (role === 'data' ? rowFacts(g, headerCols).lower(headerRows + i) : ''))
+  const keys = roles.map((role, i) => (role === 'data' ? rowLabel(g, headerRows + i, headerCols).toLowerCase() : ''))
   const rowsByKey = new Map<string, number[]>()
   keys.forEach((key, i) => {
     if (key === '') return

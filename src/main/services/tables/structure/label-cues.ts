@@ -1,8 +1,5 @@
 import { type Grid } from './grid'
-import type { RowRole } from './rows'
-import { labelWords, rowFacts } from './row-facts'
-
-export { labelWords }
+import { rowLabel, type RowRole } from './rows'
 import { cueWordSet, opening } from './knowledge/cues'
 
 // How far back a closing label looks for the row it names.
@@ -39,8 +36,7 @@ export function labelBlocks(g: Grid, headerRows: number, headerCols: number, rol
 /** The words of each data row's label (null for other rows). */
 export function rowWords(g: Grid, headerRows: number, headerCols: number, roles: RowRole[]): (string[] | null)[] {
   const words: (string[] | null)[] = new Array<string[] | null>(roles.length).fill(null)
-  const facts = rowFacts(g, headerCols)
-  for (let i = 0; i < roles.length; i++) if (roles[i] === 'data') words[i] = facts.words(headerRows + i)
+  for (let i = 0; i < roles.length; i++) if (roles[i] === 'data') words[i] = labelWords(rowLabel(g, headerRows + i, headerCols))
   return words
 }
 
@@ -118,7 +114,7 @@ export function ofWhichBlocks(g: Grid, headerRows: number, headerCols: number, r
       head = -1
       continue
     }
-    if (PART.test(rowFacts(g, headerCols).label(headerRows + i))) {
+    if (PART.test(rowLabel(g, headerRows + i, headerCols))) {
       if (head >= 0) ends[head] = Math.max(ends[head] ?? -1, i)
     } else head = i
   }
@@ -158,7 +154,7 @@ export function rangeBlocks(g: Grid, headerRows: number, headerCols: number, rol
   // where the last one ended ("2011 q2 to 2014 q2 | 2014 q2 to 2016 q3").
   const ranges = roles.map((role, i) => {
     if (role !== 'data') return null
-    const label = rowFacts(g, headerCols).label(headerRows + i)
+    const label = rowLabel(g, headerRows + i, headerCols)
     const numbers = numberRange(label)
     if (numbers !== null) return { lo: numbers[0], hi: numbers[1], step: 1 }
     const period = quarterRange(label)
@@ -276,6 +272,14 @@ export function variantOf(a: string[], b: string[]): boolean {
 function complementOf(w: string[]): string[] | null {
   if (!NEGATION.has(w[0] ?? '')) return null
   return ARTICLES.has(w[1] ?? '') ? w.slice(2) : w.slice(1)
+}
+
+/** The lower-case words of a label, as the cues compare them. */
+export function labelWords(label: string): string[] {
+  return label
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}$]+/u)
+    .filter((t) => t.length > 0)
 }
 
 /** Equal words, or one with a footnote letter stuck to its end ("engineeringa"). */

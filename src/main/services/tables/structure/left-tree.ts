@@ -1,8 +1,8 @@
 import type { HeaderNode } from '../../../../shared/table'
 import { RowNumbers } from './row-numbers'
 import type { Grid } from './grid'
-import { rowFacts } from './row-facts'
-import type { RowRole } from './rows'
+import { periodShape } from './number'
+import { rowLabel, type RowRole } from './rows'
 import { resolveBlocks, type BlockClaim } from './rules/blocks'
 import { INDENT_COLUMN_RULES, resolveNestingFacts, type NestingContext } from './rules/nesting'
 import { resolveNotes } from './rules/notes'
@@ -74,9 +74,9 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   let blockEvidence = new Map<number, Evidence<BlockClaim>>()
   if (ctx.numbers !== null && ctx.indentColumn < 0 && headerCols === 1) {
     // The shape of each data or section row's label when it names a period ("Sep-1953" → "aaa-9999"), else null.
-    const labels = rowFacts(g, headerCols)
     const periods =
-      rolesCtx.periods ?? roles.map((role, i) => (role === 'data' || role === 'section' ? labels.period(headerRows + i) : null))
+      rolesCtx.periods ??
+      roles.map((role, i) => (role === 'data' || role === 'section' ? periodShape(rowLabel(g, headerRows + i, headerCols)) : null))
     const found = resolveBlocks({ g, headerRows, headerCols, roles, numbers: ctx.numbers, periods })
     blocks = found.ends
     blockEvidence = found.evidence

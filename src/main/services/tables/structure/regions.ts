@@ -5,8 +5,7 @@
  * a layout statistical tables use across publishers (rules/table.ts records what the rules change).
  */
 import type { Grid } from './grid'
-import type { RowRole } from './rows'
-import { rowFacts } from './row-facts'
+import { rowLabel, type RowRole } from './rows'
 import places from './knowledge/places.json'
 import { placeKey } from './knowledge/place-key'
 
@@ -46,7 +45,7 @@ function placeIn(names: { has(name: string): boolean }, label: string): string |
 function labelAbove(g: Grid, headerRows: number, headerCols: number, roles: readonly RowRole[], i: number): string | null {
   let before = i - 1
   while (before >= 0 && roles[before] === 'empty') before--
-  return before >= 0 && roles[before] === 'data' ? rowFacts(g, headerCols).label(headerRows + before) : null
+  return before >= 0 && roles[before] === 'data' ? rowLabel(g, headerRows + before, headerCols) : null
 }
 
 /**
@@ -55,7 +54,7 @@ function labelAbove(g: Grid, headerRows: number, headerCols: number, roles: read
  * after other countries (a medal table) is not meant.
  */
 export function countryAfterItsRegion(g: Grid, headerRows: number, headerCols: number, roles: readonly RowRole[], i: number): boolean {
-  const country = countryName(rowFacts(g, headerCols).label(headerRows + i))
+  const country = countryName(rowLabel(g, headerRows + i, headerCols))
   if (country === null) return false
   const above = labelAbove(g, headerRows, headerCols, roles, i)
   return above !== null && isRegionOf(country, above)
@@ -71,7 +70,7 @@ export function regionParts(g: Grid, headerRows: number, headerCols: number, rol
   for (let i = 0; i < roles.length; i++) {
     if (roles[i] !== 'data') continue
     if ((ends[i] ?? -1) >= 0) continue
-    const country = countryName(rowFacts(g, headerCols).label(headerRows + i))
+    const country = countryName(rowLabel(g, headerRows + i, headerCols))
     if (country === null) continue
     // In a list of regions ranked with the country among them ("alberta | ontario | canada | prince edward
     // island"), the country is one of the rows.
@@ -81,7 +80,7 @@ export function regionParts(g: Grid, headerRows: number, headerCols: number, rol
     let count = 0
     for (let k = i + 1; k < roles.length && (roles[k] === 'data' || roles[k] === 'empty'); k++) {
       if (roles[k] === 'empty') continue
-      if (!isRegionOf(country, rowFacts(g, headerCols).label(headerRows + k))) break
+      if (!isRegionOf(country, rowLabel(g, headerRows + k, headerCols))) break
       last = k
       count++
     }

@@ -11,9 +11,9 @@ import type { Grid } from '../grid'
 import { namedBlocks, ofWhichBlocks, rangeBlocks, repeatedListBlocks, rowWords } from '../label-cues'
 import { regionParts } from '../regions'
 import { resultOfRowsAbove } from '../totals'
-import type { RowRole } from '../rows'
+import { isTotalLabel, type RowRole } from '../rows'
 import { applies, byStrength, ranked, type Evidence, type Refiner, type Rule, type Unranked } from './types'
-import { rowFacts } from '../row-facts'
+import { labelText } from './row-roles'
 
 export type BlocksContext = {
   g: Grid
@@ -138,7 +138,7 @@ const totalsOfTotals: Unranked<BlockRefiner> = {
     'A total whose parts are all totals heading parts of their own ("total drug offences" over "total cannabis offences") is their sibling.',
   messages: { flat: 'a total of totals that head parts of their own: beside them' },
   refine(ctx, { ends }, report) {
-    const total = (i: number): boolean => rowFacts(ctx.g, ctx.headerCols).innerTotal(ctx.headerRows + i)
+    const total = (i: number): boolean => isTotalLabel(labelText(ctx.g, ctx.headerRows + i, ctx.headerCols))
     for (let i = 0; i < ends.length; i++) {
       const end = ends[i] ?? -1
       if (end <= i || !total(i)) continue

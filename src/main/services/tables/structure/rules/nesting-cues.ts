@@ -7,7 +7,6 @@ import type { RowNumbers } from '../row-numbers'
 import { rowsAddUpTo, sectionsAddingUpTo } from '../totals'
 import { isTotalLabel, isWholeLabel, type RowRole } from '../rows'
 import { labelText as rowLabelText } from './row-roles'
-import { rowFacts } from '../row-facts'
 import { contains, labelWords } from '../label-cues'
 import { opening } from '../knowledge/cues'
 
@@ -63,7 +62,7 @@ export function grandTotalRow(g: Grid, headerRows: number, headerCols: number, r
   if (!isTotalLabel(label)) return -1
   // A total that ends every section ("all age groups") ends the last one too.
   const key = label.toLowerCase()
-  for (let i = 0; i < last; i++) if (roles[i] === 'data' && rowFacts(g, headerCols).innerLower(headerRows + i) === key) return -1
+  for (let i = 0; i < last; i++) if (roles[i] === 'data' && rowLabelText(g, headerRows + i, headerCols).toLowerCase() === key) return -1
   if (sections >= BREAKDOWNS) return headerRows + last
   if (sections < 2) return -1
   // With fewer breakdowns, one that is not the last and adds up to the total shows it to be the table's.
@@ -116,7 +115,7 @@ export function sectionsByLabel(g: Grid, headerRows: number, headerCols: number,
   const labels = new Map<string, number[]>()
   roles.forEach((role, i) => {
     if (role !== 'section') return
-    const key = rowFacts(g, headerCols).innerLower(headerRows + i)
+    const key = rowLabelText(g, headerRows + i, headerCols).toLowerCase()
     const rows = labels.get(key)
     if (rows === undefined) labels.set(key, [i])
     else rows.push(i)
@@ -172,7 +171,7 @@ export function rowsBeforeRecurrence(
       for (let i = s + 1; i < roles.length && roles[i] !== 'section' && roles[i] !== 'unit'; i++) if (roles[i] === 'data') run.push(i)
       return run
     })
-    const labelsOf = (run: number[]): Set<string> => new Set(run.map((i) => rowFacts(g, headerCols).innerLower(headerRows + i)))
+    const labelsOf = (run: number[]): Set<string> => new Set(run.map((i) => rowLabelText(g, headerRows + i, headerCols).toLowerCase()))
     let common = labelsOf(runs[0] ?? [])
     for (const run of runs.slice(1)) {
       const own = labelsOf(run)
@@ -187,7 +186,7 @@ export function rowsBeforeRecurrence(
       if (next !== at[k + 1]) continue
       for (let j = run.length - 1; j >= 0; j--) {
         const i = run[j] ?? 0
-        if (common.has(rowFacts(g, headerCols).innerLower(headerRows + i))) break
+        if (common.has(rowLabelText(g, headerRows + i, headerCols).toLowerCase())) break
         out ??= new Uint8Array(roles.length)
         out[i] = 1
       }
@@ -253,7 +252,7 @@ export function plainRowAfterTotals(g: Grid, headerRows: number, headerCols: num
     const role = roles[i]
     if (role === 'empty') continue
     if (role !== 'data') plain = 0
-    else if (!rowFacts(g, headerCols).innerTotal(headerRows + i)) plain = 1
+    else if (!isTotalLabel(rowLabelText(g, headerRows + i, headerCols))) plain = 1
   }
   return out
 }
@@ -270,7 +269,7 @@ export function totalsOverSections(g: Grid, headerRows: number, headerCols: numb
     const role = roles[i]
     if (role === 'unit') sections.length = 0
     if (role === 'section') sections.push(i)
-    if (role !== 'data' || sections.length < 2 || !rowFacts(g, headerCols).innerWhole(headerRows + i)) continue
+    if (role !== 'data' || sections.length < 2 || !isWholeLabel(rowLabelText(g, headerRows + i, headerCols))) continue
     let prev = i - 1
     while (prev >= 0 && roles[prev] === 'empty') prev--
     if (prev < 0 || roles[prev] !== 'data') continue
@@ -294,7 +293,7 @@ export function totalsNamingSections(g: Grid, headerRows: number, headerCols: nu
     const role = roles[i]
     if (role === 'unit') sections.length = 0
     if (role === 'section') {
-      const words = rowFacts(g, headerCols).innerWords(headerRows + i)
+      const words = labelWords(rowLabelText(g, headerRows + i, headerCols))
       if (words.length > 0) sections.push({ row: i, words })
     }
     if (role !== 'data' || sections.length === 0 || plainAfter[i] !== 1) continue

@@ -9,7 +9,7 @@ import type { RowNumbers } from '../row-numbers'
 import { closingTotals } from '../totals'
 import type { Grid } from '../grid'
 import { countryAfterItsRegion } from '../regions'
-import type { RowRole } from '../rows'
+import { isTotalLabel, isWholeLabel, type RowRole } from '../rows'
 import { collect, ranked, type Evidence, type Rule, type StageId, type Unranked } from './types'
 import {
   grandTotalRow,
@@ -26,7 +26,6 @@ import {
   totalsOverSections
 } from './nesting-cues'
 import { labelText } from './row-roles'
-import { rowFacts } from '../row-facts'
 import { staircaseNesting, type Staircase } from './staircase'
 
 export type NestingContext = {
@@ -105,7 +104,7 @@ const totalsUnderParts: Unranked<NestingRule> = {
   find(ctx, report) {
     const { g, headerRows, headerCols, roles, numbers } = ctx
     if (numbers === null) return
-    const from = closingTotals(numbers, roles, (i) => rowFacts(g, headerCols).innerWhole(headerRows + i))
+    const from = closingTotals(numbers, roles, (i) => isWholeLabel(labelText(g, headerRows + i, headerCols)))
     from.forEach((f, row) => {
       if (f >= 0) report({ claim: { kind: 'members', row, from: f }, message: 'members', data: { from: headerRows + f + 1 } })
     })
@@ -193,7 +192,7 @@ const totalEndsSection: Unranked<NestingRule> = {
     let previous: RowRole | null = null
     roles.forEach((role, row) => {
       if (role === 'empty') return
-      if (role === 'data' && previous !== 'section' && plainAfter[row] !== 1 && rowFacts(g, headerCols).innerTotal(headerRows + row))
+      if (role === 'data' && previous !== 'section' && plainAfter[row] !== 1 && isTotalLabel(labelText(g, headerRows + row, headerCols)))
         report({ claim: { kind: 'closes-after', row }, message: 'ends' })
       previous = role
     })
@@ -242,7 +241,7 @@ const wholes: Unranked<NestingRule> = {
   applies: worded,
   find(ctx, report) {
     ctx.roles.forEach((role, row) => {
-      if (role === 'data' && rowFacts(ctx.g, ctx.headerCols).innerWhole(ctx.headerRows + row))
+      if (role === 'data' && isWholeLabel(labelText(ctx.g, ctx.headerRows + row, ctx.headerCols)))
         report({ claim: { kind: 'whole', row }, message: 'whole' })
     })
   }

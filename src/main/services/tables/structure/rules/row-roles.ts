@@ -3,9 +3,9 @@
  * label without values, a unit over the rows below, a note, nothing), first from the row's own cells, then
  * adjusted by what is around it (the notes under the table, banners, periods of a series).
  */
-import { blankColumns, regionAt, type Grid } from '../grid'
-import { rowFacts } from '../row-facts'
-import { dataEmpty, isNote, isUnitRow, labelledUnit, placeholdersOnly, sharesMergedData, type RowRole } from '../rows'
+import { blankColumns, rawText, regionAt, type Grid } from '../grid'
+import { periodShape } from '../number'
+import { dataEmpty, isNote, isUnitRow, labelledUnit, placeholdersOnly, rowLabel, sharesMergedData, type RowRole } from '../rows'
 import { applies, byStrength, decideRow, ranked, type Evidence, type Refiner, type RowRule, type Unranked } from './types'
 
 export type RowRolesContext = {
@@ -24,8 +24,7 @@ export type RowRolesContext = {
 
 /** Whether the row's data cells are empty, and its label: read once for all the rules asking about the row. */
 function cellsOf(ctx: RowRolesContext, row: number): { empty: boolean; label: string } {
-  if (ctx.seen?.row !== row)
-    ctx.seen = { row, empty: dataEmpty(ctx.g, row, ctx.headerCols), label: rowFacts(ctx.g, ctx.headerCols).label(row) }
+  if (ctx.seen?.row !== row) ctx.seen = { row, empty: dataEmpty(ctx.g, row, ctx.headerCols), label: rowLabel(ctx.g, row, ctx.headerCols) }
   return ctx.seen
 }
 
@@ -196,7 +195,7 @@ const periods: Unranked<RoleRefiner> = {
     for (let i = roles.length - 1; i >= 0; i--) {
       const role = roles[i]
       if (role === 'empty') continue
-      const shape = role === 'data' || role === 'section' ? rowFacts(g, headerCols).period(headerRows + i) : null
+      const shape = role === 'data' || role === 'section' ? periodShape(rowLabel(g, headerRows + i, headerCols)) : null
       shapes[i] = shape
       let now = role
       if (role === 'section' && shape !== null && shape === next) {
@@ -245,5 +244,9 @@ export function resolveRoles(
 
 /** Text of a row's label cells, the innermost written one. */
 export function labelText(g: Grid, r: number, headerCols: number): string {
-  return rowFacts(g, headerCols).inner(r)
+  for (let c = headerCols - 1; c >= 0; c--) {
+    const t = rawText(g, r, c)
+    if (t.length > 0) return t
+  }
+  return ''
 }

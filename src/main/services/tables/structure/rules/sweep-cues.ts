@@ -31,10 +31,11 @@ const COLUMN_STEP = 0.01
 /**
  * Closes the open parent that `label` negates ("non-dangerous goods" after the parts of "dangerous goods"), or
  * the innermost one when `label` names another measure of it ("changes in employment rate" after the parts
- * of "changes in employment shares"), and everything opened inside it (`words`: the words of the row's label). Each row's label is read once and
+ * of "changes in employment shares"), and everything opened inside it. Each row's label is read once and
  * compared with the open parents only when it negates something, so a deep stack costs nothing per row.
  */
-export function closeAtSibling(stack: Open[], words: string[]): void {
+export function closeAtSibling(stack: Open[], label: string): void {
+  const words = labelWords(label)
   const negated = negatedWords(words)
   if (negated !== null) {
     for (let i = stack.length - 1; i >= 0; i--) {

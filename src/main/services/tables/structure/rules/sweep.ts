@@ -12,7 +12,6 @@ import { rawText, regionAt, type Grid } from '../grid'
 import type { RowRole } from '../rows'
 import type { NestingFacts } from './nesting'
 import { labelText } from './row-roles'
-import { rowFacts } from '../row-facts'
 import { inUse } from './types'
 import {
   closeAtSibling,
@@ -175,7 +174,7 @@ export function sweep(input: SweepInput): SweepResult {
     // "non-dangerous goods" after the parts of the section "dangerous goods" is that section's sibling; so is
     // "changes in employment rate" after those of "changes in employment shares".
     before = stack.length
-    if (hierarchy && !indented && inUse('nesting-sibling-closes')) closeAtSibling(stack, rowFacts(g, headerCols).innerWords(r))
+    if (hierarchy && !indented && inUse('nesting-sibling-closes')) closeAtSibling(stack, label)
     closing(() => ({ rule: 'nesting-sibling-closes', message: 'sibling' }))
     // "male" after the parts of one "age group" and before the next is not an age group.
     before = stack.length

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { SampleName } from '../../shared/session'
 import { join } from 'node:path'
 import { datasetsDir } from '../services/paths'
+import { digestKnown } from '../services/prompt'
 import { Workspace } from '../services/workspace'
 import { createTableHandlers, samplesDir, SAMPLE_FILES } from './table-handlers'
 
@@ -46,6 +47,33 @@ async function openCsv(handlers: ReturnType<typeof setup>['handlers'], name: str
 }
 
 describe('table handlers', () => {
+  it('reads an opened or restructured table for prompts before any question is asked', async () => {
+    const workspace = new Workspace()
+    const handlers = createTableHandlers({ workspace, executor: fakeExecutor(), openDialog: null, samplesDir: samplesDir() })
+    const rows = ['region,year,amount', ...Array.from({ length: 50_000 }, (_, i) => `r${i % 7},${2000 + (i % 20)},${i}`)]
+    const table = await openCsv(handlers, 'big.csv', rows.join('\n'))
+    const parsed = (): Parameters<typeof digestKnown>[0] => {
+      const open = workspace.get(table.id)
+      if (!open) throw new Error('the table is not open')
+      return open.parsed
+    }
+    // Read in slices between other work: not done when the open returns, done a few turns of the loop later.
+    expect(digestKnown(parsed())).toBe(false)
+    const settle = async (): Promise<number> => {
+      let turns = 0
+      while (!digestKnown(parsed()) && turns < 1_000) {
+        await new Promise<void>((resolve) => setImmediate(resolve))
+        turns += 1
+      }
+      return turns
+    }
+    expect(await settle()).toBeLessThan(1_000)
+    const again = await handlers['table:restructure']({ tableId: table.id, options: { headerRows: 1, headerCols: 0 } })
+    if (!again.ok) throw new Error(again.error.message)
+    expect(digestKnown(parsed())).toBe(false)
+    expect(await settle()).toBeLessThan(1_000)
+  })
+
   it('restructures a table from its kept cells, reloads it into Python, and keeps its id', async () => {
     const { handlers, executor } = setup()
     const table = await openCsv(handlers, 'report.csv', report)

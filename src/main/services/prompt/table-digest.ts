@@ -33,6 +33,11 @@ export function tableDigest(table: ViewTable): TableDigest {
   return digest
 }
 
+/** Whether the table's digest is already worked out (a question on it then reads no row again). */
+export function digestKnown(table: ViewTable): boolean {
+  return digests.has(table)
+}
+
 /** Rows read between yields to the event loop while a digest is worked out ahead of a prompt. */
 const SLICE_ROWS = 20_000
 

@@ -15,14 +15,7 @@ import { ask } from '../../src/main/services/pipeline/ask'
 import { encodeTable, type RunRequest } from '../../src/main/services/python/types'
 import { importFile } from '../../src/main/services/tables/import'
 import { structureGrid } from '../../src/main/services/tables/structure'
-
-const PROGRAMS = [
-  'answer = len(rows)',
-  'answer = sum(1 for r in rows)',
-  'answer = len([r for r in rows if r])',
-  'answer = len(list(rows))',
-  'n = 0\nfor r in rows:\n    n += 1\nanswer = n'
-]
+import { PROGRAMS } from './question'
 
 async function main(): Promise<void> {
   const questions = Number(process.argv[2] ?? 8)

@@ -35,7 +35,7 @@ const BIG_ROWS = 200_000
 const BACK_TO_BACK = 10
 
 // Five distinct programs (a repeated program runs once), on the `rows` every executor gives.
-const PROGRAMS = [
+export const PROGRAMS = [
   'answer = len(rows)',
   'answer = sum(1 for r in rows)',
   'answer = len([r for r in rows if r])',

@@ -1,23 +1,14 @@
 /**
  * The executor page: a pool of Pyodide workers inside a sandboxed Chromium page with no network
- * beyond its own origin. Main drives it (Electron: a MessagePort from the preload; Node: playwright's
- * evaluate/exposeFunction). The run pool owns isolation (one question's interpreters serve no other) and
- * the time limits: interrupt at the deadline, terminate after a grace.
+ * beyond its own origin. Main drives it (Electron: a MessagePort from the preload; Node: a WebSocket on
+ * the page's own origin, under the path its URL's fragment names). The run pool owns isolation (one
+ * question's interpreters serve no other) and the time limits: interrupt at the deadline, terminate
+ * after a grace.
  */
 
 import type { ExecutorConfig, HostPageTableUrl, HostToPage, PageToHost } from '../../shared/executor-protocol'
 import { RunPool } from '../../shared/run-pool'
 import { pyodideHosts } from './pool'
-
-declare global {
-  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- merging into Window needs an interface
-  interface Window {
-    /** Node hosts call this through page.evaluate; settles once the message has been handled. */
-    __executorPost?: (message: HostToPage | HostPageTableUrl) => Promise<void>
-    /** Node hosts install this with page.exposeFunction. */
-    __executorEmit?: (message: PageToHost) => void
-  }
-}
 
 let pool: RunPool | null = null
 let emit: (message: PageToHost) => void = (message) => pending.push(message)
@@ -71,17 +62,36 @@ function connect(send: (message: PageToHost) => void): void {
   for (const message of pending.splice(0)) send(message)
 }
 
-window.__executorPost = receive
-if (window.__executorEmit) {
-  const send = window.__executorEmit
-  connect((message) => send(message))
+/**
+ * Node hosts: one WebSocket on this page's own origin, under the path the URL's fragment names. What the
+ * page sends before it opens waits, in order.
+ */
+function connectSocket(path: string): void {
+  const socket = new WebSocket(`ws://${window.location.host}${path}`)
+  const waiting: string[] = []
+  socket.onopen = () => {
+    for (const frame of waiting.splice(0)) socket.send(frame)
+  }
+  socket.onmessage = (event: MessageEvent<unknown>) => {
+    if (typeof event.data !== 'string') return
+    // A table that cannot be fetched never reaches the pool; runs that need it say it is not open.
+    receive(JSON.parse(event.data) as HostToPage | HostPageTableUrl).catch(() => {})
+  }
+  connect((message) => {
+    const frame = JSON.stringify(message)
+    if (socket.readyState === WebSocket.OPEN) socket.send(frame)
+    else if (socket.readyState === WebSocket.CONNECTING) waiting.push(frame)
+  })
 }
+
+const channelPath = new URLSearchParams(window.location.hash.slice(1)).get('channel')
+if (channelPath !== null && /^\/channel\/[0-9a-f-]{36}$/.test(channelPath)) connectSocket(channelPath)
 
 // Electron: the preload forwards a MessagePort from main.
 window.addEventListener('message', (event: MessageEvent) => {
   if (event.source !== window || event.data !== 'tableqa-executor-port') return
   const port = event.ports[0]
   if (!port) return
-  port.onmessage = (m: MessageEvent<HostToPage>) => void receive(m.data)
+  port.onmessage = (m: MessageEvent<HostToPage>) => void receive(m.data).catch(() => {})
   connect((message) => port.postMessage(message))
 })

@@ -5,10 +5,9 @@
 import type { RawGrid, StructureOptions } from '../../../../shared/table'
 import type { RowPlacement, RowReasons, StructureReason, StructureWhy } from '../../../../shared/structure-why'
 import { probeColumns } from './detect'
-import { normalizeGrid, rawText, type Grid } from './grid'
+import { normalizeBelow, normalizeGrid, rawText, type Grid } from './grid'
 import { detectStructure } from './index'
 import { buildLeftTree } from './left-tree'
-import { dropLeadingRows } from './margins'
 import { repeatedHeaderRows, withoutRepeatedHeaders } from './repeated-headers'
 import { BLOCK_REFINERS, LABEL_BLOCK_RULES } from './rules/blocks'
 import { HEADER_EXTENT_RULES, resolveHeaderExtent } from './rules/header-extent'
@@ -77,7 +76,7 @@ export function explainStructure(grid: RawGrid, options?: StructureOptions): Str
   const chosen = options ?? detected
   const whole = normalizeGrid(grid)
   const titleRows = Math.max(0, Math.min(chosen.titleRows ?? 0, whole.rows - 1))
-  const g: Grid = titleRows === 0 ? whole : { ...normalizeGrid(dropLeadingRows(grid, titleRows)), marksHeaders: whole.marksHeaders }
+  const g: Grid = titleRows === 0 ? whole : normalizeBelow(grid, titleRows, whole.marksHeaders)
   const headerRows = Math.max(0, Math.min(chosen.headerRows, g.rows))
   const headerCols = Math.max(0, Math.min(chosen.headerCols, g.cols))
   const sheetRow = (r: number): number => r + titleRows

@@ -21,12 +21,26 @@ export type Grid = {
 }
 
 export function normalizeGrid(raw: RawGrid): Grid {
+  return normalize(raw, 0, null)
+}
+
+/**
+ * The grid below its first `top` rows (a title block), as `normalizeGrid(cropGrid(raw, { top }))` gives it
+ * but without copying the styles of every cell to new keys: the grid reads the source's styles `top` rows
+ * down. Whether the source marks header cells is the whole grid's (`marksHeaders`).
+ */
+export function normalizeBelow(raw: RawGrid, top: number, marksHeaders: boolean): Grid {
+  return top <= 0 ? { ...normalize(raw, 0, null), marksHeaders } : normalize(raw, top, marksHeaders)
+}
+
+function normalize(raw: RawGrid, top: number, givenMarks: boolean | null): Grid {
   const warnings: string[] = []
-  const rows = raw.cells.length
+  const source = top === 0 ? raw.cells : raw.cells.slice(top)
+  const rows = source.length
   let cols = 0
-  for (const row of raw.cells) if (row.length > cols) cols = row.length
+  for (const row of source) if (row.length > cols) cols = row.length
   let ragged = 0
-  const cells = raw.cells.map((row) => {
+  const cells = source.map((row) => {
     if (row.length === cols) return row
     ragged++
     const padded = row.slice()
@@ -39,9 +53,10 @@ export function normalizeGrid(raw: RawGrid): Grid {
   let owner: Int32Array | null = null
   let clipped = 0
   let dropped = 0
-  if (raw.merges.length > 0 && rows > 0 && cols > 0) {
+  const sourceMerges = top === 0 ? raw.merges : cropMerges(raw.merges, top, 0, Infinity)
+  if (sourceMerges.length > 0 && rows > 0 && cols > 0) {
     owner = new Int32Array(rows * cols).fill(-1)
-    for (const m of raw.merges) {
+    for (const m of sourceMerges) {
       if (![m.top, m.left, m.bottom, m.right].every(Number.isInteger)) {
         dropped++
         continue
@@ -79,7 +94,7 @@ export function normalizeGrid(raw: RawGrid): Grid {
 
   const styles = raw.styles
   const indent = (row: number, col: number): number => {
-    const styled = styles?.[`${row},${col}`]?.indent
+    const styled = styles?.[`${row + top},${col}`]?.indent
     if (styled !== undefined && styled > 0) return styled
     const text = cells[row]?.[col] ?? ''
     let spaces = 0
@@ -88,13 +103,14 @@ export function normalizeGrid(raw: RawGrid): Grid {
     return spaces === text.length ? 0 : Math.floor(spaces / 2)
   }
 
-  const headerCell = (row: number, col: number): boolean => styles?.[`${row},${col}`]?.header === true
-  let marksHeaders = false
-  for (const key in styles) {
-    if (styles[key]?.header !== true) continue
-    marksHeaders = true
-    break
-  }
+  const headerCell = (row: number, col: number): boolean => styles?.[`${row + top},${col}`]?.header === true
+  let marksHeaders = givenMarks ?? false
+  if (givenMarks === null)
+    for (const key in styles) {
+      if (styles[key]?.header !== true) continue
+      marksHeaders = true
+      break
+    }
   return {
     rows,
     cols,
@@ -166,14 +182,7 @@ export function cropGrid(raw: RawGrid, area: { top?: number; left?: number; righ
     while (part.length < width) part.push('')
     return part
   })
-  const merges: MergedRegion[] = []
-  for (const m of raw.merges) {
-    const [t, b] = [Math.min(m.top, m.bottom), Math.max(m.top, m.bottom)]
-    const [l, r] = [Math.min(m.left, m.right), Math.max(m.left, m.right)]
-    if (b < top || r < left || l > right) continue
-    merges.push({ top: Math.max(t, top) - top, left: Math.max(l, left) - left, bottom: b - top, right: Math.min(r, right) - left })
-  }
-  const out: RawGrid = { ...raw, cells, merges }
+  const out: RawGrid = { ...raw, cells, merges: cropMerges(raw.merges, top, left, right) }
   if (raw.styles !== undefined) {
     const styles: Record<string, CellStyle> = {}
     for (const [key, style] of Object.entries(raw.styles)) {
@@ -183,6 +192,18 @@ export function cropGrid(raw: RawGrid, area: { top?: number; left?: number; righ
       if (row >= top && col >= left && col <= right) styles[`${row - top},${col - left}`] = style
     }
     out.styles = styles
+  }
+  return out
+}
+
+/** Merged regions that reach into the part of a grid from row `top` and between columns `left` and `right`, clipped to it and moved with it. */
+function cropMerges(merges: readonly MergedRegion[], top: number, left: number, right: number): MergedRegion[] {
+  const out: MergedRegion[] = []
+  for (const m of merges) {
+    const [t, b] = [Math.min(m.top, m.bottom), Math.max(m.top, m.bottom)]
+    const [l, r] = [Math.min(m.left, m.right), Math.max(m.left, m.right)]
+    if (b < top || r < left || l > right) continue
+    out.push({ top: Math.max(t, top) - top, left: Math.max(l, left) - left, bottom: b - top, right: Math.min(r, right) - left })
   }
   return out
 }

@@ -1,9 +1,9 @@
 import type { CellRef, HeaderNode, ParsedTable, RawGrid, StructureOptions } from '../../../../shared/table'
 import { detectHeaders } from './detect'
-import { blankColumns, normalizeGrid, regionAt, type Grid } from './grid'
+import { blankColumns, normalizeBelow, normalizeGrid, regionAt, type Grid } from './grid'
 import { buildLeftTree, type LeftTree } from './left-tree'
 import { parseNumber } from './number'
-import { dropLeadingRows, detectTitleRows, noteText, titleText } from './margins'
+import { detectTitleRows, noteText, titleText } from './margins'
 import { buildTopTree } from './top-tree'
 import { repeatedHeaderRows, withoutRepeatedHeaders } from './repeated-headers'
 import { withStoredValues } from '../stored'
@@ -73,7 +73,7 @@ function detect(grid: RawGrid, whole: Grid): { options: StructureOptions; body: 
  */
 function belowTitle(grid: RawGrid, whole: Grid, titleRows: number): Grid {
   if (titleRows === 0) return whole
-  return { ...normalizeGrid(dropLeadingRows(grid, titleRows)), marksHeaders: whole.marksHeaders }
+  return normalizeBelow(grid, titleRows, whole.marksHeaders)
 }
 
 /**

@@ -274,12 +274,27 @@ function complementOf(w: string[]): string[] | null {
   return ARTICLES.has(w[1] ?? '') ? w.slice(2) : w.slice(1)
 }
 
+// What separates the words of a label: anything but a letter, a digit or "$".
+const NOT_WORD = /[^\p{L}\p{N}$]+/u
+
 /** The lower-case words of a label, as the cues compare them. */
 export function labelWords(label: string): string[] {
-  return label
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}$]+/u)
-    .filter((t) => t.length > 0)
+  const lower = label.toLowerCase()
+  const words: string[] = []
+  let from = -1
+  for (let k = 0; k < lower.length; k++) {
+    const c = lower.charCodeAt(k)
+    // Beyond ASCII, letters and digits of every script count: the expression decides for the whole label.
+    if (c > 127) return lower.split(NOT_WORD).filter((t) => t.length > 0)
+    const word = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 36
+    if (word && from < 0) from = k
+    else if (!word && from >= 0) {
+      words.push(lower.slice(from, k))
+      from = -1
+    }
+  }
+  if (from >= 0) words.push(lower.slice(from))
+  return words
 }
 
 /** Equal words, or one with a footnote letter stuck to its end ("engineeringa"). */

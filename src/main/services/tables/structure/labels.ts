@@ -27,21 +27,32 @@ const LETTER_MARK = /(?<=[\p{L}.)\]%])(?:\s*\((?![skm]\))[a-z]\))+$/u
 const NOTE_MARK = /\s*\[notes?\s*\d+(?:\s*(?:,|and)\s*\d+)*\]$/iu
 // "Quebec*", "Total†": a star, dagger or section sign at the end.
 const SIGN_MARK = /(?<=\S)\s*[*†‡§]+$/u
+// What the text must have (at its end, for the last three) for the expressions above to find anything.
+const SUPERSCRIPTS = /[\u00b9\u00b2\u00b3\u2070-\u2079]/u
+const LEADER_END = /[.…]\s*$/u
+const SIGN_END = /[*†‡§]$/u
 
 /** The label a header path uses for a cell's text: see the module comment. Never empty when the text is not. */
 export function cleanLabel(text: string): string {
   const trimmed = text.trim()
   if (!MAYBE.test(trimmed)) return trimmed
+  // Each expression runs only on text that has what it removes: a label with a full stop or a bracket in it
+  // (most of those that get here) is otherwise tried against every one of them, three times over.
   let out = trimmed
-    .replace(/\u00ad/g, '')
-    .replace(SOFT_BREAK, '$1')
-    .replace(HYPHEN_BREAK, '$1-')
-    .replace(LINE_BREAK, ' ')
-  out = out.replace(BACKSLASHED, '').replace(SUPERSCRIPT, '')
-  // Markers may come in any order after a leader or before one ("Total 1/ .....", "Men ..... (a)").
+  if (out.includes('\u00ad')) out = out.replace(/\u00ad/g, '')
+  if (out.includes('\n') || out.includes('\r')) out = out.replace(SOFT_BREAK, '$1').replace(HYPHEN_BREAK, '$1-').replace(LINE_BREAK, ' ')
+  if (out.includes('\\')) out = out.replace(BACKSLASHED, '')
+  if (SUPERSCRIPTS.test(out)) out = out.replace(SUPERSCRIPT, '')
+  // Markers may come in any order after a leader or before one ("Total 1/ .....", "Men ..... (a)"). Each is
+  // anchored at the end, so it is tried only when the text ends with its last character.
   for (let pass = 0; pass < 3; pass++) {
     const before = out
-    out = out.replace(LEADER, '').replace(SLASHED, '').replace(LETTER_MARK, '').replace(NOTE_MARK, '').replace(SIGN_MARK, '').trimEnd()
+    if (LEADER_END.test(out)) out = out.replace(LEADER, '')
+    if (out.endsWith('/')) out = out.replace(SLASHED, '')
+    if (out.endsWith(')')) out = out.replace(LETTER_MARK, '')
+    if (out.endsWith(']')) out = out.replace(NOTE_MARK, '')
+    if (SIGN_END.test(out)) out = out.replace(SIGN_MARK, '')
+    out = out.trimEnd()
     if (out === before) break
   }
   out = out.replace(/\s{2,}/g, ' ').trim()

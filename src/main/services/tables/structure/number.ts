@@ -168,8 +168,14 @@ export function periodShape(label: string): string | null {
   // Every form of a date has a digit: without one, neither the marks nor the forms need reading.
   if (!hasDigit(label)) return null
   let s = label.trim()
-  for (let i = 0; i < 2; i++) s = s.replace(PERIOD_MARK, '')
+  // A mark ends in a bracket, a dagger or a letter: a label ending in a digit ("1953") has none to take off.
+  for (let i = 0; i < 2 && !endsInDigit(s); i++) s = s.replace(PERIOD_MARK, '')
   return s.length > 0 && isDateLike(s) ? s.toLowerCase().replace(/\d/g, '9').replace(/[a-z]/g, 'a') : null
+}
+
+function endsInDigit(text: string): boolean {
+  const c = text.charCodeAt(text.length - 1)
+  return c >= 48 && c <= 57
 }
 
 function hasDigit(text: string): boolean {

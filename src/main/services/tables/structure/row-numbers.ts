@@ -137,6 +137,11 @@ export class Parts {
 
 /** The rounding unit of a printed number: 1 for "1,234", 0.1 for "12.5%". */
 function unitOf(text: string): number {
-  const m = /\.(\d+)/.exec(text)
-  return m === null ? 1 : Math.pow(10, -(m[1]?.length ?? 0))
+  // The digits after the first full stop that has any (as /\.(\d+)/ finds them).
+  for (let dot = text.indexOf('.'); dot >= 0; dot = text.indexOf('.', dot + 1)) {
+    let k = dot + 1
+    while (k < text.length && text.charCodeAt(k) >= 48 && text.charCodeAt(k) <= 57) k++
+    if (k > dot + 1) return Math.pow(10, -(k - dot - 1))
+  }
+  return 1
 }

@@ -1,4 +1,4 @@
-import { cellKind, isYearLike } from './number'
+import { cellKind, isMissingMarker, isYearLike } from './number'
 import { rawText, regionAt, type Grid } from './grid'
 import { alternatives, ending, opening } from './knowledge/cues'
 
@@ -164,7 +164,10 @@ export function isNote(g: Grid, row: number, headerCols: number, label: string):
 export function placeholdersOnly(g: Grid, row: number): boolean {
   let markers = 0
   for (let c = 0; c < g.cols; c++) {
-    const kind = cellKind(rawText(g, row, c))
+    const text = rawText(g, row, c)
+    // Only a marker reads as one: any other written cell ends the question without being read as a number.
+    if (text.length > 0 && !isMissingMarker(text)) return false
+    const kind = cellKind(text)
     if (kind === 'missing') markers++
     else if (kind !== 'empty') return false
   }

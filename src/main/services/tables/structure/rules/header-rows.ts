@@ -5,7 +5,7 @@
  */
 import { countRow, isUnitRow, type RowCounts } from '../rows'
 import type { Grid } from '../grid'
-import { decideRow, ranked, type Evidence, type RowRule, type Unranked } from './types'
+import { rowDecider, ranked, type Evidence, type RowRule, type Unranked } from './types'
 import {
   ascendingWholeNumbers,
   columnNumbers,
@@ -237,9 +237,11 @@ export function resolveHeaderRows(g: Grid, probeCols: number, rules: readonly He
   // Each row's strongest claim, and its strongest that does not end the header, asked once.
   const decided = new Map<number, Evidence<HeaderRowClaim> | undefined>()
   const goingOn = new Map<number, Evidence<HeaderRowClaim> | undefined>()
+  const decide = rowDecider(rules, ctx)
+  const goesOn = (c: HeaderRowClaim): boolean => c.stop !== true
   const decision = (row: number, asked: boolean): Evidence<HeaderRowClaim> | undefined => {
     const cache = asked ? goingOn : decided
-    if (!cache.has(row)) cache.set(row, decideRow(rules, ctx, row, asked ? (c) => c.stop !== true : undefined))
+    if (!cache.has(row)) cache.set(row, decide(row, asked ? goesOn : undefined))
     return cache.get(row)
   }
   // What a row is when another row asks (claims that end the header are not read then).

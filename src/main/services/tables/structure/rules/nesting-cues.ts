@@ -31,15 +31,16 @@ export function groupRows(g: Grid, headerRows: number, headerCols: number, roles
     if (next >= roles.length || roles[next] !== 'data') continue
     let own = 0
     let below = 0
-    let shared = 0
-    for (let c = headerCols; c < g.cols; c++) {
+    let shared = false
+    for (let c = headerCols; c < g.cols && !shared; c++) {
       const a = rawText(g, headerRows + i, c).length > 0
       const b = rawText(g, headerRows + next, c).length > 0
       if (a) own++
       if (b) below++
-      if (a && b) shared++
+      // One column written in both rows settles it: the row is not a group's own line.
+      shared = a && b
     }
-    out[i] = shared === 0 && own > 0 && below > own
+    out[i] = !shared && own > 0 && below > own
   }
   return out
 }

@@ -4,7 +4,7 @@
  */
 import { rawText, regionAt, type Grid } from '../grid'
 import { cellKind, parseNumber } from '../number'
-import { decideRow, ranked, type Evidence, type RowRule, type Unranked } from './types'
+import { rowDecider, ranked, type Evidence, type RowRule, type Unranked } from './types'
 import { emptyRow, prose, textCell } from './title'
 import { alternatives } from '../knowledge/cues'
 
@@ -120,9 +120,10 @@ export function resolveNotes(g: Grid, from: number, rules: readonly NoteRule[] =
   const ctx: NotesContext = { g, from, lone: new Map() }
   const lines = new Map<number, Evidence<NoteClaim>>()
   let start = g.rows
+  const decide = rowDecider(rules, ctx)
   for (let r = g.rows - 1; r >= from && g.rows - r <= MAX_NOTE_ROWS; r--) {
     if (emptyRow(g, r)) continue
-    const best = decideRow(rules, ctx, r)
+    const best = decide(r)
     if (best === undefined || !best.claim.note) break
     lines.set(r, best)
     start = r

@@ -6,7 +6,7 @@
 import { blankColumns, rawText, regionAt, type Grid } from '../grid'
 import { periodShape } from '../number'
 import { dataEmpty, isNote, isUnitRow, labelledUnit, placeholdersOnly, rowLabel, sharesMergedData, type RowRole } from '../rows'
-import { applies, byStrength, decideRow, ranked, type Evidence, type Refiner, type RowRule, type Unranked } from './types'
+import { applies, byStrength, rowDecider, ranked, type Evidence, type Refiner, type RowRule, type Unranked } from './types'
 
 export type RowRolesContext = {
   g: Grid
@@ -220,8 +220,9 @@ export function resolveRoles(
   const roles = new Array<RowRole>(n)
   const ruleIds = new Array<string | undefined>(n)
   const evidence = new Array<Evidence<RoleClaim> | undefined>(keepEvidence ? n : 0)
+  const decide = rowDecider(rules, ctx)
   for (let i = 0; i < n; i++) {
-    const best = decideRow(rules, ctx, ctx.headerRows + i)
+    const best = decide(ctx.headerRows + i)
     roles[i] = best?.claim.role ?? 'empty'
     ruleIds[i] = best?.rule
     if (keepEvidence) evidence[i] = best

@@ -6,7 +6,7 @@ import { cellKind, isDateLike } from '../number'
 import { rawText, regionAt, type Grid } from '../grid'
 import { UNIT_WORDS } from '../rows'
 import { alternatives } from '../knowledge/cues'
-import { decideRow, ranked, type Evidence, type RowRule, type Unranked } from './types'
+import { rowDecider, ranked, type Evidence, type RowRule, type Unranked } from './types'
 
 // A title block is a few lines; a table needs a header row and a data row below it.
 const MAX_TITLE_ROWS = 20
@@ -178,9 +178,10 @@ export function resolveTitle(g: Grid, rules: readonly TitleRule[] = TITLE_RULES)
     written: new Map()
   }
   let r = 0
+  const decide = rowDecider(rules, ctx)
   for (; r < ctx.limit; r++) {
     if (emptyRow(g, r)) continue
-    const best = decideRow(rules, ctx, r)
+    const best = decide(r)
     if (best === undefined || !best.claim.title) break
     lines.set(r, best)
   }

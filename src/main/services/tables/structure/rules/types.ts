@@ -131,33 +131,38 @@ function inStrengthOrder<T extends { strength: number; id: string }>(rules: read
 }
 
 /**
- * The strongest evidence the row rules report about one row (among the claims `accept` takes), or undefined.
- * The same answer as collecting every rule's evidence and keeping the strongest (`collectRow`, `strongest`),
- * but the rules are asked the stronger first and the weaker ones are not asked once one has answered.
+ * The strongest evidence the row rules report about each row of one table (among the claims `accept` takes),
+ * or undefined. The same answer as collecting every rule's evidence and keeping the strongest (`collectRow`,
+ * `strongest`), but the rules are asked the stronger first and the weaker ones are not asked once one has
+ * answered; which rules look at the table (`applies` reads the table, never a row) and their order are
+ * worked out once, not again for every row.
  */
-export function decideRow<X, C>(
+export function rowDecider<X, C>(
   rules: readonly RowRule<X, C>[],
-  ctx: X,
-  row: number,
-  accept?: (claim: C) => boolean
-): Evidence<C> | undefined {
+  ctx: X
+): (row: number, accept?: (claim: C) => boolean) => Evidence<C> | undefined {
+  const asking = inStrengthOrder(rules).filter((rule) => applies(rule, ctx))
   let best: Evidence<C> | undefined
-  // One report function for every rule asked (it reads the rule being asked), not one made per rule.
+  let taking: ((claim: C) => boolean) | undefined
+  // One report function for every rule asked (it reads the rule being asked), not one made per rule or row.
   let asked: RowRule<X, C> | undefined
   const report = (f: Finding<C>): void => {
-    if (best === undefined && asked !== undefined && (accept === undefined || accept(f.claim)))
+    if (best === undefined && asked !== undefined && (taking === undefined || taking(f.claim)))
       best = { rule: asked.id, claim: f.claim, strength: asked.strength, message: f.message, data: f.data }
   }
-  for (const rule of inStrengthOrder(rules)) {
-    if (!applies(rule, ctx)) continue
-    asked = rule
-    rule.check(ctx, row, report)
-    if (best !== undefined) return best
+  return (row, accept) => {
+    best = undefined
+    taking = accept
+    for (const rule of asking) {
+      asked = rule
+      rule.check(ctx, row, report)
+      if (best !== undefined) return best
+    }
+    return undefined
   }
-  return undefined
 }
 
-/** As `decideRow`, for the rules of a stage that reads the table as a whole. */
+/** As `rowDecider`, for the rules of a stage that reads the table as a whole. */
 export function decide<X, C>(rules: readonly Rule<X, C>[], ctx: X): Evidence<C> | undefined {
   let best: Evidence<C> | undefined
   for (const rule of inStrengthOrder(rules)) {

@@ -83,7 +83,7 @@ export class PythonExecutor implements Executor {
       this.starting = this.factory()
         .then(async (channel) => {
           channel.onMessage((message) => this.fromPage(message))
-          channel.onExit((reason) => this.lost(generation, reason))
+          channel.onExit((reason) => void this.lost(generation, reason))
           this.channel = channel
           await channel.post({ type: 'configure', config: this.options.config })
           for (const [tableId, payload] of this.tables) await channel.sendTable(tableId, payload)
@@ -273,20 +273,25 @@ export class PythonExecutor implements Executor {
     for (const runId of [...this.pending.keys()]) this.settle(runId, runFailure('executor-crashed', message))
   }
 
-  private lost(generation: number, reason: string): void {
-    if (generation !== this.generation || this.closed) return
+  /**
+   * The page is gone (it crashed, its connection closed) or is being replaced: its runs fail, its channel is
+   * closed (what the page left behind, a browser and its asset server, does not outlive it) and a new page
+   * starts. Resolves once the old channel is closed.
+   */
+  private lost(generation: number, reason: string): Promise<void> {
+    if (generation !== this.generation || this.closed) return Promise.resolve()
+    const old = this.channel
     this.channel = null
     this.lastReady = null
     this.spares = { warm: 0, size: 1 }
     this.ready = deferred()
     this.failAll(reason)
     this.start().catch(() => {})
+    return old === null ? Promise.resolve() : old.close().catch(() => {})
   }
 
-  private async restart(reason: string): Promise<void> {
-    const channel = this.channel
-    this.lost(this.generation, reason)
-    await channel?.close()
+  private restart(reason: string): Promise<void> {
+    return this.lost(this.generation, reason)
   }
 }
 

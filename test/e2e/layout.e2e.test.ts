@@ -151,6 +151,16 @@ describe('layout: numbers are never cut', () => {
     await grid().locator('.ag-header-cell[col-id="0"]').scrollIntoViewIfNeeded()
     await page.mouse.wheel(-2_000, 0)
     const header = grid().locator('.ag-header-cell[col-id="0"]')
+    // The grid scrolls and lays out its pinned columns after the wheel: the handle is read once the header has come
+    // to rest (read at once, it lay where the header had been, and the drag missed it).
+    await expect
+      .poll(async () => {
+        const before = await header.boundingBox()
+        await page.waitForTimeout(150)
+        const after = await header.boundingBox()
+        return before !== null && after !== null && before.x === after.x && before.width === after.width
+      })
+      .toBe(true)
     const handle = await header.locator('.ag-header-cell-resize').boundingBox()
     const width = (await header.boundingBox())?.width ?? 0
     if (!handle || width === 0) throw new Error('no resize handle on the first data column')

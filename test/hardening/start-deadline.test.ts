@@ -9,9 +9,8 @@
 import { performance } from 'node:perf_hooks'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ExecutorAssets } from '../../src/main/services/python/assets'
-import { chromiumChannelFactory, findChromium } from '../../src/main/services/python/chromium-channel'
-import { PythonExecutor } from '../../src/main/services/python/executor'
+import type { PythonExecutor } from '../../src/main/services/python/executor'
+import { testExecutor } from '../support/executor'
 
 const LIMIT_MS = 1_000
 const GRACE_MS = 1_000
@@ -58,19 +57,8 @@ async function keepWorkersBusy(ms: number): Promise<number> {
 }
 
 beforeAll(async () => {
-  const chromium = findChromium()
-  if (!chromium) throw new Error('This test needs Chromium: apt-get install chromium (or set TABLEQA_CHROMIUM).')
-  const assets = new ExecutorAssets({ packageDirs: [] })
-  if (!assets.built()) throw new Error('This test needs the built executor page: run `npx electron-vite build` first.')
   // One interpreter per question, so the question's next program goes to the interpreter of its first.
-  executor = new PythonExecutor(
-    chromiumChannelFactory(assets, chromium, (p) => (page = p)),
-    {
-      config: { poolSize: 2, loadPandas: false, killGraceMs: 40, scopeParallelism: 1, startGraceMs: GRACE_MS },
-      defaultTimeoutMs: 30_000,
-      bootTimeoutMs: 120_000
-    }
-  )
+  executor = testExecutor({ poolSize: 2, scopeParallelism: 1, startGraceMs: GRACE_MS }, 30_000, [], undefined, (p) => (page = p))
   await executor.start()
   if (!(await executor.whenWarm())) throw new Error('the interpreters did not boot within 2 minutes')
 }, 180_000)

@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core'
 import { ExecutorAssets } from '../../src/main/services/python/assets'
 import { chromiumChannelFactory, findChromium } from '../../src/main/services/python/chromium-channel'
 import { PythonExecutor } from '../../src/main/services/python/executor'
@@ -8,19 +9,20 @@ import type { ExecutorConfig } from '../../src/shared/executor-protocol'
  * A real executor for tests: the built executor page in headless Chromium. Tests need `npm run build`
  * first (npm test does it) and Debian's chromium; without them this throws with the reason, never skips.
  * `packages`: the lock served to the page and the packages wanted from it (default: numpy and pandas from
- * the installed lock).
+ * the installed lock). `onPage`: handed each page the executor starts, for tests that look at it directly.
  */
 export function testExecutor(
   config: Partial<ExecutorConfig> = {},
   defaultTimeoutMs = 10_000,
   packageDirs: string[] = [],
-  packages?: PackageSet
+  packages?: PackageSet,
+  onPage?: (page: Page) => void
 ): PythonExecutor {
   const chromium = findChromium()
   if (!chromium) throw new Error('Executor tests need Chromium: apt-get install chromium (or set TABLEQA_CHROMIUM).')
   const assets = new ExecutorAssets(packages ? { packageDirs, packages } : { packageDirs })
   if (!assets.built()) throw new Error('Executor tests need the built executor page: run `npm run build` first.')
-  return new PythonExecutor(chromiumChannelFactory(assets, chromium), {
+  return new PythonExecutor(chromiumChannelFactory(assets, chromium, onPage), {
     config: { poolSize: 2, loadPandas: false, killGraceMs: 40, ...config },
     defaultTimeoutMs,
     bootTimeoutMs: 120_000

@@ -1,23 +1,15 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
-import { ExecutorAssets } from './assets'
-import { chromiumChannelFactory, findChromium } from './chromium-channel'
-import { PythonExecutor } from './executor'
+import { testExecutor } from '../../../../test/support/executor'
+import type { PythonExecutor } from './executor'
 import { encodeTable } from './types'
 
 let executor: PythonExecutor
 let page: Page | null = null
 
 beforeAll(async () => {
-  const chromium = findChromium()
-  if (!chromium) throw new Error('This test needs Chromium: apt-get install chromium (or set TABLEQA_CHROMIUM).')
-  const assets = new ExecutorAssets({ packageDirs: [] })
-  if (!assets.built()) throw new Error('This test needs the built executor page: run `npx electron-vite build` first.')
-  executor = new PythonExecutor(
-    chromiumChannelFactory(assets, chromium, (p) => (page = p)),
-    { config: { poolSize: 1, loadPandas: false, killGraceMs: 40 }, defaultTimeoutMs: 30_000, bootTimeoutMs: 120_000 }
-  )
+  executor = testExecutor({ poolSize: 1 }, 30_000, [], undefined, (p) => (page = p))
   await executor.start()
 })
 

@@ -30,7 +30,7 @@ export function normalizeGrid(raw: RawGrid): Grid {
  * down. Whether the source marks header cells is the whole grid's (`marksHeaders`).
  */
 export function normalizeBelow(raw: RawGrid, top: number, marksHeaders: boolean): Grid {
-  return top <= 0 ? { ...normalize(raw, 0, null), marksHeaders } : normalize(raw, top, marksHeaders)
+  return normalize(raw, Math.max(0, top), marksHeaders)
 }
 
 function normalize(raw: RawGrid, top: number, givenMarks: boolean | null): Grid {

@@ -9,8 +9,9 @@ const code = (kind: string): number => kind.charCodeAt(0)
 const UNTYPED = code(VALUE_KIND.untyped)
 const NUMBER = code(VALUE_KIND.number)
 const EXACT = code(VALUE_KIND.exactNumber)
-/** Kinds whose value is an entry of `StoredColumn.numbers`. */
-const CARRIES_NUMBER = new Set([EXACT, code(VALUE_KIND.date), code(VALUE_KIND.time), code(VALUE_KIND.duration)])
+/** Kinds whose value is an entry of `StoredColumn.numbers` (1 by kind code, read for every typed cell). */
+const CARRIES_NUMBER = new Uint8Array(256)
+for (const kind of [EXACT, code(VALUE_KIND.date), code(VALUE_KIND.time), code(VALUE_KIND.duration)]) CARRIES_NUMBER[kind] = 1
 const LATIN1 = new TextDecoder('latin1')
 
 /**
@@ -50,11 +51,16 @@ function storedColumn(
   let typed = false
   for (let i = 0; i < rows; i++) {
     const r = parsed.rowSource[i] ?? -1
-    const text = parsed.values[i]?.[j] ?? ''
     let at = r >= 0 ? r * width + c : -1
     let kind = at >= 0 && at < kinds.length ? (kinds[at] ?? 0) : 0
+    // An untyped empty cell takes nothing from a merge: nothing more to read.
+    const text = parsed.values[i]?.[j] ?? ''
+    if (kind === 0 && text === '') {
+      out[i] = UNTYPED
+      continue
+    }
     const own = grid.cells[r]?.[c - sheetColumn] ?? ''
-    if (kind === 0 && text !== '' && own === '') {
+    if (kind === 0 && own === '') {
       // Filled from a merged value: the value of the merge's own cell.
       const anchor = anchors(r, c - sheetColumn, text)
       if (anchor !== null) {
@@ -68,7 +74,7 @@ function storedColumn(
     }
     typed = true
     out[i] = kind
-    if (CARRIES_NUMBER.has(kind)) carried.push(numbers[at] ?? 0)
+    if (CARRIES_NUMBER[kind] === 1) carried.push(numbers[at] ?? 0)
   }
   return typed ? { kinds: LATIN1.decode(out), numbers: carried } : null
 }
@@ -112,7 +118,7 @@ export function storedNumbers(column: StoredColumn, texts: (i: number) => string
     const kind = column.kinds.charCodeAt(i)
     if (kind === UNTYPED) out[i] = parseNumber(texts(i))
     else if (kind === NUMBER) out[i] = Number(texts(i).replace(/,/g, ''))
-    else if (CARRIES_NUMBER.has(kind)) {
+    else if (CARRIES_NUMBER[kind] === 1) {
       const v = column.numbers[next++] ?? null
       out[i] = kind === EXACT ? v : null
     } else out[i] = null

@@ -93,8 +93,16 @@ function normalize(raw: RawGrid, top: number, givenMarks: boolean | null): Grid 
   if (dropped > 0) warnings.push(`${dropped} merged region(s) were outside the table or overlapped another and were ignored.`)
 
   const styles = raw.styles
+  // The styles by cell number, indexed on the first question: the rules ask about the label cells of every row,
+  // and a key written as text costs more to make and find than the index.
+  let styleAt: Map<number, CellStyle> | null = null
+  const styleOf = (row: number, col: number): CellStyle | undefined => {
+    if (styles === undefined) return undefined
+    styleAt ??= styleIndex(styles)
+    return styleAt.get((row + top) * STYLE_COLS + col)
+  }
   const indent = (row: number, col: number): number => {
-    const styled = styles?.[`${row + top},${col}`]?.indent
+    const styled = styleOf(row, col)?.indent
     if (styled !== undefined && styled > 0) return styled
     const text = cells[row]?.[col] ?? ''
     let spaces = 0
@@ -103,7 +111,7 @@ function normalize(raw: RawGrid, top: number, givenMarks: boolean | null): Grid 
     return spaces === text.length ? 0 : Math.floor(spaces / 2)
   }
 
-  const headerCell = (row: number, col: number): boolean => styles?.[`${row + top},${col}`]?.header === true
+  const headerCell = (row: number, col: number): boolean => styleOf(row, col)?.header === true
   let marksHeaders = givenMarks ?? false
   if (givenMarks === null)
     for (const key in styles) {
@@ -123,6 +131,34 @@ function normalize(raw: RawGrid, top: number, givenMarks: boolean | null): Grid 
     warnings: [...raw.warnings, ...warnings],
     records: raw.hints?.records === true || raw.relational !== undefined
   }
+}
+
+// Cell numbers of the style index: row * STYLE_COLS + col (a sheet has 16,384 columns at most).
+const STYLE_COLS = 1 << 20
+
+/** Styles keyed "row,col" by cell number; keys of another form are left out, as no cell asks for them. */
+function styleIndex(styles: Record<string, CellStyle>): Map<number, CellStyle> {
+  const out = new Map<number, CellStyle>()
+  for (const key in styles) {
+    const comma = key.indexOf(',')
+    const row = decimal(key, 0, comma)
+    const col = decimal(key, comma + 1, key.length)
+    const style = styles[key]
+    if (row >= 0 && col >= 0 && col < STYLE_COLS && style !== undefined) out.set(row * STYLE_COLS + col, style)
+  }
+  return out
+}
+
+/** The number written in text[from, to) as a cell key writes it (digits, no leading zero), or -1. */
+function decimal(text: string, from: number, to: number): number {
+  if (to <= from || to - from > 9 || (to - from > 1 && text.charCodeAt(from) === 48)) return -1
+  let n = 0
+  for (let k = from; k < to; k++) {
+    const c = text.charCodeAt(k) - 48
+    if (c < 0 || c > 9) return -1
+    n = n * 10 + c
+  }
+  return n
 }
 
 /** The merged region covering a cell, if any. */

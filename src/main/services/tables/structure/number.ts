@@ -169,13 +169,29 @@ export function periodShape(label: string): string | null {
   if (!hasDigit(label)) return null
   let s = label.trim()
   // A mark ends in a bracket, a dagger or a letter: a label ending in a digit ("1953") has none to take off.
-  for (let i = 0; i < 2 && !endsInDigit(s); i++) s = s.replace(PERIOD_MARK, '')
+  for (let i = 0; i < 2 && mayEndInPeriodMark(s); i++) s = s.replace(PERIOD_MARK, '')
   return s.length > 0 && isDateLike(s) ? s.toLowerCase().replace(/\d/g, '9').replace(/[a-z]/g, 'a') : null
 }
 
-function endsInDigit(text: string): boolean {
-  const c = text.charCodeAt(text.length - 1)
-  return c >= 48 && c <= 57
+/**
+ * Whether a label can end in a PERIOD_MARK, read at its last characters: a bracket, a dagger or a star, or one
+ * or two letters after a space. A label ending otherwise ("1953", "2020/21") has none to take off, and the
+ * expression, tried from every position, is not run on it.
+ */
+function mayEndInPeriodMark(text: string): boolean {
+  const n = text.length
+  const last = text[n - 1] ?? ''
+  if (last === ')' || last === ']' || last === '*' || last === '†' || last === '‡') return true
+  if (!isAsciiLetter(last)) return false
+  const before = text[n - 2] ?? ''
+  return SPACE.test(before) || (isAsciiLetter(before) && SPACE.test(text[n - 3] ?? ''))
+}
+
+const SPACE = /^\s$/
+
+function isAsciiLetter(c: string): boolean {
+  const code = c.length === 1 ? c.charCodeAt(0) | 32 : 0
+  return code >= 97 && code <= 122
 }
 
 function hasDigit(text: string): boolean {

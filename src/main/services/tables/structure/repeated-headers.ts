@@ -29,16 +29,23 @@ export function repeatedHeaderRows(g: Grid, headerRows: number, headerCols: numb
       const shown = t === '' && anchorOf(g, h, c).row === h ? shownText(g, h, c) : t
       if (shown === '') continue
       filled++
-      if (cellKind(shown) === 'text') words = true
+      if (!words && cellKind(shown) === 'text') words = true
     }
     if (filled >= 2 && words) headers.push({ texts, order: [...written, ...blank] })
   }
   const out: number[] = []
   if (headers.length === 0) return out
+  // The column each header row is compared at first, read once per body row for all of them.
+  const firsts = [...new Set(headers.map((h) => h.order[0] ?? 0))]
+  const firstOf = headers.map((h) => firsts.indexOf(h.order[0] ?? 0))
+  const seen = new Array<string>(firsts.length)
   for (let r = headerRows; r < g.rows; r++) {
-    for (const { texts, order } of headers) {
-      let same = true
-      for (let k = 0; k < order.length && same; k++) {
+    for (let f = 0; f < firsts.length; f++) seen[f] = rawText(g, r, firsts[f] ?? 0)
+    for (let h = 0; h < headers.length; h++) {
+      const { texts, order } = headers[h] ?? { texts: [], order: [] }
+      const c0 = order[0] ?? 0
+      let same = seen[firstOf[h] ?? 0] === texts[c0 - headerCols]
+      for (let k = 1; k < order.length && same; k++) {
         const c = order[k] ?? 0
         same = rawText(g, r, c) === texts[c - headerCols]
       }

@@ -69,7 +69,16 @@ export function sweep(input: SweepInput): SweepResult {
   const carried = staircase === null ? facts.carried : null
   const carries = staircase === null
   const indentRule = staircase === null ? 'nesting-indentation-column' : 'nesting-staircase'
-  const flag = (kind: Parameters<typeof facts.flags.get>[0], i: number): boolean => facts.flags.get(kind)?.[i] === 1
+  // The rows each flag marks, read once: the sweep asks about every row.
+  const flagged = (kind: Parameters<typeof facts.flags.get>[0]): Uint8Array | null => facts.flags.get(kind) ?? null
+  const groupRows = flagged('group-row')
+  const outerSections = flagged('outer-section')
+  const wholes = flagged('whole')
+  const countries = flagged('country')
+  const beforeRecurrence = flagged('before-recurrence')
+  const grandTotals = flagged('grand-total')
+  const explain = input.explain
+  const siblingCloses = hierarchy && !indented && inUse('nesting-sibling-closes')
   const openedAt = indented ? new Int32Array(roles.length).fill(-1) : null
   let lastRow = g.rows - 1
   while (lastRow >= headerRows && roles[lastRow - headerRows] === 'empty') lastRow--
@@ -77,11 +86,10 @@ export function sweep(input: SweepInput): SweepResult {
   // What closed groups at the row being placed, with explain only; each reason is read only when it did.
   let closed: Why[] = []
   let before = 0
-  const closing = (why: () => Why): void => {
-    if (input.explain && stack.length < before) closed.push(why())
-  }
+  // Whether the last step closed a group, to be explained: the reason is built only then.
+  const closedSome = (): boolean => explain && stack.length < before
   const place = (r: number, closed: Why[]): void => {
-    if (!input.explain) return
+    if (!explain) return
     const top = stack[stack.length - 1]
     placements.push({ row: r, parentRow: top?.node.cell?.row ?? null, opened: top?.why, closed })
   }
@@ -94,7 +102,7 @@ export function sweep(input: SweepInput): SweepResult {
     const i = r - headerRows
     const role: RowRole = roles[i] ?? 'empty'
     if (role === 'empty') continue
-    if (input.explain) closed = []
+    if (explain) closed = []
     if (role === 'note') {
       // A note inside a unit's rows stays under the unit; the notes under the table are outside every group.
       while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) !== -Infinity) stack.pop()
@@ -128,7 +136,7 @@ export function sweep(input: SweepInput): SweepResult {
     // ("| 2016 |" under "Connecticut | 2015 |") and opens none.
     const continuation = indented && carries && headerCols > 1 && role === 'data' && rawText(g, r, indentColumn).length === 0
     const level = continuation ? Infinity : indented ? rowIndent(g, r, headerCols, indentColumn, staircase) : 0
-    const group = flag('group-row', i)
+    const group = groupRows?.[i] === 1
     let effective = role === 'section' || group ? level - 0.5 : level
     // A data row with a label in a column written once per group, before the indented one ("WHEN | WEEKDAY"
     // under "WHERE"), closes what a section in that column closes.
@@ -141,7 +149,7 @@ export function sweep(input: SweepInput): SweepResult {
     if (role === 'section' && !indented) {
       // Without indentation, a run of section rows nests: each is the parent of the next, and the last one's
       // depth is that of a lone section. A later lone section closes only the innermost open one.
-      effective = -0.5 * (1 + (sectionDepth[i] ?? 0) + (flag('outer-section', i) ? 1 : 0))
+      effective = -0.5 * (1 + (sectionDepth[i] ?? 0) + (outerSections?.[i] === 1 ? 1 : 0))
     } else if (role === 'section' && previousRole === 'section') {
       const last = stack[stack.length - 1]
       if (last !== undefined && last.level >= effective) effective = last.level + 0.25
@@ -153,51 +161,48 @@ export function sweep(input: SweepInput): SweepResult {
     before = stack.length
     const ending = stack[stack.length - 1]
     while (stack.length > 0 && (stack[stack.length - 1]?.until ?? r) < r) stack.pop()
-    closing(() => ({ rule: ending?.why.rule ?? 'nesting-block', message: 'block-ended' }))
+    if (closedSome()) closed.push({ rule: ending?.why.rule ?? 'nesting-block', message: 'block-ended' })
     before = stack.length
     while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) >= effective) stack.pop()
-    closing(() => ({
-      rule: indented ? indentRule : role === 'section' ? 'row-label-only' : 'nesting-level',
-      message: 'level'
-    }))
+    if (closedSome()) closed.push({ rule: indented ? indentRule : role === 'section' ? 'row-label-only' : 'nesting-level', message: 'level' })
     const label = labelText(g, r, headerCols)
     // A data row of one label column without indentation, nested by its wording and the sums.
     const worded = !indented && headerCols === 1 && hierarchy && role === 'data'
     // A second whole ("territories overall" after "provinces overall"'s rows) is a sibling of the first.
-    const wholeLabel = worded && flag('whole', i)
+    const wholeLabel = worded && wholes?.[i] === 1
     // Nor is a country ("canada" after "territories overall"'s rows) one of the rows of a whole.
     before = stack.length
-    if (worded && stack[stack.length - 1]?.whole === true && flag('country', i)) stack.pop()
-    closing(() => ruleOf(i, 'country'))
+    if (worded && stack[stack.length - 1]?.whole === true && countries?.[i] === 1) stack.pop()
+    if (closedSome()) closed.push(ruleOf(i, 'country'))
     const followsWhole = wholeLabel && stack[stack.length - 1]?.whole === true
     if (followsWhole) stack.pop()
     // "non-dangerous goods" after the parts of the section "dangerous goods" is that section's sibling; so is
     // "changes in employment rate" after those of "changes in employment shares".
     before = stack.length
-    if (hierarchy && !indented && inUse('nesting-sibling-closes')) closeAtSibling(stack, label)
-    closing(() => ({ rule: 'nesting-sibling-closes', message: 'sibling' }))
+    if (siblingCloses) closeAtSibling(stack, label)
+    if (closedSome()) closed.push({ rule: 'nesting-sibling-closes', message: 'sibling' })
     // "male" after the parts of one "age group" and before the next is not an age group.
     before = stack.length
-    if (flag('before-recurrence', i)) closeInnermostSection(stack)
-    closing(() => ruleOf(i, 'before-recurrence'))
+    if (beforeRecurrence?.[i] === 1) closeInnermostSection(stack)
+    if (closedSome()) closed.push(ruleOf(i, 'before-recurrence'))
     const membersFrom = role === 'data' ? (members[i] ?? -1) : -1
     const membersAt = membersFrom >= 0 ? (openedAt?.[membersFrom] ?? -1) : -1
     before = stack.length
     if (membersAt >= 0 && membersAt < stack.length) stack.length = membersAt
-    closing(() => ruleOf(i, 'members'))
+    if (closedSome()) closed.push(ruleOf(i, 'members'))
     // A total of the rows of several sections ("cma total" after the large and the small cities) closes them all.
     const over = facts.totalOfSections[i] ?? -1
     before = stack.length
     if (over >= 0) closeOpenedFrom(stack, over + headerRows)
-    closing(() => ruleOf(i, 'total-of-sections'))
+    if (closedSome()) closed.push(ruleOf(i, 'total-of-sections'))
     // A total naming its section ("Total current assets") closes that section and what opened inside it.
     const named = facts.namedSection[i] ?? -1
     before = stack.length
     if (named >= 0) closeOpenedFrom(stack, named + headerRows)
-    closing(() => ruleOf(i, 'names-section'))
+    if (closedSome()) closed.push(ruleOf(i, 'names-section'))
     before = stack.length
-    if (flag('grand-total', i)) while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) !== -Infinity) stack.pop()
-    closing(() => ruleOf(i, 'grand-total'))
+    if (grandTotals?.[i] === 1) while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) !== -Infinity) stack.pop()
+    if (closedSome()) closed.push(ruleOf(i, 'grand-total'))
     const contextParent = stack[stack.length - 1]?.node ?? root
     if (stack.length !== 0 || role === 'section') above.fill(null)
     place(r, closed)

@@ -164,7 +164,8 @@ export function sweep(input: SweepInput): SweepResult {
     if (closedSome()) closed.push({ rule: ending?.why.rule ?? 'nesting-block', message: 'block-ended' })
     before = stack.length
     while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) >= effective) stack.pop()
-    if (closedSome()) closed.push({ rule: indented ? indentRule : role === 'section' ? 'row-label-only' : 'nesting-level', message: 'level' })
+    if (closedSome())
+      closed.push({ rule: indented ? indentRule : role === 'section' ? 'row-label-only' : 'nesting-level', message: 'level' })
     const label = labelText(g, r, headerCols)
     // A data row of one label column without indentation, nested by its wording and the sums.
     const worded = !indented && headerCols === 1 && hierarchy && role === 'data'

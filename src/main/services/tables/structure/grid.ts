@@ -136,29 +136,18 @@ function normalize(raw: RawGrid, top: number, givenMarks: boolean | null): Grid 
 // Cell numbers of the style index: row * STYLE_COLS + col (a sheet has 16,384 columns at most).
 const STYLE_COLS = 1 << 20
 
-/** Styles keyed "row,col" by cell number; keys of another form are left out, as no cell asks for them. */
+/** Styles keyed "row,col" by cell number; a key not written so (as no cell's key is) is left out. */
 function styleIndex(styles: Record<string, CellStyle>): Map<number, CellStyle> {
   const out = new Map<number, CellStyle>()
   for (const key in styles) {
-    const comma = key.indexOf(',')
-    const row = decimal(key, 0, comma)
-    const col = decimal(key, comma + 1, key.length)
+    const [r = '', c = '', extra] = key.split(',')
+    const row = Number(r)
+    const col = Number(c)
     const style = styles[key]
-    if (row >= 0 && col >= 0 && col < STYLE_COLS && style !== undefined) out.set(row * STYLE_COLS + col, style)
+    if (extra === undefined && String(row) === r && String(col) === c && row >= 0 && col >= 0 && col < STYLE_COLS && style !== undefined)
+      out.set(row * STYLE_COLS + col, style)
   }
   return out
-}
-
-/** The number written in text[from, to) as a cell key writes it (digits, no leading zero), or -1. */
-function decimal(text: string, from: number, to: number): number {
-  if (to <= from || to - from > 9 || (to - from > 1 && text.charCodeAt(from) === 48)) return -1
-  let n = 0
-  for (let k = from; k < to; k++) {
-    const c = text.charCodeAt(k) - 48
-    if (c < 0 || c > 9) return -1
-    n = n * 10 + c
-  }
-  return n
 }
 
 /** The merged region covering a cell, if any. */

@@ -35,16 +35,14 @@ export function repeatedHeaderRows(g: Grid, headerRows: number, headerCols: numb
   }
   const out: number[] = []
   if (headers.length === 0) return out
-  // The column each header row is compared at first, read once per body row for all of them.
+  // The columns the header rows are compared at first, each read once per body row for all of them.
   const firsts = [...new Set(headers.map((h) => h.order[0] ?? 0))]
-  const firstOf = headers.map((h) => firsts.indexOf(h.order[0] ?? 0))
+  const compared = headers.map((h) => ({ ...h, first: firsts.indexOf(h.order[0] ?? 0) }))
   const seen = new Array<string>(firsts.length)
   for (let r = headerRows; r < g.rows; r++) {
     for (let f = 0; f < firsts.length; f++) seen[f] = rawText(g, r, firsts[f] ?? 0)
-    for (let h = 0; h < headers.length; h++) {
-      const { texts, order } = headers[h] ?? { texts: [], order: [] }
-      const c0 = order[0] ?? 0
-      let same = seen[firstOf[h] ?? 0] === texts[c0 - headerCols]
+    for (const { texts, order, first } of compared) {
+      let same = seen[first] === texts[(order[0] ?? 0) - headerCols]
       for (let k = 1; k < order.length && same; k++) {
         const c = order[k] ?? 0
         same = rawText(g, r, c) === texts[c - headerCols]

@@ -76,7 +76,7 @@ export function explainStructure(grid: RawGrid, options?: StructureOptions): Str
   const chosen = options ?? detected
   const whole = normalizeGrid(grid)
   const titleRows = Math.max(0, Math.min(chosen.titleRows ?? 0, whole.rows - 1))
-  const g: Grid = titleRows === 0 ? whole : normalizeBelow(grid, titleRows, whole.marksHeaders)
+  const g: Grid = titleRows === 0 ? whole : normalizeBelow(grid, titleRows, whole)
   const headerRows = Math.max(0, Math.min(chosen.headerRows, g.rows))
   const headerCols = Math.max(0, Math.min(chosen.headerCols, g.cols))
   const sheetRow = (r: number): number => r + titleRows

@@ -9,8 +9,10 @@ export type Grid = {
   cols: number
   cells: string[][]
   merges: MergedRegion[]
-  /** Index into `merges` of the region covering each cell (row * cols + col), or null when no merges. */
+  /** One more than the index into `merges` of the region covering each cell (row * cols + col), 0 for none; null when no merges. */
   owner: Int32Array | null
+  /** The source's style of a cell, if it has one. */
+  style: (row: number, col: number) => CellStyle | undefined
   indent: (row: number, col: number) => number
   /** The source marks header cells (an HTML `<th>`); `headerCell` is false throughout when it does not. */
   marksHeaders: boolean
@@ -25,15 +27,15 @@ export function normalizeGrid(raw: RawGrid): Grid {
 }
 
 /**
- * The grid below its first `top` rows (a title block), as `normalizeGrid(cropGrid(raw, { top }))` gives it
- * but without copying the styles of every cell to new keys: the grid reads the source's styles `top` rows
- * down. Whether the source marks header cells is the whole grid's (`marksHeaders`).
+ * The grid below the first `top` rows (a title block) of `whole`, the normalised `raw`: as
+ * `normalizeGrid(cropGrid(raw, { top }))` gives it, but reading the styles of `whole` `top` rows down instead of
+ * copying every styled cell to a new key. Whether the source marks header cells is the whole grid's.
  */
-export function normalizeBelow(raw: RawGrid, top: number, marksHeaders: boolean): Grid {
-  return normalize(raw, Math.max(0, top), marksHeaders)
+export function normalizeBelow(raw: RawGrid, top: number, whole: Grid): Grid {
+  return normalize(raw, Math.max(0, top), whole)
 }
 
-function normalize(raw: RawGrid, top: number, givenMarks: boolean | null): Grid {
+function normalize(raw: RawGrid, top: number, whole: Grid | null): Grid {
   const warnings: string[] = []
   const source = top === 0 ? raw.cells : raw.cells.slice(top)
   const rows = source.length
@@ -55,7 +57,7 @@ function normalize(raw: RawGrid, top: number, givenMarks: boolean | null): Grid 
   let dropped = 0
   const sourceMerges = top === 0 ? raw.merges : cropMerges(raw.merges, top, 0, Infinity)
   if (sourceMerges.length > 0 && rows > 0 && cols > 0) {
-    owner = new Int32Array(rows * cols).fill(-1)
+    owner = new Int32Array(rows * cols)
     for (const m of sourceMerges) {
       if (![m.top, m.left, m.bottom, m.right].every(Number.isInteger)) {
         dropped++
@@ -74,7 +76,7 @@ function normalize(raw: RawGrid, top: number, givenMarks: boolean | null): Grid 
       let overlaps = false
       for (let r = top; r <= bottom && !overlaps; r++) {
         for (let c = left; c <= right; c++) {
-          if (owner[r * cols + c] !== -1) {
+          if (owner[r * cols + c] !== 0) {
             overlaps = true
             break
           }
@@ -84,25 +86,20 @@ function normalize(raw: RawGrid, top: number, givenMarks: boolean | null): Grid 
         dropped++
         continue
       }
-      const id = merges.length
       merges.push({ top, left, bottom, right })
+      const id = merges.length
       for (let r = top; r <= bottom; r++) for (let c = left; c <= right; c++) owner[r * cols + c] = id
     }
   }
   if (clipped > 0) warnings.push(`${clipped} merged region(s) reached outside the table and were clipped.`)
   if (dropped > 0) warnings.push(`${dropped} merged region(s) were outside the table or overlapped another and were ignored.`)
 
-  const styles = raw.styles
-  // The styles by cell number, indexed on the first question: the rules ask about the label cells of every row,
-  // and a key written as text costs more to make and find than the index.
-  let styleAt: Map<number, CellStyle> | null = null
-  const styleOf = (row: number, col: number): CellStyle | undefined => {
-    if (styles === undefined) return undefined
-    styleAt ??= styleIndex(styles)
-    return styleAt.get((row + top) * STYLE_COLS + col)
-  }
+  const { style, marksHeaders } =
+    whole === null
+      ? stylesOf(raw.styles)
+      : { style: (row: number, col: number) => whole.style(row + top, col), marksHeaders: whole.marksHeaders }
   const indent = (row: number, col: number): number => {
-    const styled = styleOf(row, col)?.indent
+    const styled = style(row, col)?.indent
     if (styled !== undefined && styled > 0) return styled
     const text = cells[row]?.[col] ?? ''
     let spaces = 0
@@ -110,21 +107,14 @@ function normalize(raw: RawGrid, top: number, givenMarks: boolean | null): Grid 
     // Two leading spaces make one level: the usual plain-text rendering of an indent.
     return spaces === text.length ? 0 : Math.floor(spaces / 2)
   }
-
-  const headerCell = (row: number, col: number): boolean => styleOf(row, col)?.header === true
-  let marksHeaders = givenMarks ?? false
-  if (givenMarks === null)
-    for (const key in styles) {
-      if (styles[key]?.header !== true) continue
-      marksHeaders = true
-      break
-    }
+  const headerCell = (row: number, col: number): boolean => style(row, col)?.header === true
   return {
     rows,
     cols,
     cells,
     merges,
     owner: merges.length > 0 ? owner : null,
+    style,
     indent,
     marksHeaders,
     headerCell,
@@ -136,25 +126,38 @@ function normalize(raw: RawGrid, top: number, givenMarks: boolean | null): Grid 
 // Cell numbers of the style index: row * STYLE_COLS + col (a sheet has 16,384 columns at most).
 const STYLE_COLS = 1 << 20
 
-/** Styles keyed "row,col" by cell number; a key not written so (as no cell's key is) is left out. */
-function styleIndex(styles: Record<string, CellStyle>): Map<number, CellStyle> {
-  const out = new Map<number, CellStyle>()
+/**
+ * The styles keyed "row,col", looked up by cell number (the rules ask about the label cells of every row, and a
+ * key written as text costs more to make and find than the number), and whether any marks a header cell. A
+ * key not written as a cell's key is (digits, a comma, digits) is left out.
+ */
+function stylesOf(styles: Record<string, CellStyle> | undefined): {
+  style: (row: number, col: number) => CellStyle | undefined
+  marksHeaders: boolean
+} {
+  if (styles === undefined) return { style: () => undefined, marksHeaders: false }
+  const at = new Map<number, CellStyle>()
+  let marksHeaders = false
   for (const key in styles) {
-    const [r = '', c = '', extra] = key.split(',')
+    const style = styles[key]
+    if (style === undefined) continue
+    if (style.header === true) marksHeaders = true
+    const comma = key.indexOf(',')
+    const r = key.slice(0, comma)
+    const c = key.slice(comma + 1)
     const row = Number(r)
     const col = Number(c)
-    const style = styles[key]
-    if (extra === undefined && String(row) === r && String(col) === c && row >= 0 && col >= 0 && col < STYLE_COLS && style !== undefined)
-      out.set(row * STYLE_COLS + col, style)
+    if (comma > 0 && String(row) === r && String(col) === c && row >= 0 && col >= 0 && col < STYLE_COLS)
+      at.set(row * STYLE_COLS + col, style)
   }
-  return out
+  return { style: (row, col) => at.get(row * STYLE_COLS + col), marksHeaders }
 }
 
 /** The merged region covering a cell, if any. */
 export function regionAt(g: Grid, row: number, col: number): MergedRegion | null {
   if (g.owner === null) return null
-  const id = g.owner[row * g.cols + col] ?? -1
-  return id < 0 ? null : (g.merges[id] ?? null)
+  const id = g.owner[row * g.cols + col] ?? 0
+  return id === 0 ? null : (g.merges[id - 1] ?? null)
 }
 
 /** Text of a cell as written: a cell covered by a merge but not its top-left corner reads as ''. */

@@ -73,7 +73,7 @@ function detect(grid: RawGrid, whole: Grid): { options: StructureOptions; body: 
  */
 function belowTitle(grid: RawGrid, whole: Grid, titleRows: number): Grid {
   if (titleRows === 0) return whole
-  return normalizeBelow(grid, titleRows, whole.marksHeaders)
+  return normalizeBelow(grid, titleRows, whole)
 }
 
 /**

@@ -36,6 +36,25 @@ describe('parseNumber', () => {
   it('agrees with Number on plain decimals', () => {
     for (const s of ['0.1', '-3.546', '10.476', '4.940', '123456789.123']) expect(parseNumber(s)).toBe(Number(s))
   })
+
+  it('reads every decimal of up to 15 digits exactly as Number does, and longer ones too', () => {
+    // A fixed sequence (a linear congruential generator), so that a failure repeats.
+    let seed = 12345
+    const digit = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) % 10
+    const digits = (n: number): string => Array.from({ length: n }, digit).join('')
+    for (let k = 0; k < 20000; k++) {
+      const whole = digits(1 + (k % 9))
+      const fraction = digits(1 + ((k * 7) % 10))
+      const text = `${k % 2 === 0 ? '-' : ''}${whole}.${fraction}`
+      expect(Object.is(parseNumber(text), Number(text)), text).toBe(true)
+    }
+    for (const text of ['1,234.5678', '-12,345,678.9', '0.000000000000001', '-0.0', '9007199254740.993', '123456789012.3456789'])
+      expect(Object.is(parseNumber(text), Number(text.replace(/,/g, ''))), text).toBe(true)
+  })
+
+  it('reads text without a digit as no number', () => {
+    for (const text of ['Exports', 'apps', ':', '$', '(a)', '%', 'USD', '—']) expect(parseNumber(text), text).toBeNull()
+  })
 })
 
 describe('cell kinds', () => {

@@ -19,6 +19,9 @@ const GROUPED = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$|^\d+(?:\.\d+)?$|^\.\d+$/
 export function parseNumber(text: string): number | null {
   const quick = quickParse(text)
   if (quick !== undefined) return quick
+  // Every number read below has an ASCII digit left once marks, signs and currencies are taken off; most
+  // texts quickParse leaves ("..", "n/a", "Exports") have none.
+  if (!hasDigit(text)) return null
   let s = text.trim()
   if (s.length === 0 || s.length > 40 || MISSING.has(s)) return null
   for (let i = 0; i < 2 && mayEndInMark(s); i++) s = s.replace(FOOTNOTE_TAIL, '').trim()
@@ -76,6 +79,9 @@ export function mayEndInMark(s: string): boolean {
   )
 }
 
+// 10^0 … 10^22, each exact in a double.
+const POWERS = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`))
+
 /**
  * One pass over the common shapes ("12", "-3.5", "1,234.5"); undefined when the text needs the full
  * reading. Tables of a million cells spend most of their structure time here.
@@ -113,12 +119,22 @@ function quickParse(text: string): number | null | undefined {
   if (digits === 0 || (grouped && groupDigits !== 3)) return undefined
   // A whole number needs no conversion from text; Number() gives the same value.
   if (i === n && digits <= 15) return negative ? -whole : whole
+  // The digits after the point join the whole part's: the value is that integer over a power of ten.
+  let places = 0
   if (i < n) {
     if (text.charCodeAt(i) !== 46 || i === n - 1) return undefined
     for (i++; i < n; i++) {
       const c = text.charCodeAt(i)
       if (c < 48 || c > 57) return undefined
+      whole = whole * 10 + (c - 48)
+      places++
     }
+  }
+  // Both exact (at most 15 digits, 10^22 at most), so their quotient is the correctly rounded value of the
+  // text, as Number() reads it.
+  if (digits + places <= 15 && places <= 22) {
+    const value = whole / (POWERS[places] ?? 1)
+    return negative ? -value : value
   }
   return Number(grouped ? text.replace(/,/g, '') : text)
 }
@@ -131,7 +147,12 @@ export function isMissingMarker(text: string): boolean {
 /** A four-digit year between 1800 and 2100, optionally a span ("2016-17", "2016/2017") or a fiscal tag. */
 export function isYearLike(text: string): boolean {
   const s = text.trim()
-  return /^(?:18|19|20)\d{2}(?:\s*[-–/]\s*(?:\d{2}|(?:18|19|20)\d{2}))?(?:\s*\([a-z0-9]{1,2}\)|[*†‡]|\s+[a-z]{1,2})?$/i.test(s)
+  // Such a year starts with 1 or 2: the expression is not run on other text.
+  const first = s.charCodeAt(0)
+  return (
+    (first === 49 || first === 50) &&
+    /^(?:18|19|20)\d{2}(?:\s*[-–/]\s*(?:\d{2}|(?:18|19|20)\d{2}))?(?:\s*\([a-z0-9]{1,2}\)|[*†‡]|\s+[a-z]{1,2})?$/i.test(s)
+  )
 }
 
 const MONTH =
@@ -154,7 +175,24 @@ const DATE_FORMS = [
 /** A date written as a year, a month and year, a full date or a quarter: the label of a time series row. */
 export function isDateLike(text: string): boolean {
   const s = text.trim()
-  return isYearLike(s) || DATE_FORMS.some((form) => form.test(s))
+  return mayStartDate(s.charCodeAt(0)) && (isYearLike(s) || DATE_FORMS.some((form) => form.test(s)))
+}
+
+/** Whether a date form can start with this character: every one starts with a digit, a month's first letter or Q. */
+function mayStartDate(code: number): boolean {
+  if (code >= 48 && code <= 57) return true
+  const lower = code | 32
+  return (
+    lower === 106 ||
+    lower === 102 ||
+    lower === 109 ||
+    lower === 97 ||
+    lower === 115 ||
+    lower === 111 ||
+    lower === 110 ||
+    lower === 100 ||
+    lower === 113
+  )
 }
 
 // Marks after a period's label: a footnote "(a)", a flag "[x]" or "[p]", a dagger, a revision letter " r".

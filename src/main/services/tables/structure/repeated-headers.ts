@@ -13,8 +13,9 @@ import { cellKind } from './number'
  * rows stop at their first cell.
  */
 export function repeatedHeaderRows(g: Grid, headerRows: number, headerCols: number): number[] {
-  // Per qualifying header row: its cells as written, and the columns to compare, written ones first.
-  const headers: { texts: string[]; order: number[] }[] = []
+  // Per qualifying header row: its cells as written, the columns to compare, written ones first, and which
+  // of the columns compared first (`firsts`) is its own.
+  const headers: { texts: string[]; order: number[]; first: number }[] = []
   for (let h = 0; h < headerRows; h++) {
     const texts: string[] = []
     const written: number[] = []
@@ -31,17 +32,21 @@ export function repeatedHeaderRows(g: Grid, headerRows: number, headerCols: numb
       filled++
       if (!words && cellKind(shown) === 'text') words = true
     }
-    if (filled >= 2 && words) headers.push({ texts, order: [...written, ...blank] })
+    if (filled >= 2 && words) headers.push({ texts, order: [...written, ...blank], first: -1 })
   }
   const out: number[] = []
   if (headers.length === 0) return out
   // The columns the header rows are compared at first, each read once per body row for all of them.
-  const firsts = [...new Set(headers.map((h) => h.order[0] ?? 0))]
-  const compared = headers.map((h) => ({ ...h, first: firsts.indexOf(h.order[0] ?? 0) }))
+  const firsts: number[] = []
+  for (const header of headers) {
+    const c = header.order[0] ?? 0
+    header.first = firsts.indexOf(c)
+    if (header.first < 0) header.first = firsts.push(c) - 1
+  }
   const seen = new Array<string>(firsts.length)
   for (let r = headerRows; r < g.rows; r++) {
     for (let f = 0; f < firsts.length; f++) seen[f] = rawText(g, r, firsts[f] ?? 0)
-    for (const { texts, order, first } of compared) {
+    for (const { texts, order, first } of headers) {
       let same = seen[first] === texts[(order[0] ?? 0) - headerCols]
       for (let k = 1; k < order.length && same; k++) {
         const c = order[k] ?? 0

@@ -35,6 +35,9 @@ const COLUMN_STEP = 0.01
  * compared with the open parents only when it negates something, so a deep stack costs nothing per row.
  */
 export function closeAtSibling(stack: Open[], label: string): void {
+  // Nothing to close without an open parent above the units: the label need not be read.
+  const top = stack[stack.length - 1]
+  if (top === undefined || top.level === -Infinity) return
   const words = labelWords(label)
   const negated = negatedWords(words)
   if (negated !== null) {
@@ -48,8 +51,7 @@ export function closeAtSibling(stack: Open[], label: string): void {
     }
     return
   }
-  const top = stack[stack.length - 1]
-  if (top !== undefined && top.level !== -Infinity && variantOf(words, wordsOf(top))) closeUnlessNamed(stack, stack.length - 1)
+  if (variantOf(words, wordsOf(top))) closeUnlessNamed(stack, stack.length - 1)
 }
 
 /**

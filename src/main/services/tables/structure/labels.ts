@@ -7,6 +7,20 @@
 
 // Any of these characters may start something to clean; a label without them is returned as it is.
 const MAYBE = /[\n\r\u00ad.…\\/()[*†‡§\u00b9\u00b2\u00b3\u2070-\u2079]/
+// Those of them below U+0080, marked 1 by code: most labels are read by this table alone.
+const MAYBE_ASCII = new Uint8Array(128)
+for (const c of '\n\r.\\/()[*') MAYBE_ASCII[c.charCodeAt(0)] = 1
+
+/** MAYBE.test(text), reading ASCII characters by table and leaving the rest to the expression. */
+function mayNeedCleaning(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= 128) return MAYBE.test(text.slice(i))
+    if (MAYBE_ASCII[c] === 1) return true
+  }
+  return false
+}
+
 // "insti-\n tutions": a word broken over two lines at a hyphen, going on in lower case.
 const SOFT_BREAK = /(\p{L})-[ \t]*(?:\r\n|\r|\n)\s*(?=\p{Ll})/gu
 // "Self-\nEmployed": a hyphenated word broken after its hyphen keeps the hyphen.
@@ -35,7 +49,7 @@ const SIGN_END = /[*†‡§]$/u
 /** The label a header path uses for a cell's text: see the module comment. Never empty when the text is not. */
 export function cleanLabel(text: string): string {
   const trimmed = text.trim()
-  if (!MAYBE.test(trimmed)) return trimmed
+  if (!mayNeedCleaning(trimmed)) return trimmed
   // Each expression runs only on text that has what it removes: a label with a full stop or a bracket in it
   // (most of those that get here) is otherwise tried against every one of them, three times over.
   let out = trimmed

@@ -22,7 +22,7 @@ const COUNTRY_HEADS = new Set([...COUNTRIES.keys()].map((name) => name.slice(0, 
 /** The code of the country a row label names ("canada", "united statesc", "Republic of Korea"), or null. */
 export function countryName(label: string): string | null {
   const head = label.slice(0, 3).toLowerCase()
-  if (!COUNTRY_HEADS.has(/^[\x20-\x7e]*$/u.test(head) ? head : placeKey(head))) return null
+  if (!COUNTRY_HEADS.has(printableAscii(head) ? head : placeKey(head))) return null
   const name = placeIn(COUNTRIES, label)
   return name === null ? null : (COUNTRIES.get(name) ?? null)
 }
@@ -35,10 +35,26 @@ export function isRegionOf(code: string, label: string): boolean {
 
 /** The name in `names` a label gives, allowing a footnote mark glued on ("united statesc", "Ontario 2", "Quebec*"). */
 function placeIn(names: { has(name: string): boolean }, label: string): string | null {
-  const name = placeKey(label.replace(/[\s\d*†‡§]+$/u, ''))
+  const name = placeKey(markedAtEnd(label) ? label.replace(/[\s\d*†‡§]+$/u, '') : label)
   if (names.has(name)) return name
+  const last = name.charCodeAt(name.length - 1)
+  if (!(last >= 97 && last <= 122) || name.length <= 4) return null
   const bare = name.slice(0, -1)
-  return /[a-z]$/.test(name) && bare.length > 3 && names.has(bare) ? bare : null
+  return names.has(bare) ? bare : null
+}
+
+/** Whether a label may end in what placeIn takes off (spaces, digits, marks): its last character is not plain ASCII otherwise. */
+function markedAtEnd(label: string): boolean {
+  const c = label.charCodeAt(label.length - 1)
+  return c > 126 || c <= 32 || (c >= 48 && c <= 57) || c === 42
+}
+
+function printableAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c < 32 || c > 126) return false
+  }
+  return true
 }
 
 /** The label of the nearest non-empty row above body row `i`, or null. */

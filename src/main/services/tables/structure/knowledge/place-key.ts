@@ -7,12 +7,20 @@
 /** A place name as the knowledge keeps it: lower case, accents folded ("Québec" → "quebec"), one space. */
 export function placeKey(text: string): string {
   const lower = text.toLowerCase()
-  // Most labels are plain ASCII: no folding to do.
-  const folded = /[^\x20-\x7e]/u.test(lower)
-    ? lower
-        .normalize('NFD')
-        .replace(/\p{M}/gu, '')
-        .replace(/[‘’ʼ`]/gu, "'")
-    : lower
+  // Most labels are plain ASCII: no folding to do, and their only space is ' ', which needs no tidying unless
+  // doubled or at an end.
+  if (!/[^\x20-\x7e]/u.test(lower)) return spacedOnce(lower) ? lower : lower.replace(/\s+/gu, ' ').trim()
+  const folded = lower
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[‘’ʼ`]/gu, "'")
   return folded.replace(/\s+/gu, ' ').trim()
+}
+
+/** Whether printable ASCII text has no space at either end and none after another. */
+function spacedOnce(text: string): boolean {
+  const n = text.length
+  if (n > 0 && (text.charCodeAt(0) === 32 || text.charCodeAt(n - 1) === 32)) return false
+  for (let i = 1; i < n; i++) if (text.charCodeAt(i) === 32 && text.charCodeAt(i - 1) === 32) return false
+  return true
 }

@@ -193,8 +193,8 @@ function assemble(
   if (g.owner !== null) fillMergedValues(g, values, left, colSource, headerRows, headerCols)
   if (left.dataRows.length === 0 && g.rows > 0) warnings.push('The table has header rows but no data rows.')
   const notes = noteText(g, left.notesFrom)
-  return {
-    ...(notes === '' ? {} : { notes }),
+  // One literal and the notes after it: a literal that starts with a spread is built property by property.
+  const table: ParsedTable = {
     name,
     options,
     columns,
@@ -209,6 +209,8 @@ function assemble(
     numbers: lazyNumbers(values),
     warnings
   }
+  if (notes !== '') table.notes = notes
+  return table
 }
 
 /**

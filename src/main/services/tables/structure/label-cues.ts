@@ -1,4 +1,5 @@
 import { type Grid } from './grid'
+import { hasDigit } from './number'
 import { rowLabel, type RowRole } from './rows'
 import { cueWordSet, opening } from './knowledge/cues'
 
@@ -129,8 +130,9 @@ const UNDER = new RegExp(String.raw`^(?:aged?\s+)?(?:under|less\s+than|younger\s
 
 /** The whole numbers a label spans ("15 to 24", "65 and older", "under $25,000"), or null. */
 export function numberRange(label: string): [number, number] | null {
+  // Each form has a number: a label without a digit is none of them.
+  if (!hasDigit(label)) return null
   const text = label.trim()
-  const whole = (s: string | undefined): number => Number((s ?? '').replace(/,/g, ''))
   let m = BETWEEN.exec(text)
   if (m !== null) {
     const [lo, hi] = [whole(m[1]), whole(m[2])]
@@ -141,6 +143,11 @@ export function numberRange(label: string): [number, number] | null {
   m = UNDER.exec(text)
   if (m !== null) return [-Infinity, whole(m[1]) - 1]
   return null
+}
+
+/** A whole number as a range label writes it ("1,000"). */
+function whole(s: string | undefined): number {
+  return Number((s ?? '').replace(/,/g, ''))
 }
 
 /**

@@ -232,7 +232,8 @@ function isAsciiLetter(c: string): boolean {
   return code >= 97 && code <= 122
 }
 
-function hasDigit(text: string): boolean {
+/** Whether the text has an ASCII digit. */
+export function hasDigit(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (c >= 48 && c <= 57) return true

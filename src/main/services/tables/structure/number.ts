@@ -172,27 +172,13 @@ const DATE_FORMS = [
   new RegExp(`^(?:0?[1-9]|[12]\\d|3[01])[\\s-]*${MONTH}[\\s-]*(?:18|19|20)\\d{2}$`, 'i')
 ]
 
+// What every date form starts with: a digit, a month's first letter or Q.
+const DATE_START = /^[\djfmasondq]/i
+
 /** A date written as a year, a month and year, a full date or a quarter: the label of a time series row. */
 export function isDateLike(text: string): boolean {
   const s = text.trim()
-  return mayStartDate(s.charCodeAt(0)) && (isYearLike(s) || DATE_FORMS.some((form) => form.test(s)))
-}
-
-/** Whether a date form can start with this character: every one starts with a digit, a month's first letter or Q. */
-function mayStartDate(code: number): boolean {
-  if (code >= 48 && code <= 57) return true
-  const lower = code | 32
-  return (
-    lower === 106 ||
-    lower === 102 ||
-    lower === 109 ||
-    lower === 97 ||
-    lower === 115 ||
-    lower === 111 ||
-    lower === 110 ||
-    lower === 100 ||
-    lower === 113
-  )
+  return DATE_START.test(s) && (isYearLike(s) || DATE_FORMS.some((form) => form.test(s)))
 }
 
 // Marks after a period's label: a footnote "(a)", a flag "[x]" or "[p]", a dagger, a revision letter " r".

@@ -7,7 +7,7 @@
 import type { Grid } from './grid'
 import { rowLabel, type RowRole } from './rows'
 import places from './knowledge/places.json'
-import { placeKey } from './knowledge/place-key'
+import { placeKey, printableAscii } from './knowledge/place-key'
 
 // Built once at load: each name of a country to its code, each code to the names of its regions.
 const COUNTRIES = new Map<string, string>()
@@ -47,14 +47,6 @@ function placeIn(names: { has(name: string): boolean }, label: string): string |
 function markedAtEnd(label: string): boolean {
   const c = label.charCodeAt(label.length - 1)
   return c > 126 || c <= 32 || (c >= 48 && c <= 57) || c === 42
-}
-
-function printableAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c < 32 || c > 126) return false
-  }
-  return true
 }
 
 /** The label of the nearest non-empty row above body row `i`, or null. */

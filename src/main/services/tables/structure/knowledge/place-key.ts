@@ -9,12 +9,21 @@ export function placeKey(text: string): string {
   const lower = text.toLowerCase()
   // Most labels are plain ASCII: no folding to do, and their only space is ' ', which needs no tidying unless
   // doubled or at an end.
-  if (!/[^\x20-\x7e]/u.test(lower)) return spacedOnce(lower) ? lower : lower.replace(/\s+/gu, ' ').trim()
+  if (printableAscii(lower)) return spacedOnce(lower) ? lower : lower.replace(/\s+/gu, ' ').trim()
   const folded = lower
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .replace(/[‘’ʼ`]/gu, "'")
   return folded.replace(/\s+/gu, ' ').trim()
+}
+
+/** Whether every character of the text is printable ASCII (U+0020 to U+007E). */
+export function printableAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c < 32 || c > 126) return false
+  }
+  return true
 }
 
 /** Whether printable ASCII text has no space at either end and none after another. */

@@ -51,6 +51,11 @@ export type RawGrid = {
    * Source references in the structured table name the sheet's columns.
    */
   sheetColumn?: number
+  /**
+   * Each row's level in the sheet's row outline (Excel's grouped rows: 1 for a row inside one group, 2 inside two,
+   * 0 for none), indexed as `cells`; absent when no row is grouped.
+   */
+  outline?: number[]
   /** Relational schema of a database table (SQLite import); row 0 of `cells` holds the column names. */
   relational?: RelationalInfo
   /**

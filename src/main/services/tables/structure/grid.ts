@@ -14,6 +14,8 @@ export type Grid = {
   /** The source's style of a cell, if it has one. */
   style: (row: number, col: number) => CellStyle | undefined
   indent: (row: number, col: number) => number
+  /** The row's level in the sheet's row outline (RawGrid.outline; 0: none). */
+  outline: (row: number) => number
   /** The source marks header cells (an HTML `<th>`); `headerCell` is false throughout when it does not. */
   marksHeaders: boolean
   headerCell: (row: number, col: number) => boolean
@@ -108,6 +110,8 @@ function normalize(raw: RawGrid, top: number, whole: Grid | null): Grid {
     return spaces === text.length ? 0 : Math.floor(spaces / 2)
   }
   const headerCell = (row: number, col: number): boolean => style(row, col)?.header === true
+  const levels = raw.outline
+  const outline = levels === undefined ? () => 0 : (row: number): number => levels[row + top] ?? 0
   return {
     rows,
     cols,
@@ -116,6 +120,7 @@ function normalize(raw: RawGrid, top: number, whole: Grid | null): Grid {
     owner: merges.length > 0 ? owner : null,
     style,
     indent,
+    outline,
     marksHeaders,
     headerCell,
     warnings: [...raw.warnings, ...warnings],
@@ -211,6 +216,7 @@ export function cropGrid(raw: RawGrid, area: { top?: number; left?: number; righ
     return part
   })
   const out: RawGrid = { ...raw, cells, merges: cropMerges(raw.merges, top, left, right) }
+  if (raw.outline !== undefined && top > 0) out.outline = raw.outline.slice(top)
   if (raw.styles !== undefined) {
     const styles: Record<string, CellStyle> = {}
     for (const [key, style] of Object.entries(raw.styles)) {

@@ -162,11 +162,12 @@ export function evaluateSheetStructure(labels = readSheetLabels(), open = labell
     const gotHeader = { from: titleRows + 1, to: titleRows + options.headerRows }
     if (gotHeader.from === header[0] && gotHeader.to === header[header.length - 1]) result.headerExact++
     else result.misses.push({ table: name, what: 'header', detail: { got: gotHeader, want: label.header } })
-    // The label columns that hold a label in some body row.
+    // The label columns that hold a label in some body row (behind index columns from `labelsFrom` on).
     const offset = grid.sheetColumn ?? 0
+    const from = options.labelsFrom ?? 0
     const holding = new Set<number>()
     for (const r of parents.keys())
-      for (let c = 0; c < options.headerCols; c++) if ((grid.cells[r - 1]?.[c] ?? '').trim() !== '') holding.add(c + offset)
+      for (let c = from; c < from + options.headerCols; c++) if ((grid.cells[r - 1]?.[c] ?? '').trim() !== '') holding.add(c + offset)
     const want = columnRange(label.labels)
     const got = [...holding].sort((a, b) => a - b)
     if (JSON.stringify(got) === JSON.stringify(want)) result.labelColumnsExact++

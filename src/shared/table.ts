@@ -138,6 +138,12 @@ export type StructureOptions = {
   /** Number of left header columns (>= 0). */
   headerCols: number
   /**
+   * The first left header column, when columns before it index the rows without naming them (a row number, a
+   * variant repeated on every row, codes): those stay ordinary data columns, and the label columns are
+   * `labelsFrom`..`labelsFrom + headerCols - 1`. Absent means 0.
+   */
+  labelsFrom?: number
+  /**
    * Nesting of rows inside the left header: 'auto' (default) makes section rows (label, no data), unit
    * rows ("percent" above the data) and indented labels parents of the rows below; 'none' keeps every
    * row's path to its own header cells.

@@ -55,7 +55,9 @@ export function indexColumnNames(grid: RawGrid, parsed: ParsedTable): string[] {
   const titleRows = parsed.options.titleRows ?? 0
   const names = new Array<string>(depth).fill('')
   const offset = Math.max(0, depth - headerCols)
-  const text = (r: number, c: number): string => (grid.cells[r]?.[c] ?? '').trim()
+  // Label columns behind index columns start at `labelsFrom`.
+  const from = parsed.options.labelsFrom ?? 0
+  const text = (r: number, c: number): string => (grid.cells[r]?.[c + from] ?? '').trim()
   for (let c = 0; c < headerCols && offset + c < depth; c++) {
     const named = new Set<string>()
     for (let r = titleRows; r < titleRows + headerRows; r++) if (text(r, c) !== '') named.add(text(r, c))

@@ -7,6 +7,7 @@ import type { RowPlacement, RowReasons, StructureReason, StructureWhy } from '..
 import { probeColumns } from './detect'
 import { normalizeBelow, normalizeGrid, rawText, type Grid } from './grid'
 import { detectStructure } from './index'
+import { labelOrder, reorderColumns } from './label-order'
 import { buildLeftTree } from './left-tree'
 import { repeatedHeaderRows, withoutRepeatedHeaders } from './repeated-headers'
 import { BLOCK_REFINERS, LABEL_BLOCK_RULES } from './rules/blocks'
@@ -79,6 +80,9 @@ export function explainStructure(grid: RawGrid, options?: StructureOptions): Str
   const g: Grid = titleRows === 0 ? whole : normalizeBelow(grid, titleRows, whole)
   const headerRows = Math.max(0, Math.min(chosen.headerRows, g.rows))
   const headerCols = Math.max(0, Math.min(chosen.headerCols, g.cols))
+  const labelsFrom = headerCols === 0 ? 0 : Math.max(0, Math.min(chosen.labelsFrom ?? 0, g.cols - headerCols))
+  // The body as the structure pass reads it: label columns behind index columns at the front (label-order.ts).
+  const view = labelsFrom === 0 ? g : reorderColumns(g, labelOrder(g.cols, labelsFrom, headerCols))
   const sheetRow = (r: number): number => r + titleRows
 
   const title: RowReasons[] = []
@@ -113,7 +117,7 @@ export function explainStructure(grid: RawGrid, options?: StructureOptions): Str
   }
 
   let labelColumns: StructureReason[] = []
-  if (headerCols !== detected.headerCols) labelColumns = [HAND]
+  if (headerCols !== detected.headerCols || labelsFrom !== (detected.labelsFrom ?? 0)) labelColumns = [HAND]
   else {
     const found = resolveLabelColumns(g, headerRows)
     if (found.evidence !== undefined) labelColumns.push(reason(found.evidence))
@@ -123,11 +127,11 @@ export function explainStructure(grid: RawGrid, options?: StructureOptions): Str
   const hierarchy = chosen.leftHierarchy !== 'none'
   const notes: RowReasons[] = []
   if (hierarchy)
-    for (const [r, e] of [...resolveNotes(g, headerRows).lines].sort((a, b) => a[0] - b[0]))
+    for (const [r, e] of [...resolveNotes(view, headerRows).lines].sort((a, b) => a[0] - b[0]))
       notes.push({ row: sheetRow(r), reasons: [reason(e)] })
 
-  const repeats = grid.relational === undefined ? repeatedHeaderRows(g, headerRows, headerCols) : []
-  const body = withoutRepeatedHeaders(g, repeats, headerRows, headerCols)
+  const repeats = grid.relational === undefined ? repeatedHeaderRows(view, headerRows, headerCols) : []
+  const body = withoutRepeatedHeaders(view, repeats, headerRows, headerCols)
   const left = buildLeftTree(body, headerRows, headerCols, hierarchy, true)
   const rows: RowPlacement[] = []
   const placements = left.why?.placements ?? []

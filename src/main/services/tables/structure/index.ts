@@ -1,6 +1,7 @@
 import type { CellRef, HeaderNode, ParsedTable, RawGrid, StructureOptions } from '../../../../shared/table'
 import { detectHeaders } from './detect'
 import { blankColumns, normalizeBelow, normalizeGrid, regionAt, type Grid } from './grid'
+import { labelOrder, reorderColumns } from './label-order'
 import { buildLeftTree, type LeftTree } from './left-tree'
 import { parseNumber } from './number'
 import { detectTitleRows, noteText, titleText } from './margins'
@@ -104,16 +105,30 @@ export function structureGrid(grid: RawGrid, options?: StructureOptions): Parsed
     warnings.push(
       `Header size ${chosen.headerRows}×${chosen.headerCols} does not fit a ${g.rows}×${g.cols} table; using ${headerRows}×${headerCols}.`
     )
+  const labelsFrom = clampCount(chosen.labelsFrom ?? 0, Math.max(0, g.cols - headerCols))
+  if (labelsFrom !== (chosen.labelsFrom ?? 0))
+    warnings.push(`Label columns from column ${(chosen.labelsFrom ?? 0) + 1} do not fit a ${g.cols}-column table; using ${labelsFrom + 1}.`)
   const usedOptions: StructureOptions = { ...chosen, headerRows, headerCols }
   if (titleRows > 0) usedOptions.titleRows = titleRows
   else delete usedOptions.titleRows
+  if (labelsFrom > 0 && headerCols > 0) usedOptions.labelsFrom = labelsFrom
+  else delete usedOptions.labelsFrom
+  // Label columns behind index columns are read at the front of a view of the grid; the index columns stay data.
+  const order = usedOptions.labelsFrom === undefined ? null : labelOrder(g.cols, labelsFrom, headerCols)
   // A database table's header is its schema: a row equal to its column names is data.
-  const parsed = assemble(grid.name, g, usedOptions, warnings, titleRows, grid.relational === undefined)
+  const parsed = assemble(
+    grid.name,
+    order === null ? g : reorderColumns(g, order),
+    usedOptions,
+    warnings,
+    titleRows,
+    grid.relational === undefined
+  )
   // The source's own title (an HTML caption, HiTab's title, a sheet's title over tables side by side) when the
   // grid's title rows hold none.
   const given = grid.hints?.title?.trim() ?? ''
   // Stored values are read at the sheet cells the shifted references name.
-  const shifted = withStoredValues(shiftCells(parsed, titleRows, grid.sheetColumn ?? 0), grid)
+  const shifted = withStoredValues(shiftCells(parsed, titleRows, grid.sheetColumn ?? 0, order), grid)
   const own = titleRows === 0 ? '' : titleText(whole, titleRows)
   if (own === '' && given === '') return shifted
   return { ...shifted, title: own === '' ? given : own }
@@ -121,12 +136,13 @@ export function structureGrid(grid: RawGrid, options?: StructureOptions): Parsed
 
 /**
  * Source references of a table structured without its first `rows` rows, or cut from a sheet at column
- * `cols`, moved back to the sheet's rows and columns: header cells, data rows and columns and tree nodes name
- * the cells the user sees.
+ * `cols`, or read through a view whose column k is the grid's column `order[k]`, moved back to the sheet's rows
+ * and columns: header cells, data rows and columns and tree nodes name the cells the user sees.
  */
-function shiftCells(parsed: ParsedTable, rows: number, cols: number): ParsedTable {
-  if (rows === 0 && cols === 0) return parsed
-  const move = (cell: CellRef | null): CellRef | null => (cell === null ? null : { row: cell.row + rows, col: cell.col + cols })
+function shiftCells(parsed: ParsedTable, rows: number, cols: number, order: readonly number[] | null): ParsedTable {
+  if (rows === 0 && cols === 0 && order === null) return parsed
+  const column = (c: number): number => (order === null ? c : (order[c] ?? c)) + cols
+  const move = (cell: CellRef | null): CellRef | null => (cell === null ? null : { row: cell.row + rows, col: column(cell.col) })
   const moveTree = (node: HeaderNode): HeaderNode => {
     // Iterative: left trees can be thousands of levels deep.
     const copy: HeaderNode = { text: node.text, cell: move(node.cell), children: [] }
@@ -146,7 +162,7 @@ function shiftCells(parsed: ParsedTable, rows: number, cols: number): ParsedTabl
     columnCells: parsed.columnCells.map(move),
     indexCells: parsed.indexCells.map(move),
     rowSource: parsed.rowSource.map((r) => r + rows),
-    colSource: parsed.colSource.map((c) => c + cols),
+    colSource: parsed.colSource.map(column),
     topTree: moveTree(parsed.topTree),
     leftTree: moveTree(parsed.leftTree)
   }

@@ -66,6 +66,7 @@ export const RULE_TABLE: Readonly<Record<string, RuleEntry>> = {
   'header-as-written-again': { stage: 'header-extent', strength: 10, effect: 'no figure moves' },
   'labels-need-data': { stage: 'label-columns', strength: 100, effect: 'no figure moves' },
   'labels-staircase': { stage: 'label-columns', strength: 65, effect: 'sheets parents −137' },
+  'labels-after-index-columns': { stage: 'label-columns', strength: 62, effect: 'not measured yet' },
   'labels-under-corner': {
     stage: 'label-columns',
     strength: 60,

@@ -1,0 +1,109 @@
+/**
+ * The label column behind index columns. Statistical downloads (UN, World Bank, OECD, national offices) put
+ * columns that index the rows before the one that names them: a running number, a variant repeated on every
+ * row ("Estimates"), codes and kinds. The labels are the text column with the most distinct values and the most
+ * indentation, or the one whose header names it ("Region, subregion, country or area"); the columns before it
+ * stay ordinary columns of the table, where programs can read them.
+ */
+import { rawText, type Grid } from '../grid'
+import { indexesRows, readColumn, type ColumnReading } from '../index-columns'
+import { opening } from '../knowledge/cues'
+import type { LabelColumnsClaim, LabelColumnsContext } from './label-columns'
+import type { Rule, Unranked } from './types'
+
+// Columns read for index columns and the label column: index columns come first, a few at most.
+const MAX_COLUMNS = 12
+// Labels differ from row to row; a column repeating a few texts is a kind, not the labels.
+const MIN_DISTINCT_SHARE = 0.5
+
+// "Region", "Country", "Item", "Pays", "Bezeichnung", "Concepto" (knowledge/*.json).
+const LABEL_HEADER = opening(['labelHeaders'])
+
+/** The label column found behind index columns, and why. */
+export type LabelsBehindIndex = { col: number; named: boolean; indented: boolean; index: number }
+
+/**
+ * The label column after leading index columns (row numbers, a constant, codes, kinds; at least one written),
+ * before columns of values, or null. Among the text columns before the values, the one whose header names the
+ * labels, else the one indented to the most depths, else the one with the most distinct values.
+ */
+export function labelsBehindIndex(g: Grid, headerRows: number): LabelsBehindIndex | null {
+  const limit = Math.min(g.cols, MAX_COLUMNS)
+  const read: ColumnReading[] = []
+  let first = -1
+  for (let c = 0; c < limit; c++) {
+    const column = readColumn(g, c, headerRows)
+    read.push(column)
+    if (!indexesRows(column.kind)) {
+      first = c
+      break
+    }
+  }
+  if (first <= 0 || read[first]?.kind !== 'text') return null
+  // At least one index column is written: blank columns before the labels are the layout's margin, not this.
+  const index = read.slice(0, first).filter((c) => c.kind !== 'empty').length
+  if (index === 0) return null
+  // Row numbers or codes before a text column are also a list's ("Rank | Name | …", "No. | Player | …"): the
+  // labels are told from them by their indentation, or by a variant written on every row, which no list has.
+  const download = read.slice(0, first).some((c) => c.kind === 'constant')
+  // The text columns up to the first column of values, and the values after them.
+  let best = -1
+  let bestScore: [number, number, number] = [0, 0, 0]
+  let values = 0
+  let texts = 0
+  for (let c = first; c < g.cols; c++) {
+    const column = c < read.length ? (read[c] as ColumnReading) : readColumn(g, c, headerRows)
+    // Whole numbers different on every row, after the labels, are as likely counts as codes.
+    if (column.kind === 'values' || (column.kind === 'code' && column.numeric)) {
+      values++
+      if (c >= limit) break
+      continue
+    }
+    if (values > 0 || column.kind !== 'text') continue
+    texts++
+    if (column.distinct < MIN_DISTINCT_SHARE * column.filled) continue
+    const score: [number, number, number] = [namesLabels(g, c, headerRows) ? 1 : 0, column.indents, column.distinct]
+    if (best < 0 || greater(score, bestScore)) {
+      best = c
+      bestScore = score
+    }
+  }
+  if (best < 0 || values === 0 || values < texts) return null
+  const indented = bestScore[1] > 1
+  if (!indented && !download) return null
+  return { col: best, named: bestScore[0] === 1, indented, index }
+}
+
+function greater(a: readonly number[], b: readonly number[]): boolean {
+  for (let k = 0; k < a.length; k++) if ((a[k] ?? 0) !== (b[k] ?? 0)) return (a[k] ?? 0) > (b[k] ?? 0)
+  return false
+}
+
+/** The column's lowest header cell names row labels ("Region, subregion, country or area *"). */
+function namesLabels(g: Grid, col: number, headerRows: number): boolean {
+  for (let r = headerRows - 1; r >= 0; r--) {
+    const t = rawText(g, r, col)
+    if (t.length > 0) return LABEL_HEADER.test(t)
+  }
+  return false
+}
+
+export const labelsAfterIndex: Unranked<Rule<LabelColumnsContext, LabelColumnsClaim>> = {
+  id: 'labels-after-index-columns',
+  description:
+    'Behind leading columns that index the rows (row numbers, one word repeated on every row, codes, kinds), the text column before the values whose header names the labels, or with the most indentation, or the most distinct values, names the rows; the index columns stay columns of the table. Under one header row, or when the labels are indented (several header rows over an unindented column keep it under their corner).',
+  messages: {
+    behind: 'column {col} names the rows ({why}); the {index} before it index them and stay columns of the table'
+  },
+  applies: (ctx) => !ctx.g.records && ctx.headerRows >= 1 && ctx.g.cols >= 3,
+  find(ctx, report) {
+    const found = labelsBehindIndex(ctx.g, ctx.headerRows)
+    if (found === null || (ctx.headerRows > 1 && !found.indented)) return
+    const why = found.named ? 'its header names them' : found.indented ? 'its labels are indented' : 'the most distinct texts'
+    report({
+      claim: { count: 1, from: found.col },
+      message: 'behind',
+      data: { col: found.col + 1, why, index: found.col === 1 ? 'column' : `${found.col} columns` }
+    })
+  }
+}

@@ -14,7 +14,7 @@ import { BLOCK_REFINERS, LABEL_BLOCK_RULES } from './rules/blocks'
 import { HEADER_EXTENT_RULES, resolveHeaderExtent } from './rules/header-extent'
 import { HEADER_ROW_RULES, resolveHeaderRows } from './rules/header-rows'
 import { LABEL_COLUMN_RULES, LABEL_EXTENT_RULES, resolveLabelColumns } from './rules/label-columns'
-import { INDENT_COLUMN_RULES, NESTING_RULES, SWEEP_RULES } from './rules/nesting'
+import { INDENT_COLUMN_RULES, NESTING_RULES, STATED_RULES, SWEEP_RULES } from './rules/nesting'
 import { NOTE_RULES, resolveNotes } from './rules/notes'
 import { labelText, ROLE_REFINERS, ROLE_RULES } from './rules/row-roles'
 import type { Why } from './rules/sweep-cues'
@@ -40,6 +40,7 @@ const RULES: ReadonlyMap<string, Messages> = new Map(
     LABEL_BLOCK_RULES,
     BLOCK_REFINERS,
     INDENT_COLUMN_RULES,
+    STATED_RULES,
     NESTING_RULES,
     SWEEP_RULES
   ].flatMap((rules: readonly ({ id: string } & Messages)[]) => rules.map((r) => [r.id, r] as const))

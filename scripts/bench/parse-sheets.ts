@@ -1,6 +1,6 @@
 /**
  * The real-sheet benchmark: the structure of the main table of every workbook in datasets/spreadsheets, and of
- * two workbooks built from public layouts, against hand labels (test/fixtures/sheet-structure.json): the title
+ * four workbooks built from public layouts (test/fixtures/sheets), against hand labels (test/fixtures/sheet-structure.json): the title
  * rows, the header rows, the columns that name the rows, the notes under the table and each body row's parent.
  */
 import { existsSync, readFileSync } from 'node:fs'
@@ -11,6 +11,8 @@ import { datasetsDir } from '../../src/main/services/paths'
 import type { HeaderNode, ParsedTable, RawGrid } from '../../src/shared/table'
 import { financialReport, FINANCIAL_REPORT_NAME } from '../../test/fixtures/sheets/financial-report'
 import { indentedReport, INDENTED_REPORT_NAME } from '../../test/fixtures/sheets/indented-report'
+import { numberedReport, NUMBERED_REPORT_NAME } from '../../test/fixtures/sheets/numbered-report'
+import { populationWorkbook, POPULATION_REPORT_NAME } from '../../test/fixtures/sheets/population-report'
 import { columnLetter, openBytes } from './parse-cells'
 
 export type SheetStructureLabel = {
@@ -38,7 +40,9 @@ export type SheetStructureResult = {
 
 const BUILT: Record<string, () => Uint8Array> = {
   [FINANCIAL_REPORT_NAME]: financialReport,
-  [INDENTED_REPORT_NAME]: indentedReport
+  [INDENTED_REPORT_NAME]: indentedReport,
+  [POPULATION_REPORT_NAME]: populationWorkbook,
+  [NUMBERED_REPORT_NAME]: numberedReport
 }
 
 export function readSheetLabels(): SheetStructureLabel[] {

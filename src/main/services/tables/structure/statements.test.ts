@@ -100,6 +100,39 @@ describe('the rules on small tables', () => {
     expect(detectStructure(title).titleRows).toBe(1)
   })
 
+  it('title-not-column-names: one row of column names over a single value column is the header, in four languages', () => {
+    const body = [
+      ['Raw materials', '1,200'],
+      ['Work in process', '300'],
+      ['Finished goods', '2,500'],
+      ['Total inventories', '4,000']
+    ]
+    const notes: [string, string][] = [
+      ['Schedule of Components of Inventories (Details) - USD ($) $ in Millions', 'Total'],
+      ['Schedule of Components of Inventories (Details) - USD ($) $ in Millions', '12 Months Ended Dec. 31, 2024'],
+      ['Composantes des stocks (détail) - EUR (€) en millions d’euros', '31 déc. 2024'],
+      ['Zusammensetzung der Vorräte (Einzelheiten) - EUR (€) in Millionen', 'Insgesamt'],
+      ['Composición de las existencias (detalle) - EUR (€) en millones de euros', '31 dic. 2024']
+    ]
+    for (const [caption, name] of notes) {
+      const g = grid([[caption, name], ...body])
+      expect(detectStructure(g).titleRows ?? 0, name).toBe(0)
+      expect(structureGrid(g, detectStructure(g)).columns, name).toEqual([[name]])
+      // Without the rule the long caption and the name beside it read as a paragraph over the table.
+      expect(
+        withoutRules(['title-not-column-names'], () => detectStructure(g).titleRows),
+        name
+      ).toBe(1)
+    }
+    // Section labels without values may come between the names and the first values.
+    const sections = grid([[notes[0]?.[0] ?? '', 'Total'], ['Current:', ''], ...body])
+    expect(detectStructure(sections).titleRows ?? 0).toBe(0)
+    // A unit beside a title, or a title over a header row of its own, stays a title line.
+    expect(detectStructure(grid([[notes[0]?.[0] ?? '', '(in millions)'], ...body])).titleRows).toBe(1)
+    const overHeader = grid([[notes[0]?.[0] ?? '', 'Total'], ['', '2024'], ...body])
+    expect(detectStructure(overHeader)).toEqual(withoutRules(['title-not-column-names'], () => detectStructure(overHeader)))
+  })
+
   it('block-result-line: a difference of the rows above heads nothing, a total over its parts still does', () => {
     const statementRows = grid([
       ['', '2024', '2023'],

@@ -30,6 +30,7 @@ export const RULE_TABLE: Readonly<Record<string, RuleEntry>> = {
   'title-paragraph': { stage: 'title', strength: 10, effect: 'sheets header −3, sheets label columns −2, sheets parents −92' },
   'title-not-header-corner': { stage: 'title', strength: 20, effect: 'HiTab top −12, HiTab left −1, HiTab counts −11, sheets header −1' },
   'title-not-period-header': { stage: 'title', strength: 20, effect: 'sheets header −1, sheets parents −5, sheets title/notes −1' },
+  'title-not-column-names': { stage: 'title', strength: 20, effect: 'not measured yet' },
   'header-ends-at-line-numbers': { stage: 'header-rows', strength: 100, effect: 'sheets header −1, sheets parents −1' },
   'header-ends-at-unmarked-row': { stage: 'header-rows', strength: 95, effect: 'no figure moves' },
   'header-column-numbers': { stage: 'header-rows', strength: 80, effect: 'sheets header −1' },

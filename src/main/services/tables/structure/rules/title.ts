@@ -6,6 +6,7 @@ import { cellKind, isDateLike } from '../number'
 import { rawText, regionAt, type Grid } from '../grid'
 import { UNIT_WORDS } from '../rows'
 import { alternatives } from '../knowledge/cues'
+import { titleNotColumnNames } from './title-column-names'
 import { rowDecider, ranked, type Evidence, type RowRule, type Unranked } from './types'
 
 // A title block is a few lines; a table needs a header row and a data row below it.
@@ -35,7 +36,7 @@ export type TitleClaim = { row: number; title: boolean; col: number }
 type TitleRule = RowRule<TitleContext, TitleClaim>
 
 /** The written columns of a row above the limit that holds text (more than three: none of them is a line). */
-function forLine(ctx: TitleContext, r: number, each: (row: number, filled: number[]) => void): void {
+export function forLine(ctx: TitleContext, r: number, each: (row: number, filled: number[]) => void): void {
   if (r >= ctx.limit) return
   let filled = ctx.written.get(r)
   if (filled === undefined) ctx.written.set(r, (filled = writtenColumns(ctx.g, r, 4)))
@@ -151,6 +152,7 @@ const periodsOverValues: Unranked<TitleRule> = {
 
 export const TITLE_RULES: readonly TitleRule[] = ranked<TitleRule>([
   periodsOverValues,
+  titleNotColumnNames,
   singleLine,
   continuation,
   unitUnderTitle,

@@ -57,6 +57,7 @@ export function indexColumnNames(grid: RawGrid, parsed: ParsedTable): string[] {
   const offset = Math.max(0, depth - headerCols)
   // Label columns behind index columns start at `labelsFrom`.
   const from = parsed.options.labelsFrom ?? 0
+  const caption = new Set((parsed.title ?? '').split('\n').map((line) => line.trim()))
   const text = (r: number, c: number): string => (grid.cells[r]?.[c + from] ?? '').trim()
   for (let c = 0; c < headerCols && offset + c < depth; c++) {
     const named = new Set<string>()
@@ -64,7 +65,8 @@ export function indexColumnNames(grid: RawGrid, parsed: ParsedTable): string[] {
     if (named.size >= 3) continue
     let name = ''
     for (let r = titleRows + headerRows - 1; r >= titleRows && name === ''; r--) name = text(r, c)
-    names[offset + c] = name
+    // A corner the structure pass read as the table's caption is its title, not a level's name.
+    names[offset + c] = caption.has(name) ? '' : name
   }
   return names
 }

@@ -18,6 +18,7 @@ import { INDENT_COLUMN_RULES, NESTING_RULES, STATED_RULES, SWEEP_RULES } from '.
 import { NOTE_RULES, resolveNotes } from './rules/notes'
 import { labelText, ROLE_REFINERS, ROLE_RULES } from './rules/row-roles'
 import type { Why } from './rules/sweep-cues'
+import { CORNER_RULES, resolveCorner } from './rules/corner-caption'
 import { resolveTitle, TITLE_RULES } from './rules/title'
 import { formatMessage, reasonOf, type Evidence } from './rules/types'
 
@@ -34,6 +35,7 @@ const RULES: ReadonlyMap<string, Messages> = new Map(
     HEADER_EXTENT_RULES,
     LABEL_COLUMN_RULES,
     LABEL_EXTENT_RULES,
+    CORNER_RULES,
     NOTE_RULES,
     ROLE_RULES,
     ROLE_REFINERS,
@@ -95,6 +97,10 @@ export function explainStructure(grid: RawGrid, options?: StructureOptions): Str
       if (e !== undefined || byHand) title.push({ row: r, reasons: byHand ? [HAND] : [reason(e as Evidence<unknown>)] })
     }
   }
+
+  // The corner's caption is a line of the title, on the first header row.
+  const caption = grid.relational === undefined ? resolveCorner(view, headerRows, headerCols) : undefined
+  if (caption !== undefined) title.push({ row: sheetRow(0), reasons: [reason(caption)] })
 
   const headers: RowReasons[] = []
   if (headerRows !== detected.headerRows)

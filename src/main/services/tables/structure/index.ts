@@ -2,6 +2,7 @@ import type { CellRef, HeaderNode, ParsedTable, RawGrid, StructureOptions } from
 import { detectHeaders } from './detect'
 import { blankColumns, normalizeBelow, normalizeGrid, regionAt, type Grid } from './grid'
 import { labelOrder, reorderColumns } from './label-order'
+import { resolveCorner } from './rules/corner-caption'
 import { buildLeftTree, type LeftTree } from './left-tree'
 import { parseNumber } from './number'
 import { detectTitleRows, noteText, titleText } from './margins'
@@ -115,23 +116,19 @@ export function structureGrid(grid: RawGrid, options?: StructureOptions): Parsed
   else delete usedOptions.labelsFrom
   // Label columns behind index columns are read at the front of a view of the grid; the index columns stay data.
   const order = usedOptions.labelsFrom === undefined ? null : labelOrder(g.cols, labelsFrom, headerCols)
+  const view = order === null ? g : reorderColumns(g, order)
   // A database table's header is its schema: a row equal to its column names is data.
-  const parsed = assemble(
-    grid.name,
-    order === null ? g : reorderColumns(g, order),
-    usedOptions,
-    warnings,
-    titleRows,
-    grid.relational === undefined
-  )
+  const parsed = assemble(grid.name, view, usedOptions, warnings, titleRows, grid.relational === undefined)
+  // A statement's name and unit in the corner of its header are part of its title (rules/corner-caption.ts).
+  const caption = grid.relational === undefined ? (resolveCorner(view, headerRows, headerCols)?.claim.caption ?? '') : ''
   // The source's own title (an HTML caption, HiTab's title, a sheet's title over tables side by side) when the
   // grid's title rows hold none.
   const given = grid.hints?.title?.trim() ?? ''
   // Stored values are read at the sheet cells the shifted references name.
   const shifted = withStoredValues(shiftCells(parsed, titleRows, grid.sheetColumn ?? 0, order), grid)
   const own = titleRows === 0 ? '' : titleText(whole, titleRows)
-  if (own === '' && given === '') return shifted
-  return { ...shifted, title: own === '' ? given : own }
+  const title = [own === '' ? given : own, caption].filter((line) => line !== '').join('\n')
+  return title === '' ? shifted : { ...shifted, title }
 }
 
 /**
@@ -199,7 +196,7 @@ function assemble(
   for (let c = headerCols; c < g.cols; c++) if (dropped?.[c] !== 1) colSource.push(c)
 
   const columns = rowAlignedTuples(top.paths, headerRows)
-  const index = headerCols === 0 ? left.paths.map(() => []) : toTuples(left.paths)
+  const index = headerCols === 0 ? left.paths.map(() => []) : indexTuples(left.paths)
   const values: string[][] = new Array<string[]>(left.dataRows.length)
   for (let i = 0; i < left.dataRows.length; i++) {
     const row = g.cells[left.dataRows[i] ?? 0] ?? []
@@ -340,6 +337,25 @@ function rowAlignedTuples(paths: HeaderNode[][], headerRows: number): string[][]
   const width = tuples.reduce((w, t) => Math.max(w, t.length), 0)
   for (const t of tuples) while (t.length < width) t.push('')
   return tuples
+}
+
+/**
+ * The row tuples of the left tree's paths, padded to the deepest label: a level that would hold no label in any
+ * row (a blank leaf of a row without a label of its own, deeper than every label) is not made. Blank nodes are
+ * leaves, so such levels are always the last ones.
+ */
+function indexTuples(paths: HeaderNode[][]): string[][] {
+  let depth = paths.length > 0 ? 1 : 0
+  for (const p of paths) {
+    let end = p.length
+    while (end > depth && (p[end - 1]?.text ?? '') === '') end--
+    if (end > depth) depth = end
+  }
+  return paths.map((p) => {
+    const t = new Array<string>(depth)
+    for (let k = 0; k < depth; k++) t[k] = p[k]?.text ?? ''
+    return t
+  })
 }
 
 function toTuples(paths: HeaderNode[][]): string[][] {

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { RawGrid } from '../../../../shared/table'
 import { financialReport, FINANCIAL_REPORT_NAME } from '../../../../../test/fixtures/sheets/financial-report'
 import { importFileSync } from '../import'
+import { prepareTable } from '../prepare'
+import { explainStructure } from './explain'
 import { detectStructure, structureGrid } from './index'
 import { withoutRules } from './rules/types'
 
@@ -185,3 +187,57 @@ describe('the rules on small tables', () => {
     expect(paths(grid(mixed)).get('Common stock')).toBe('Commitments and contingencies > Shareholders equity > Common stock')
   })
 })
+
+describe("a statement's corner caption", () => {
+  it('corner-caption: the name and unit in the corner are the title, not the name of an index level', () => {
+    const grid = statement('CONSOLIDATED STATEMENTS OF OPERATIONS')
+    const caption = 'Consolidated Statements of Operations - USD ($) shares in Thousands, $ in Thousands'
+    const prepared = prepareTable(grid)
+    expect(prepared.parsed.title).toBe(caption)
+    expect(prepared.indexColumns).toEqual(['', ''])
+    expect(explainStructure(grid).title).toContainEqual({
+      row: 0,
+      reasons: [{ rule: 'corner-caption', text: 'the corner of the header names the table and its unit, not the row labels' }]
+    })
+    // Without the rule the caption names the inner level of the row index, and the table has no title.
+    const before = withoutRules(['corner-caption'], () => prepareTable(grid))
+    expect(before.indexColumns).toEqual(['', caption])
+    expect(before.parsed.title).toBeUndefined()
+    // A corner that names the labels, or a unit alone, stays the labels' name.
+    for (const corner of [
+      'Region, subregion, country or area',
+      '(Thousands of Dollars)',
+      'explanatory variables, prior to entry into export markets'
+    ]) {
+      const named = prepareTable(
+        grid_([
+          [corner, '2024', '2023'],
+          ['North', '5', '4'],
+          ['South', '3', '2']
+        ])
+      )
+      expect(named.indexColumns, corner).toEqual([corner])
+      expect(named.parsed.title, corner).toBeUndefined()
+    }
+  })
+
+  it('makes no index level that holds no label: a row without a label under a section adds none', () => {
+    const t = structureGrid(
+      grid_([
+        ['Interim Consolidated Balance Sheets - USD ($) $ in Millions', 'Mar. 31, 2024', 'Dec. 31, 2023'],
+        ['Cash and cash equivalents', '5,100', '4,800'],
+        ['Receivables', '1,900', '1,800'],
+        ['GUARANTEES', '', ''],
+        ['', '1,200', '1,100']
+      ])
+    )
+    expect(t.title).toBe('Interim Consolidated Balance Sheets - USD ($) $ in Millions')
+    // The last row's path is the section and a blank leaf: the blank is no level of the index.
+    expect(t.index).toEqual([['Cash and cash equivalents'], ['Receivables'], ['GUARANTEES']])
+    expect(t.leftTree.children[2]?.children[0]?.text).toBe('')
+  })
+})
+
+function grid_(cells: string[][]): RawGrid {
+  return { name: 't', cells, merges: [], warnings: [] }
+}

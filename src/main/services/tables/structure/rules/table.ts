@@ -94,6 +94,7 @@ export const RULE_TABLE: Readonly<Record<string, RuleEntry>> = {
   },
   'labels-inner-text-column': { stage: 'label-columns-extent', strength: 10, effect: 'sheets label columns −2, sheets parents −235' },
   'labels-code-columns': { stage: 'label-columns-extent', strength: 5, effect: 'sheets label columns −1' },
+  'corner-caption': { stage: 'corner', strength: 10, effect: 'not measured yet' },
   'note-across-table': { stage: 'notes', strength: 10, effect: 'sheets title/notes −1' },
   'note-sentence': { stage: 'notes', strength: 10, effect: 'sheets title/notes −3' },
   'note-remark': { stage: 'notes', strength: 10, effect: 'sheets title/notes −1' },

@@ -14,8 +14,8 @@ export type Grid = {
   /** The source's style of a cell, if it has one. */
   style: (row: number, col: number) => CellStyle | undefined
   indent: (row: number, col: number) => number
-  /** The row's level in the sheet's row outline (RawGrid.outline; 0: none). */
-  outline: (row: number) => number
+  /** Each row's level in the sheet's row outline (RawGrid.outline; 0: none), or null when no row is grouped. */
+  outline: ((row: number) => number) | null
   /** The source marks header cells (an HTML `<th>`); `headerCell` is false throughout when it does not. */
   marksHeaders: boolean
   headerCell: (row: number, col: number) => boolean
@@ -111,7 +111,7 @@ function normalize(raw: RawGrid, top: number, whole: Grid | null): Grid {
   }
   const headerCell = (row: number, col: number): boolean => style(row, col)?.header === true
   const levels = raw.outline
-  const outline = levels === undefined ? () => 0 : (row: number): number => levels[row + top] ?? 0
+  const outline = levels === undefined ? null : (row: number): number => levels[row + top] ?? 0
   return {
     rows,
     cols,

@@ -10,7 +10,7 @@ import { rawText, type Grid } from './grid'
 import { cellKind, isYearLike } from './number'
 
 // Rows below the header read to judge a column (as the other column readers do).
-const SAMPLE_ROWS = 200
+const SAMPLE_ROWS = 100
 // Fewer values than this tell nothing about a column's kind.
 const MIN_VALUES = 3
 // A code is one short token; a kind a short phrase.
@@ -69,16 +69,18 @@ export function readColumn(g: Grid, col: number, headerRows: number): ColumnRead
     if (t.length === 0) continue
     filled++
     seen.add(t)
-    levels.add(g.indent(r, col))
     const kind = cellKind(t)
-    if (kind === 'text') texts++
-    else if (kind === 'number') numbers++
+    // Only labels are indented: the indentation of numbers is not read.
+    if (kind === 'text') {
+      texts++
+      levels.add(g.indent(r, col))
+    } else if (kind === 'number') numbers++
     if (t.length <= MAX_KIND_CHARS) short++
     if (isYearLike(t)) years++
     if (codeLike(t)) tokens++
     // A whole number written without separators ("108", not "1,234" or "12.5"): a row number or a code.
-    if (/^\d{1,7}$/.test(t)) {
-      const n = Number(t)
+    const n = wholeNumber(t)
+    if (n >= 0) {
       wholes++
       if (previous !== null && n === previous + 1) steps++
       previous = n
@@ -87,6 +89,18 @@ export function readColumn(g: Grid, col: number, headerRows: number): ColumnRead
   const reading = { filled, distinct: seen.size, indents: levels.size, numeric: numbers > texts }
   const kind = kindOf(reading, { texts, numbers, wholes, steps, tokens, short, years }, end - headerRows)
   return { ...reading, kind }
+}
+
+/** The value of a whole number of up to seven digits written without separators, or -1. */
+function wholeNumber(t: string): number {
+  if (t.length > 7) return -1
+  let n = 0
+  for (let k = 0; k < t.length; k++) {
+    const d = t.charCodeAt(k) - 48
+    if (d < 0 || d > 9) return -1
+    n = n * 10 + d
+  }
+  return n
 }
 
 function kindOf(
@@ -117,7 +131,7 @@ function kindOf(
  * One short token that reads as an identifier: with a digit ("900", "UKC11", "11-0000") or a few capitals
  * ("BDI"). A word of a label ("Burundi", "Einnahmen") is none.
  */
-function codeLike(t: string): boolean {
+export function codeLike(t: string): boolean {
   return t.length <= MAX_CODE_CHARS && !/\s/.test(t) && (/\d/.test(t) || /^[A-Z]{2,5}$/.test(t))
 }
 

@@ -17,15 +17,28 @@ export type StatedParents = Int32Array
 // Fewer rows placed than this state no hierarchy worth following.
 const MIN_PLACED = 3
 // Columns read for codes and parent codes after the label columns: index columns come before the values.
-const MAX_CODE_COLUMNS = 40
+const MAX_CODE_COLUMNS = 12
 const MAX_CODE_CHARS = 16
 
 const placed = (role: RowRole | undefined): boolean => role === 'data' || role === 'section'
 
-/** The code in a cell: one short token (a number without separators, or letters and digits), or ''. */
+/**
+ * The code in a cell: one short token (a number without separators, or letters and digits), or ''. Read by
+ * character: every cell of the columns after the labels is asked.
+ */
 function codeIn(g: Grid, r: number, c: number): string {
   const t = rawText(g, r, c)
-  return t.length > 0 && t.length <= MAX_CODE_CHARS && !/\s/.test(t) && !/^-?\d*[.,]\d/.test(t) ? t : ''
+  if (t.length === 0 || t.length > MAX_CODE_CHARS) return ''
+  for (let k = 0; k < t.length; k++) {
+    const ch = t.charCodeAt(k)
+    if (ch <= 32 || ch === 160) return ''
+  }
+  // A decimal number ("12.5", "-0,3", "1,234") is a measure, not a code (as /^-?\d*[.,]\d/ reads it).
+  let k = t.charCodeAt(0) === 45 ? 1 : 0
+  while (k < t.length && t.charCodeAt(k) >= 48 && t.charCodeAt(k) <= 57) k++
+  const sep = t.charCodeAt(k)
+  const next = t.charCodeAt(k + 1)
+  return (sep === 46 || sep === 44) && next >= 48 && next <= 57 ? '' : t
 }
 
 /** A column of codes and the column of their parents' codes, and the parents they give. */
@@ -41,46 +54,127 @@ export function codeColumns(g: Grid, headerRows: number, headerCols: number, rol
   for (let i = 0; i < roles.length; i++) if (placed(roles[i])) rows.push(i)
   if (rows.length < MIN_PLACED + 1) return null
   const last = Math.min(g.cols, headerCols + MAX_CODE_COLUMNS)
-  // Per column: its codes by body row, how many rows have one, and how many distinct.
-  const columns: { col: number; codes: string[]; filled: number; distinct: number }[] = []
+  // The first rows decide which pairs of columns may hold codes and parent codes; only those are read whole.
+  // First a glance: a column of parent codes names, in its first rows, codes written in another column above.
+  const glance = rows.slice(0, GLANCE_ROWS)
+  const glanced = new Map<number, CodeColumn>()
   for (let c = headerCols; c < last; c++) {
-    const codes: string[] = []
-    const seen = new Set<string>()
-    let filled = 0
-    let other = false
-    for (const i of rows) {
-      const code = codeIn(g, headerRows + i, c)
-      // Anything else written in the column (a sentence, a decimal, "1,234") makes it no column of codes.
-      if (code === '' && rawText(g, headerRows + i, c).length > 0) {
-        other = true
-        break
-      }
-      codes[i] = code
-      if (code !== '') {
-        filled++
-        seen.add(code)
-      }
-    }
-    if (!other && filled >= MIN_PLACED) columns.push({ col: c, codes, filled, distinct: seen.size })
+    const column = readCodes(g, headerRows, c, glance)
+    if (column !== null) glanced.set(c, column)
   }
-  // Codes: on most rows, each on one. Parent codes: repeated, written on half the rows at least.
-  const codeCandidates = columns.filter((k) => k.filled >= 0.8 * rows.length && k.distinct >= 0.98 * k.filled)
-  const parentCandidates = columns.filter((k) => k.filled >= 0.5 * rows.length && k.distinct < 0.8 * k.filled)
+  const named = namingColumns(glance, glanced)
+  if (named.size === 0) return null
+  const sample = rows.slice(0, SAMPLE_ROWS)
+  const pairs: [number, number][] = []
+  const sampled = new Map<number, CodeColumn>()
+  for (const c of named) {
+    const column = readCodes(g, headerRows, c, sample)
+    if (column !== null) sampled.set(c, column)
+  }
+  for (const [c, code] of sampled)
+    for (const [p, parent] of sampled) if (p !== c && codesAndParents(sample, code, parent, roles.length) !== null) pairs.push([c, p])
+  if (pairs.length === 0) return null
+  const whole = new Map<number, CodeColumn | null>()
+  const read = (c: number): CodeColumn | null => {
+    if (!whole.has(c)) whole.set(c, sample.length === rows.length ? (sampled.get(c) ?? null) : readCodes(g, headerRows, c, rows))
+    return whole.get(c) ?? null
+  }
   let best: CodeColumns | null = null
-  for (const code of codeCandidates) {
-    const rowOf = new Map<string, number>()
-    for (const i of rows) {
-      const v = code.codes[i] ?? ''
-      if (v !== '' && !rowOf.has(v)) rowOf.set(v, i)
-    }
-    for (const parent of parentCandidates) {
-      if (parent.col === code.col) continue
-      const found = parentsByCode(rows, rowOf, parent.codes, roles.length)
-      if (found !== null && (best === null || found.matched > best.matched))
-        best = { codes: code.col, parentCodes: parent.col, parents: found.parents, matched: found.matched }
-    }
+  for (const [c, p] of pairs) {
+    const code = read(c)
+    const parent = read(p)
+    const found = code === null || parent === null ? null : codesAndParents(rows, code, parent, roles.length)
+    if (found !== null && (best === null || found.matched > best.matched))
+      best = { codes: c, parentCodes: p, parents: found.parents, matched: found.matched }
   }
   return best
+}
+
+// Rows glanced at, then read, to find the columns of codes and parent codes.
+const GLANCE_ROWS = 8
+const SAMPLE_ROWS = 40
+
+/**
+ * The columns that may hold parent codes (repeated, and two rows or more name a code written in another column
+ * above them, a column of distinct codes) and the columns whose codes they name. Each code's first two places in other columns are kept, so each
+ * cell is looked up once.
+ */
+function namingColumns(rows: readonly number[], columns: ReadonlyMap<number, CodeColumn>): Set<number> {
+  // Per code: the first row and column it is written in, and the first in another column than that one.
+  const first = new Map<string, { row: number; col: number; row2: number; col2: number }>()
+  // Codes are written on most rows, each on one; parent codes repeat (siblings share a parent).
+  const codeColumns = [...columns].filter(([, k]) => k.filled >= 0.8 * rows.length && k.distinct === k.filled)
+  if (codeColumns.length === 0) return new Set()
+  for (const i of rows)
+    for (const [c, column] of codeColumns) {
+      const v = column.codes[i] ?? ''
+      if (v === '') continue
+      const at = first.get(v)
+      if (at === undefined) first.set(v, { row: i, col: c, row2: -1, col2: -1 })
+      else if (at.col2 < 0 && c !== at.col) {
+        at.row2 = i
+        at.col2 = c
+      }
+    }
+  const named = new Set<number>()
+  for (const [p, parent] of columns) {
+    if (parent.distinct === parent.filled) continue
+    let hits = 0
+    const codes: number[] = []
+    for (const i of rows) {
+      const at = first.get(parent.codes[i] ?? '')
+      if (at === undefined) continue
+      const col = at.col !== p && at.row < i ? at.col : at.col2 >= 0 && at.col2 !== p && at.row2 < i ? at.col2 : -1
+      if (col < 0) continue
+      hits++
+      codes.push(col)
+    }
+    if (hits < 2) continue
+    named.add(p)
+    for (const c of codes) named.add(c)
+  }
+  return named
+}
+
+/** A column's codes by body row, how many rows have one, and how many distinct. */
+type CodeColumn = { codes: string[]; filled: number; distinct: number }
+
+/** The codes of column `c` in `rows`, or null when something else is written there (a sentence, a decimal). */
+function readCodes(g: Grid, headerRows: number, c: number, rows: readonly number[]): CodeColumn | null {
+  const codes = new Array<string>((rows[rows.length - 1] ?? -1) + 1).fill('')
+  const seen = new Set<string>()
+  let filled = 0
+  for (const i of rows) {
+    const code = codeIn(g, headerRows + i, c)
+    if (code === '') {
+      if (rawText(g, headerRows + i, c).length > 0) return null
+      continue
+    }
+    codes[i] = code
+    filled++
+    seen.add(code)
+  }
+  return filled >= MIN_PLACED ? { codes, filled, distinct: seen.size } : null
+}
+
+/**
+ * Codes on most rows, each on one; parent codes repeated (siblings share a parent), on half the rows at least,
+ * nearly all naming the code of an earlier row: the parents they give, or null.
+ */
+function codesAndParents(
+  rows: readonly number[],
+  code: CodeColumn,
+  parent: CodeColumn,
+  n: number
+): { parents: StatedParents; matched: number } | null {
+  if (code.filled < 0.8 * rows.length || code.distinct < 0.98 * code.filled) return null
+  if (parent.filled < 0.5 * rows.length || parent.distinct >= 0.8 * parent.filled) return null
+  const rowOf = new Map<string, number>()
+  for (const i of rows) {
+    const v = code.codes[i] ?? ''
+    if (v !== '' && !rowOf.has(v)) rowOf.set(v, i)
+  }
+  return parentsByCode(rows, rowOf, parent.codes, n)
 }
 
 function parentsByCode(
@@ -115,6 +209,8 @@ function parentsByCode(
 
 // "1", "1.", "1.1", "1.1.2" then the label ("1.1 Current assets"); or an account code ("1100 Current assets").
 const NUMBERED = /^(\d{1,6}(?:\.\d{1,3})*)(\.?)\s+\S/
+// The first labels read: half of them must be numbered.
+const FIRST_LABELS = 10
 // Account codes have as many digits each, three at least ("1000", "1100"): fewer are counts or ages ("15 to 19").
 const ACCOUNT_DIGITS = 3
 
@@ -142,11 +238,21 @@ export function numberedLabels(g: Grid, headerRows: number, headerCols: number, 
   let accounts = true
   // Labels that open with a year ("2010 Q1") name periods, not accounts.
   let years = 0
+  let rows = 0
+  for (const role of roles) if (placed(role)) rows++
   for (let i = 0; i < roles.length; i++) {
     if (!placed(roles[i])) continue
     const label = labelText(g, headerRows + i, headerCols)
     if (label.length === 0) continue
     labelled++
+    // Most labels do not open with a digit; once too many do not (half of the first ten, or more than 40 % of
+    // the rows), the labels are not numbered.
+    const first = label.charCodeAt(0)
+    if (first < 48 || first > 57) {
+      const unnumbered = labelled - numbered
+      if (unnumbered > 0.4 * rows || (labelled <= FIRST_LABELS && unnumbered * 2 > FIRST_LABELS)) return null
+      continue
+    }
     const m = NUMBERED.exec(label)
     const number = m?.[1]
     if (number === undefined) continue
@@ -222,7 +328,9 @@ export function parentsByLevel(levels: readonly number[]): StatedParents {
 
 /** Each placed row's outline level (-1 for the others), or null when the body's rows are not outlined at two levels. */
 export function outlineLevels(g: Grid, headerRows: number, roles: readonly RowRole[]): number[] | null {
-  const levels = roles.map((role, i) => (placed(role) ? g.outline(headerRows + i) : -1))
+  const outline = g.outline
+  if (outline === null) return null
+  const levels = roles.map((role, i) => (placed(role) ? outline(headerRows + i) : -1))
   const used = new Set(levels.filter((l) => l >= 0))
   return used.size >= 2 ? levels : null
 }

@@ -6,7 +6,8 @@
  * stay ordinary columns of the table, where programs can read them.
  */
 import { rawText, type Grid } from '../grid'
-import { indexesRows, readColumn, type ColumnReading } from '../index-columns'
+import { codeLike, indexesRows, readColumn, type ColumnReading } from '../index-columns'
+import { cellKind, isYearLike } from '../number'
 import { opening } from '../knowledge/cues'
 import type { LabelColumnsClaim, LabelColumnsContext } from './label-columns'
 import type { Rule, Unranked } from './types'
@@ -28,6 +29,8 @@ export type LabelsBehindIndex = { col: number; named: boolean; indented: boolean
  * labels, else the one indented to the most depths, else the one with the most distinct values.
  */
 export function labelsBehindIndex(g: Grid, headerRows: number): LabelsBehindIndex | null {
+  // Most tables start with their labels: two different texts that are no codes settle it at once.
+  if (labelsFirst(g, headerRows)) return null
   const limit = Math.min(g.cols, MAX_COLUMNS)
   const read: ColumnReading[] = []
   let first = -1
@@ -72,6 +75,27 @@ export function labelsBehindIndex(g: Grid, headerRows: number): LabelsBehindInde
   const indented = bestScore[1] > 1
   if (!indented && !download) return null
   return { col: best, named: bestScore[0] === 1, indented, index }
+}
+
+// Rows read for the first two labels of the first column.
+const FIRST_ROWS = 20
+
+/**
+ * The first written cells of column 0 cannot index the rows: two different texts that read as no code (labels),
+ * or a year or a number that is not a whole number written plainly (a period, a measure).
+ */
+function labelsFirst(g: Grid, headerRows: number): boolean {
+  let seen: string | null = null
+  for (let r = headerRows; r < Math.min(g.rows, headerRows + FIRST_ROWS); r++) {
+    const t = rawText(g, r, 0)
+    if (t.length === 0) continue
+    const kind = cellKind(t)
+    if (kind === 'number') return isYearLike(t) || !/^\d{1,7}$/.test(t)
+    if (kind !== 'text' || codeLike(t)) return false
+    if (seen !== null) return t !== seen
+    seen = t
+  }
+  return false
 }
 
 function greater(a: readonly number[], b: readonly number[]): boolean {

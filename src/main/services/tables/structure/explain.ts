@@ -89,6 +89,12 @@ export function explainStructure(grid: RawGrid, options?: StructureOptions): Str
   const sheetRow = (r: number): number => r + titleRows
 
   const title: RowReasons[] = []
+  // Why the row after the title block (the first header row) is no title line, when a rule says so.
+  let notTitle: StructureReason | undefined
+  if (grid.relational === undefined) {
+    const end = resolveTitle(whole).end
+    if (end !== undefined && (detected.titleRows ?? 0) === titleRows && end.claim.row === titleRows) notTitle = reason(end)
+  }
   if (grid.relational === undefined && titleRows > 0) {
     const found = resolveTitle(whole)
     const byHand = titleRows !== (detected.titleRows ?? 0)
@@ -112,12 +118,13 @@ export function explainStructure(grid: RawGrid, options?: StructureOptions): Str
     for (let r = 0; r <= headerRows && r < g.rows; r++) {
       const reasons: StructureReason[] = []
       const e = read.evidence.get(r)
-      if (r === 0)
+      if (r === 0) {
         reasons.push({
           rule: 'header-first-row',
           text: headerRows === 0 ? 'the first row holds plain numbers: no header row' : 'the first row names the columns'
         })
-      else if (e !== undefined) reasons.push(reason(e))
+        if (notTitle !== undefined) reasons.push(notTitle)
+      } else if (e !== undefined) reasons.push(reason(e))
       if (extent.evidence !== undefined && (r === headerRows || r === read.rows)) reasons.push(reason(extent.evidence))
       if (reasons.length > 0) headers.push({ row: sheetRow(r), reasons })
     }

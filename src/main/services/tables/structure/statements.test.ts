@@ -126,6 +126,15 @@ describe('the rules on small tables', () => {
         name
       ).toBe(1)
     }
+    // A schedule whose lines are years; the explanation gives the rule on the header row.
+    const maturities = grid([
+      ['Leases - Maturities of Lease Liabilities (Details) - USD ($) $ in Millions', 'Operating leases'],
+      ['2025', '412'],
+      ['2026', '388'],
+      ['Total', '800']
+    ])
+    expect(detectStructure(maturities)).toMatchObject({ headerRows: 1, headerCols: 1 })
+    expect(explainStructure(maturities).headerRows[0]?.reasons.map((r) => r.rule)).toEqual(['header-first-row', 'title-not-column-names'])
     // Section labels without values may come between the names and the first values.
     const sections = grid([[notes[0]?.[0] ?? '', 'Total'], ['Current:', ''], ...body])
     expect(detectStructure(sections).titleRows ?? 0).toBe(0)

@@ -6,7 +6,7 @@
  * title paragraph; the names over the columns of values make it the header. Names that are all dates the
  * number reader knows ("Dec. 31, 2024") are left to title-not-period-header, which reads them the same way.
  */
-import { cellKind, isDateLike } from '../number'
+import { cellKind, isDateLike, isYearLike } from '../number'
 import { rawText, type Grid } from '../grid'
 import { UNIT_WORDS } from '../rows'
 import { forLine, prose, type TitleClaim, type TitleContext } from './title'
@@ -32,7 +32,9 @@ function bodyBelow(g: Grid, r: number, first: number, cols: readonly number[]): 
   for (let q = r + 1; q < Math.min(g.rows, r + 1 + VALUES_WITHIN); q++) {
     const written = cols.filter((c) => rawText(g, q, c).length > 0)
     if (written.length === 0) continue
-    return cellKind(rawText(g, q, first)) === 'text' && written.every((c) => cellKind(rawText(g, q, c)) === 'number')
+    // The label may be a year ("2025 | 412" in a schedule of maturities).
+    const label = rawText(g, q, first)
+    return (cellKind(label) === 'text' || isYearLike(label)) && written.every((c) => cellKind(rawText(g, q, c)) === 'number')
   }
   return false
 }
@@ -45,10 +47,10 @@ export const titleNotColumnNames: Unranked<RowRule<TitleContext, TitleClaim>> = 
   check(ctx, r, report) {
     forLine(ctx, r, (row, [a = 0, ...rest]) => {
       if (a !== ctx.first || rest.length === 0) return
+      if (!bodyBelow(ctx.g, row, a, rest)) return
       // Names that are all dates as number.ts reads them are title-not-period-header's.
       const names = rest.map((c) => rawText(ctx.g, row, c))
-      if (names.every((t) => isDateLike(t))) return
-      if (names.every(columnName) && bodyBelow(ctx.g, row, a, rest)) report({ claim: { row, title: false, col: a }, message: 'names' })
+      if (!names.every((t) => isDateLike(t)) && names.every(columnName)) report({ claim: { row, title: false, col: a }, message: 'names' })
     })
   }
 }

@@ -162,8 +162,11 @@ export const TITLE_RULES: readonly TitleRule[] = ranked<TitleRule>([
   reachesIntoTable
 ])
 
-/** The title block's length and the evidence that decided each of its lines. */
-export type TitleAnswer = { rows: number; lines: Map<number, Evidence<TitleClaim>> }
+/**
+ * The title block's length and the evidence that decided each of its lines; `end`: the evidence that the row
+ * after it is no title line, when a rule says so (a header row of period ends or column names).
+ */
+export type TitleAnswer = { rows: number; lines: Map<number, Evidence<TitleClaim>>; end?: Evidence<TitleClaim> }
 
 /**
  * The block is the leading rows that are each blank or a title line (some rule says so and none says it is
@@ -181,13 +184,18 @@ export function resolveTitle(g: Grid, rules: readonly TitleRule[] = TITLE_RULES)
   }
   let r = 0
   const decide = rowDecider(rules, ctx)
+  let end: Evidence<TitleClaim> | undefined
   for (; r < ctx.limit; r++) {
     if (emptyRow(g, r)) continue
     const best = decide(r)
-    if (best === undefined || !best.claim.title) break
+    if (best === undefined || !best.claim.title) {
+      end = best
+      break
+    }
     lines.set(r, best)
   }
-  return r >= ctx.limit ? { rows: 0, lines: new Map() } : { rows: r, lines }
+  if (r >= ctx.limit) return { rows: 0, lines: new Map() }
+  return end === undefined ? { rows: r, lines } : { rows: r, lines, end }
 }
 
 /** Columns of the row with written text, stopping after `max`. */

@@ -1,6 +1,6 @@
 /**
  * The real-sheet benchmark: the structure of the main table of every workbook in datasets/spreadsheets, and of
- * four workbooks built from public layouts (test/fixtures/sheets), against hand labels (test/fixtures/sheet-structure.json): the title
+ * five workbooks built from public layouts (test/fixtures/sheets), against hand labels (test/fixtures/sheet-structure.json): the title
  * rows, the header rows, the columns that name the rows, the notes under the table and each body row's parent.
  */
 import { existsSync, readFileSync } from 'node:fs'
@@ -13,6 +13,7 @@ import { financialReport, FINANCIAL_REPORT_NAME } from '../../test/fixtures/shee
 import { indentedReport, INDENTED_REPORT_NAME } from '../../test/fixtures/sheets/indented-report'
 import { numberedReport, NUMBERED_REPORT_NAME } from '../../test/fixtures/sheets/numbered-report'
 import { populationWorkbook, POPULATION_REPORT_NAME } from '../../test/fixtures/sheets/population-report'
+import { statementNotes, STATEMENT_NOTES_NAME } from '../../test/fixtures/sheets/statement-notes'
 import { columnLetter, openBytes } from './parse-cells'
 
 export type SheetStructureLabel = {
@@ -42,7 +43,8 @@ const BUILT: Record<string, () => Uint8Array> = {
   [FINANCIAL_REPORT_NAME]: financialReport,
   [INDENTED_REPORT_NAME]: indentedReport,
   [POPULATION_REPORT_NAME]: populationWorkbook,
-  [NUMBERED_REPORT_NAME]: numberedReport
+  [NUMBERED_REPORT_NAME]: numberedReport,
+  [STATEMENT_NOTES_NAME]: statementNotes
 }
 
 export function readSheetLabels(): SheetStructureLabel[] {

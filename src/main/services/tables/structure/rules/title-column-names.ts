@@ -42,11 +42,13 @@ function bodyBelow(g: Grid, r: number, first: number, cols: readonly number[]): 
 export const titleNotColumnNames: Unranked<RowRule<TitleContext, TitleClaim>> = {
   id: 'title-not-column-names',
   description:
-    'A row whose first cell is followed by short names (categories, or periods in any language), each over a column whose values start on the next row beside a label ("Inventories (Details) - USD ($) $ in Millions | Total"), names the columns: it is the header row, not a title line.',
+    'A row whose first cell, a sentence or a title, is followed by short names (categories, or periods in any language), each over a column whose values start on the next row beside a label ("Inventories (Details) - USD ($) $ in Millions | Total"), names the columns: it is the header row, not a title line.',
   messages: { names: 'names the columns of values that start right below it' },
   check(ctx, r, report) {
     forLine(ctx, r, (row, [a = 0, ...rest]) => {
-      if (a !== ctx.first || rest.length === 0) return
+      // The note's name is a sentence or a title (what makes the row read as a title paragraph); a short first
+      // cell beside names is read as before.
+      if (a !== ctx.first || rest.length === 0 || !prose(rawText(ctx.g, row, a))) return
       if (!bodyBelow(ctx.g, row, a, rest)) return
       // Names that are all dates as number.ts reads them are title-not-period-header's.
       const names = rest.map((c) => rawText(ctx.g, row, c))

@@ -124,3 +124,19 @@ describe('labels numbered by place or by account codes', () => {
     expect(withoutRules(['nesting-numbered-labels'], () => paths(accounts()))).toContain('2120 Accrued expenses')
   })
 })
+
+describe('a stated hierarchy deeper than the index can show', () => {
+  it('puts rows deeper than 32 levels under their ancestor at level 32, as the sweep bounds its open parents', () => {
+    const rows = Array.from({ length: 40 }, (_, i) => [`Item ${i}`, String(i)])
+    const grid: RawGrid = {
+      name: 't',
+      cells: [['Item', 'Value'], ...rows],
+      merges: [],
+      warnings: [],
+      outline: [0, ...rows.map((_, i) => i)]
+    }
+    const t = structureGrid(grid, detectStructure(grid))
+    expect(Math.max(...t.index.map((x) => x.filter((l) => l !== '').length))).toBe(33)
+    expect(t.index[39]?.filter((l) => l !== '').slice(-2)).toEqual(['Item 31', 'Item 39'])
+  })
+})

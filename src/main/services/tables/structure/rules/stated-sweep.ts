@@ -15,6 +15,9 @@ import { rowIndent, type Why } from './sweep-cues'
 import type { Placement, SweepInput, SweepResult } from './sweep'
 import type { Evidence } from './types'
 
+// Levels of the row index at most (the sweep's bound on open parents).
+const MAX_DEPTH = 32
+
 /** Each row's parent by the indentation of the indented label column, for the reasons; null without one. */
 function indentationParents(input: SweepInput): Int32Array | null {
   const { g, headerRows, headerCols, roles, facts } = input
@@ -65,7 +68,9 @@ export function statedSweep(input: SweepInput, stated: Evidence<StatedClaim>): S
     }
     const p = parents[i] ?? -1
     const above = p >= 0 ? chains.get(p) : undefined
-    const path = above === undefined ? [...unit] : [...above]
+    // As in the sweep, a row sits at most MAX_DEPTH levels deep (under its ancestor there): each row's path is
+    // as long as its depth, so without a bound a chain of parents costs the square of its rows.
+    const path = above === undefined ? [...unit] : above.slice(0, MAX_DEPTH)
     let parent = path[path.length - 1] ?? root
     const own = path.length
     for (let c = 0; c < headerCols; c++) {

@@ -9,11 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { detectStructure, structureGrid } from '../../src/main/services/tables/structure'
 import { datasetsDir } from '../../src/main/services/paths'
 import type { HeaderNode, ParsedTable, RawGrid } from '../../src/shared/table'
-import { financialReport, FINANCIAL_REPORT_NAME } from '../../test/fixtures/sheets/financial-report'
-import { indentedReport, INDENTED_REPORT_NAME } from '../../test/fixtures/sheets/indented-report'
-import { numberedReport, NUMBERED_REPORT_NAME } from '../../test/fixtures/sheets/numbered-report'
-import { populationWorkbook, POPULATION_REPORT_NAME } from '../../test/fixtures/sheets/population-report'
-import { statementNotes, STATEMENT_NOTES_NAME } from '../../test/fixtures/sheets/statement-notes'
+import { BUILT_WORKBOOKS } from '../../test/fixtures/sheets/built'
 import { columnLetter, openBytes } from './parse-cells'
 
 export type SheetStructureLabel = {
@@ -39,14 +35,6 @@ export type SheetStructureResult = {
   misses: SheetStructureMiss[]
 }
 
-const BUILT: Record<string, () => Uint8Array> = {
-  [FINANCIAL_REPORT_NAME]: financialReport,
-  [INDENTED_REPORT_NAME]: indentedReport,
-  [POPULATION_REPORT_NAME]: populationWorkbook,
-  [NUMBERED_REPORT_NAME]: numberedReport,
-  [STATEMENT_NOTES_NAME]: statementNotes
-}
-
 export function readSheetLabels(): SheetStructureLabel[] {
   const fixture = fileURLToPath(new URL('../../test/fixtures/sheet-structure.json', import.meta.url))
   return (JSON.parse(readFileSync(fixture, 'utf8')) as { tables: SheetStructureLabel[] }).tables
@@ -56,8 +44,8 @@ export function readSheetLabels(): SheetStructureLabel[] {
 export function builtWorkbook(file: string): RawGrid[] | string | undefined {
   if (!file.startsWith('built:')) return undefined
   const name = file.slice('built:'.length)
-  const make = BUILT[name]
-  return make === undefined ? `no built workbook ${name}: ${Object.keys(BUILT).join(', ')}` : openBytes(name, make())
+  const make = BUILT_WORKBOOKS[name]
+  return make === undefined ? `no built workbook ${name}: ${Object.keys(BUILT_WORKBOOKS).join(', ')}` : openBytes(name, make())
 }
 
 /** The grid of a labelled table as the app opens it, or undefined when its file is absent. */

@@ -50,20 +50,11 @@ export type CodeColumns = { codes: number; parentCodes: number; parents: StatedP
  * parent code that names no row (or none is written) puts the row at the top. Null when the body has none.
  */
 export function codeColumns(g: Grid, headerRows: number, headerCols: number, roles: readonly RowRole[]): CodeColumns | null {
+  // The first rows decide which pairs of columns may hold codes and parent codes; only those are read whole.
+  const named = glance(g, headerRows, headerCols, roles)
+  if (named.length === 0) return null
   const rows: number[] = []
   for (let i = 0; i < roles.length; i++) if (placed(roles[i])) rows.push(i)
-  if (rows.length < MIN_PLACED + 1) return null
-  const last = Math.min(g.cols, headerCols + MAX_CODE_COLUMNS)
-  // The first rows decide which pairs of columns may hold codes and parent codes; only those are read whole.
-  // First a glance: a column of parent codes names, in its first rows, codes written in another column above.
-  const glance = rows.slice(0, GLANCE_ROWS)
-  const glanced = new Map<number, CodeColumn>()
-  for (let c = headerCols; c < last; c++) {
-    const column = readCodes(g, headerRows, c, glance)
-    if (column !== null) glanced.set(c, column)
-  }
-  const named = namingColumns(glance, glanced)
-  if (named.size === 0) return null
   const sample = rows.slice(0, SAMPLE_ROWS)
   const pairs: [number, number][] = []
   const sampled = new Map<number, CodeColumn>()
@@ -95,45 +86,88 @@ const GLANCE_ROWS = 8
 const SAMPLE_ROWS = 40
 
 /**
- * The columns that may hold parent codes (repeated, and two rows or more name a code written in another column
- * above them, a column of distinct codes) and the columns whose codes they name. Each code's first two places in other columns are kept, so each
- * cell is looked up once.
+ * The columns worth reading for codes and parent codes, from the first rows alone: a column of parent codes
+ * repeats a code, and two of its rows or more name a code written above them in another column, whose codes
+ * all differ; that column and the ones it names. Most tables have none, and every table is asked: it reads a
+ * few cells a column into one array, without sets or maps.
  */
-function namingColumns(rows: readonly number[], columns: ReadonlyMap<number, CodeColumn>): Set<number> {
-  // Per code: the first row and column it is written in, and the first in another column than that one.
-  const first = new Map<string, { row: number; col: number; row2: number; col2: number }>()
-  // Codes are written on most rows, each on one; parent codes repeat (siblings share a parent).
-  const codeColumns = [...columns].filter(([, k]) => k.filled >= 0.8 * rows.length && k.distinct === k.filled)
-  if (codeColumns.length === 0) return new Set()
-  for (const i of rows)
-    for (const [c, column] of codeColumns) {
-      const v = column.codes[i] ?? ''
+function glance(g: Grid, headerRows: number, headerCols: number, roles: readonly RowRole[]): number[] {
+  const rows: number[] = []
+  for (let i = 0; i < roles.length && rows.length < GLANCE_ROWS; i++) if (placed(roles[i])) rows.push(i)
+  const n = rows.length
+  if (n < MIN_PLACED + 1) return []
+  const cols = Math.min(g.cols, headerCols + MAX_CODE_COLUMNS) - headerCols
+  if (!childNear(g, headerRows, headerCols, cols, rows)) return []
+  // codes[c * n + k]: the code of glanced row k in column headerCols + c ('' for none); a column with anything
+  // else written in it is dead.
+  const codes = new Array<string>(cols * n).fill('')
+  const dead = new Uint8Array(cols)
+  const unique = new Uint8Array(cols)
+  const repeats = new Uint8Array(cols)
+  for (let c = 0; c < cols; c++) {
+    let filled = 0
+    for (let k = 0; k < n; k++) {
+      const r = headerRows + (rows[k] ?? 0)
+      const code = codeIn(g, r, headerCols + c)
+      if (code === '') {
+        if (rawText(g, r, headerCols + c).length > 0) {
+          dead[c] = 1
+          break
+        }
+        continue
+      }
+      codes[c * n + k] = code
+      filled++
+      for (let j = 0; j < k; j++) if (codes[c * n + j] === code) repeats[c] = 1
+    }
+    unique[c] = dead[c] === 0 && filled >= 0.8 * n && repeats[c] === 0 ? 1 : 0
+  }
+  const named: number[] = []
+  for (let p = 0; p < cols; p++) {
+    if (dead[p] === 1 || repeats[p] === 0) continue
+    const naming: number[] = []
+    for (let k = 1; k < n; k++) {
+      const v = codes[p * n + k] ?? ''
       if (v === '') continue
-      const at = first.get(v)
-      if (at === undefined) first.set(v, { row: i, col: c, row2: -1, col2: -1 })
-      else if (at.col2 < 0 && c !== at.col) {
-        at.row2 = i
-        at.col2 = c
+      for (let c = 0; c < cols; c++) {
+        if (c === p || unique[c] === 0) continue
+        let found = false
+        for (let j = 0; j < k && !found; j++) found = codes[c * n + j] === v
+        if (found) {
+          naming.push(headerCols + c)
+          break
+        }
       }
     }
-  const named = new Set<number>()
-  for (const [p, parent] of columns) {
-    if (parent.distinct === parent.filled) continue
-    let hits = 0
-    const codes: number[] = []
-    for (const i of rows) {
-      const at = first.get(parent.codes[i] ?? '')
-      if (at === undefined) continue
-      const col = at.col !== p && at.row < i ? at.col : at.col2 >= 0 && at.col2 !== p && at.row2 < i ? at.col2 : -1
-      if (col < 0) continue
-      hits++
-      codes.push(col)
-    }
-    if (hits < 2) continue
-    named.add(p)
-    for (const c of codes) named.add(c)
+    if (naming.length < 2) continue
+    for (const c of [headerCols + p, ...naming]) if (!named.includes(c)) named.push(c)
   }
   return named
+}
+
+// A listing by parent codes has a row among its first ones under one above it (the world's first region).
+const NEAR_ROWS = 4
+
+/**
+ * Among the first NEAR_ROWS rows, a cell holds the code written in another column of a row above it: the least a
+ * listing by parent codes shows at its top. Reads at most NEAR_ROWS cells a column.
+ */
+function childNear(g: Grid, headerRows: number, headerCols: number, cols: number, rows: readonly number[]): boolean {
+  const n = Math.min(NEAR_ROWS, rows.length)
+  const seen: string[] = []
+  const where: number[] = []
+  for (let k = 0; k < n; k++) {
+    const r = headerRows + (rows[k] ?? 0)
+    const from = seen.length
+    for (let c = 0; c < cols; c++) {
+      const code = codeIn(g, r, headerCols + c)
+      if (code === '') continue
+      for (let j = 0; j < from; j++) if (seen[j] === code && where[j] !== c) return true
+      seen.push(code)
+      where.push(c)
+    }
+  }
+  return false
 }
 
 /** A column's codes by body row, how many rows have one, and how many distinct. */

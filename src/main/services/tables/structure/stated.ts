@@ -27,7 +27,11 @@ const placed = (role: RowRole | undefined): boolean => role === 'data' || role =
  * character: every cell of the columns after the labels is asked.
  */
 function codeIn(g: Grid, r: number, c: number): string {
-  const t = rawText(g, r, c)
+  return codeOf(rawText(g, r, c))
+}
+
+/** The code a cell's text is, or ''. */
+function codeOf(t: string): string {
   if (t.length === 0 || t.length > MAX_CODE_CHARS) return ''
   for (let k = 0; k < t.length; k++) {
     const ch = t.charCodeAt(k)
@@ -97,38 +101,56 @@ function glance(g: Grid, headerRows: number, headerCols: number, roles: readonly
   const n = rows.length
   if (n < MIN_PLACED + 1) return []
   const cols = Math.min(g.cols, headerCols + MAX_CODE_COLUMNS) - headerCols
-  if (!childNear(g, headerRows, headerCols, cols, rows)) return []
   // codes[c * n + k]: the code of glanced row k in column headerCols + c ('' for none); a column with anything
-  // else written in it is dead.
+  // else written in it is dead. Read row by row, each cell once: the first rows decide whether to go on.
   const codes = new Array<string>(cols * n).fill('')
   const dead = new Uint8Array(cols)
-  const unique = new Uint8Array(cols)
   const repeats = new Uint8Array(cols)
-  for (let c = 0; c < cols; c++) {
-    let filled = 0
-    for (let k = 0; k < n; k++) {
-      const r = headerRows + (rows[k] ?? 0)
-      const code = codeIn(g, r, headerCols + c)
+  const filled = new Uint8Array(cols)
+  // The codes of the rows read so far: the column + 1 each is written in, or -1 when in several.
+  const above = new Map<string, number>()
+  let children = 0
+  for (let k = 0; k < n; k++) {
+    const r = headerRows + (rows[k] ?? 0)
+    let child = false
+    for (let c = 0; c < cols; c++) {
+      if (dead[c] === 1) continue
+      const text = rawText(g, r, headerCols + c)
+      if (text.length === 0) continue
+      const code = codeOf(text)
       if (code === '') {
-        if (rawText(g, r, headerCols + c).length > 0) {
-          dead[c] = 1
-          break
-        }
+        dead[c] = 1
         continue
       }
       codes[c * n + k] = code
-      filled++
-      for (let j = 0; j < k; j++) if (codes[c * n + j] === code) repeats[c] = 1
+      filled[c] = (filled[c] ?? 0) + 1
+      const at = above.get(code)
+      if (at === undefined) continue
+      if (at === c + 1 || at === -1) for (let j = 0; j < k && repeats[c] === 0; j++) if (codes[c * n + j] === code) repeats[c] = 1
+      // The code of a row above in another column: this row may sit under it.
+      if (at !== c + 1) child = true
     }
-    unique[c] = dead[c] === 0 && filled >= 0.8 * n && repeats[c] === 0 ? 1 : 0
+    for (let c = 0; c < cols; c++) {
+      const code = codes[c * n + k] ?? ''
+      if (code === '') continue
+      const at = above.get(code)
+      above.set(code, at === undefined || at === c + 1 ? c + 1 : -1)
+    }
+    if (child) children++
+    // In two of the first NEAR_ROWS rows at least (one coincidence among small counts is common).
+    if (k === Math.min(NEAR_ROWS, n) - 1 && children < 2) return []
   }
+  const unique = new Uint8Array(cols)
+  for (let c = 0; c < cols; c++) unique[c] = dead[c] === 0 && (filled[c] ?? 0) >= 0.8 * n && repeats[c] === 0 ? 1 : 0
   const named: number[] = []
   for (let p = 0; p < cols; p++) {
     if (dead[p] === 1 || repeats[p] === 0) continue
     const naming: number[] = []
+    let written = 0
     for (let k = 1; k < n; k++) {
       const v = codes[p * n + k] ?? ''
       if (v === '') continue
+      written++
       for (let c = 0; c < cols; c++) {
         if (c === p || unique[c] === 0) continue
         let found = false
@@ -139,36 +161,16 @@ function glance(g: Grid, headerRows: number, headerCols: number, roles: readonly
         }
       }
     }
-    if (naming.length < 2) continue
+    // Most parent codes written name a code above them (not a few, as counts happen to).
+    if (naming.length < 2 || naming.length < 0.6 * written) continue
     for (const c of [headerCols + p, ...naming]) if (!named.includes(c)) named.push(c)
   }
   return named
 }
 
-// A listing by parent codes has a row among its first ones under one above it (the world's first region).
+// A listing by parent codes has rows among its first ones under rows above them (the world's first regions):
+// two of the first four at least.
 const NEAR_ROWS = 4
-
-/**
- * Among the first NEAR_ROWS rows, a cell holds the code written in another column of a row above it: the least a
- * listing by parent codes shows at its top. Reads at most NEAR_ROWS cells a column.
- */
-function childNear(g: Grid, headerRows: number, headerCols: number, cols: number, rows: readonly number[]): boolean {
-  const n = Math.min(NEAR_ROWS, rows.length)
-  const seen: string[] = []
-  const where: number[] = []
-  for (let k = 0; k < n; k++) {
-    const r = headerRows + (rows[k] ?? 0)
-    const from = seen.length
-    for (let c = 0; c < cols; c++) {
-      const code = codeIn(g, r, headerCols + c)
-      if (code === '') continue
-      for (let j = 0; j < from; j++) if (seen[j] === code && where[j] !== c) return true
-      seen.push(code)
-      where.push(c)
-    }
-  }
-  return false
-}
 
 /** A column's codes by body row, how many rows have one, and how many distinct. */
 type CodeColumn = { codes: string[]; filled: number; distinct: number }
@@ -272,8 +274,8 @@ export function numberedLabels(g: Grid, headerRows: number, headerCols: number, 
   let accounts = true
   // Labels that open with a year ("2010 Q1") name periods, not accounts.
   let years = 0
-  let rows = 0
-  for (const role of roles) if (placed(role)) rows++
+  // Body rows (an upper bound of the labelled rows, not counted: this is asked of every table).
+  const rows = roles.length
   for (let i = 0; i < roles.length; i++) {
     if (!placed(roles[i])) continue
     const label = labelText(g, headerRows + i, headerCols)

@@ -48,8 +48,7 @@ export const titleNotColumnNames: Unranked<RowRule<TitleContext, TitleClaim>> = 
     forLine(ctx, r, (row, [a = 0, ...rest]) => {
       // The note's name is a sentence or a title (what makes the row read as a title paragraph); a short first
       // cell beside names is read as before.
-      if (a !== ctx.first || rest.length === 0 || !prose(rawText(ctx.g, row, a))) return
-      if (!bodyBelow(ctx.g, row, a, rest)) return
+      if (a !== ctx.first || rest.length === 0 || !bodyBelow(ctx.g, row, a, rest) || !prose(rawText(ctx.g, row, a))) return
       // Names that are all dates as number.ts reads them are title-not-period-header's.
       const names = rest.map((c) => rawText(ctx.g, row, c))
       if (!names.every((t) => isDateLike(t)) && names.every(columnName)) report({ claim: { row, title: false, col: a }, message: 'names' })

@@ -132,7 +132,17 @@ function kindOf(
  * ("BDI"). A word of a label ("Burundi", "Einnahmen") is none.
  */
 export function codeLike(t: string): boolean {
-  return t.length <= MAX_CODE_CHARS && !/\s/.test(t) && (/\d/.test(t) || /^[A-Z]{2,5}$/.test(t))
+  if (t.length === 0 || t.length > MAX_CODE_CHARS) return false
+  // Read by character, as /\s/, /\d/ and /^[A-Z]{2,5}$/ would: every cell of the columns read is asked.
+  let digit = false
+  let capitals = true
+  for (let k = 0; k < t.length; k++) {
+    const ch = t.charCodeAt(k)
+    if (ch <= 32 || ch === 160 || ch === 0x2028 || ch === 0x2029 || ch === 0xfeff || (ch >= 0x2000 && ch <= 0x200a)) return false
+    if (ch >= 48 && ch <= 57) digit = true
+    if (ch < 65 || ch > 90) capitals = false
+  }
+  return digit || (capitals && t.length >= 2 && t.length <= 5)
 }
 
 /**

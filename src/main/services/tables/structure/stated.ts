@@ -104,9 +104,9 @@ function glance(g: Grid, headerRows: number, headerCols: number, roles: readonly
   // codes[c * n + k]: the code of glanced row k in column headerCols + c ('' for none); a column with anything
   // else written in it is dead. Read row by row, each cell once: the first rows decide whether to go on.
   const codes = new Array<string>(cols * n).fill('')
-  const dead = new Uint8Array(cols)
-  const repeats = new Uint8Array(cols)
-  const filled = new Uint8Array(cols)
+  // Bit c: column headerCols + c is dead (holds something else than codes), repeats a code of its own.
+  let dead = 0
+  let repeats = 0
   // The codes of the rows read so far: the column + 1 each is written in, or -1 when in several.
   const above = new Map<string, number>()
   let children = 0
@@ -114,19 +114,20 @@ function glance(g: Grid, headerRows: number, headerCols: number, roles: readonly
     const r = headerRows + (rows[k] ?? 0)
     let child = false
     for (let c = 0; c < cols; c++) {
-      if (dead[c] === 1) continue
+      const bit = 1 << c
+      if ((dead & bit) !== 0) continue
       const text = rawText(g, r, headerCols + c)
       if (text.length === 0) continue
       const code = codeOf(text)
       if (code === '') {
-        dead[c] = 1
+        dead |= bit
         continue
       }
       codes[c * n + k] = code
-      filled[c] = (filled[c] ?? 0) + 1
       const at = above.get(code)
       if (at === undefined) continue
-      if (at === c + 1 || at === -1) for (let j = 0; j < k && repeats[c] === 0; j++) if (codes[c * n + j] === code) repeats[c] = 1
+      if (at === c + 1) repeats |= bit
+      else if (at === -1) for (let j = 0; j < k && (repeats & bit) === 0; j++) if (codes[c * n + j] === code) repeats |= bit
       // The code of a row above in another column: this row may sit under it.
       if (at !== c + 1) child = true
     }
@@ -137,14 +138,20 @@ function glance(g: Grid, headerRows: number, headerCols: number, roles: readonly
       above.set(code, at === undefined || at === c + 1 ? c + 1 : -1)
     }
     if (child) children++
-    // In two of the first NEAR_ROWS rows at least (one coincidence among small counts is common).
-    if (k === Math.min(NEAR_ROWS, n) - 1 && children < 2) return []
+    // In two of the first NEAR_ROWS rows at least (one coincidence among small counts is common): given up as soon
+    // as the rows left cannot make two.
+    if (k < NEAR_ROWS && children + Math.min(NEAR_ROWS, n) - 1 - k < 2) return []
   }
-  const unique = new Uint8Array(cols)
-  for (let c = 0; c < cols; c++) unique[c] = dead[c] === 0 && (filled[c] ?? 0) >= 0.8 * n && repeats[c] === 0 ? 1 : 0
+  // Bit c: the column's codes, on most rows, all differ.
+  let unique = 0
+  for (let c = 0; c < cols; c++) {
+    let filled = 0
+    for (let k = 0; k < n; k++) if (codes[c * n + k] !== '') filled++
+    if (((dead | repeats) & (1 << c)) === 0 && filled >= 0.8 * n) unique |= 1 << c
+  }
   const named: number[] = []
   for (let p = 0; p < cols; p++) {
-    if (dead[p] === 1 || repeats[p] === 0) continue
+    if ((dead & (1 << p)) !== 0 || (repeats & (1 << p)) === 0) continue
     const naming: number[] = []
     let written = 0
     for (let k = 1; k < n; k++) {
@@ -152,7 +159,7 @@ function glance(g: Grid, headerRows: number, headerCols: number, roles: readonly
       if (v === '') continue
       written++
       for (let c = 0; c < cols; c++) {
-        if (c === p || unique[c] === 0) continue
+        if (c === p || (unique & (1 << c)) === 0) continue
         let found = false
         for (let j = 0; j < k && !found; j++) found = codes[c * n + j] === v
         if (found) {

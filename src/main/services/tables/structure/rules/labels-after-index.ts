@@ -59,7 +59,8 @@ export function labelsBehindIndex(g: Grid, headerRows: number): LabelsBehindInde
     // Whole numbers different on every row, after the labels, are as likely counts as codes.
     if (column.kind === 'values' || (column.kind === 'code' && column.numeric)) {
       values++
-      if (c >= limit) break
+      // No text column counts after the first values: once the values are as many, nothing further changes.
+      if (c >= limit || values >= texts) break
       continue
     }
     if (values > 0 || column.kind !== 'text') continue

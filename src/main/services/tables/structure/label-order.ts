@@ -64,6 +64,7 @@ export function reorderColumns(g: Grid, order: readonly number[]): Grid {
     indent: (row, col) => g.indent(row, source(col)),
     outline: g.outline,
     marksHeaders: g.marksHeaders,
+    stylesIndent: g.stylesIndent,
     headerCell: (row, col) => g.headerCell(row, source(col)),
     warnings: g.warnings,
     records: g.records

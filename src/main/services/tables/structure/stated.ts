@@ -138,8 +138,8 @@ function glance(g: Grid, headerRows: number, headerCols: number, roles: readonly
       above.set(code, at === undefined || at === c + 1 ? c + 1 : -1)
     }
     if (child) children++
-    // In two of the first NEAR_ROWS rows at least (one coincidence among small counts is common): given up as soon
-    // as the rows left cannot make two.
+    // In each of the rows after the first up to NEAR_ROWS (one coincidence among small counts is common): given
+    // up at the first that has none.
     if (k < NEAR_ROWS && children + Math.min(NEAR_ROWS, n) - 1 - k < 2) return []
   }
   // Bit c: the column's codes, on most rows, all differ.
@@ -175,9 +175,8 @@ function glance(g: Grid, headerRows: number, headerCols: number, roles: readonly
   return named
 }
 
-// A listing by parent codes has rows among its first ones under rows above them (the world's first regions):
-// two of the first four at least.
-const NEAR_ROWS = 4
+// A listing by parent codes has its second and third rows under rows above them (the world's first regions).
+const NEAR_ROWS = 3
 
 /** A column's codes by body row, how many rows have one, and how many distinct. */
 type CodeColumn = { codes: string[]; filled: number; distinct: number }

@@ -10,7 +10,7 @@ import { rawText, type Grid } from './grid'
 import { cellKind, isYearLike } from './number'
 
 // Rows below the header read to judge a column (as the other column readers do).
-const SAMPLE_ROWS = 100
+const SAMPLE_ROWS = 50
 // Fewer values than this tell nothing about a column's kind.
 const MIN_VALUES = 3
 // A code is one short token; a kind a short phrase.

@@ -9,8 +9,8 @@
 import { rawText, type Grid } from './grid'
 import { cellKind, isYearLike } from './number'
 
-// Rows below the header read to judge a column (as the other column readers do).
-const SAMPLE_ROWS = 50
+// Rows below the header read to judge a column.
+export const COLUMN_SAMPLE = 50
 // Fewer values than this tell nothing about a column's kind.
 const MIN_VALUES = 3
 // A code is one short token; a kind a short phrase.
@@ -52,7 +52,7 @@ export type ColumnReading = {
 
 /** What the column holds in the first rows below the header. */
 export function readColumn(g: Grid, col: number, headerRows: number): ColumnReading {
-  const end = Math.min(g.rows, headerRows + SAMPLE_ROWS)
+  const end = Math.min(g.rows, headerRows + COLUMN_SAMPLE)
   const seen = new Set<string>()
   const levels = new Set<number>()
   let filled = 0

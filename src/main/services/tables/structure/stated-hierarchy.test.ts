@@ -140,3 +140,44 @@ describe('a stated hierarchy deeper than the index can show', () => {
     expect(t.index[39]?.filter((l) => l !== '').slice(-2)).toEqual(['Item 31', 'Item 39'])
   })
 })
+
+describe('where parent codes are looked for', () => {
+  // Codes and parent codes of a short listing (figures that are no sums); "Kenya" is written one level too deep.
+  const rows: [string, string, string, string][] = [
+    ['WORLD', '900', '', '7'],
+    ['AFRICA', '903', '900', '3'],
+    ['Eastern Africa', '910', '903', '9'],
+    ['Burundi', '108', '910', '4'],
+    ['Kenya', '404', '910', '8'],
+    ['Middle Africa', '911', '903', '2'],
+    ['Angola', '24', '911', '6'],
+    ['ASIA', '935', '900', '5'],
+    ['India', '356', '935', '1']
+  ]
+  const depth = [0, 1, 2, 3, 4, 2, 3, 1, 2]
+  const table = (indent: boolean): RawGrid => ({
+    name: 't',
+    cells: [
+      ['Location', 'Code', 'Parent code', '2020'],
+      ...rows.map(([l, ...r], i) => [`${indent ? '  '.repeat(depth[i] ?? 0) : ''}${l}`, ...r])
+    ],
+    merges: [],
+    warnings: []
+  })
+  const path = (grid: RawGrid, label: string): string =>
+    structureGrid(grid, detectStructure(grid))
+      .index.map((t) => t.filter((x) => x !== ''))
+      .find((t) => t[t.length - 1] === label)
+      ?.join(' > ') ?? ''
+
+  it('reads them where the labels are indented, and they win over the indentation', () => {
+    expect(path(table(true), 'Kenya')).toBe('WORLD > AFRICA > Eastern Africa > Kenya')
+    expect(withoutRules(['nesting-parent-codes'], () => path(table(true), 'Kenya'))).toBe(
+      'WORLD > AFRICA > Eastern Africa > Burundi > Kenya'
+    )
+  })
+
+  it('does not look for them in a short table whose labels are not indented (known limit: it reads flat)', () => {
+    expect(path(table(false), 'Kenya')).toBe('Kenya')
+  })
+})

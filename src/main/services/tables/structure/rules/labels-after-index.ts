@@ -6,7 +6,7 @@
  * stay ordinary columns of the table, where programs can read them.
  */
 import { rawText, type Grid } from '../grid'
-import { codeLike, indexesRows, readColumn, type ColumnReading } from '../index-columns'
+import { codeLike, COLUMN_SAMPLE, indexesRows, readColumn, type ColumnReading } from '../index-columns'
 import { cellKind, isYearLike } from '../number'
 import { opening } from '../knowledge/cues'
 import type { LabelColumnsClaim, LabelColumnsContext } from './label-columns'
@@ -99,6 +99,19 @@ function labelsFirst(g: Grid, headerRows: number): boolean {
   return false
 }
 
+/**
+ * A cell of the body rows a column's kind is read from (index-columns.ts) starts with a space: a label indented by
+ * spaces may be among them.
+ */
+function spacedLabels(g: Grid, headerRows: number): boolean {
+  for (let r = headerRows; r < Math.min(g.rows, headerRows + COLUMN_SAMPLE); r++)
+    for (let c = 0; c < g.cols; c++) {
+      const lead = (g.cells[r]?.[c] ?? '').charCodeAt(0)
+      if (lead === 32 || lead === 160) return true
+    }
+  return false
+}
+
 function greater(a: readonly number[], b: readonly number[]): boolean {
   for (let k = 0; k < a.length; k++) if ((a[k] ?? 0) !== (b[k] ?? 0)) return (a[k] ?? 0) > (b[k] ?? 0)
   return false
@@ -122,6 +135,9 @@ export const labelsAfterIndex: Unranked<Rule<LabelColumnsContext, LabelColumnsCl
   },
   applies: (ctx) => !ctx.g.records && ctx.headerRows >= 1 && ctx.g.cols >= 3,
   find(ctx, report) {
+    // Under several header rows the labels must be indented: a grid without indenting styles or a label that
+    // starts with a space has none, and is not read further.
+    if (ctx.headerRows > 1 && !ctx.g.stylesIndent && !spacedLabels(ctx.g, ctx.headerRows)) return
     const found = labelsBehindIndex(ctx.g, ctx.headerRows)
     if (found === null || (ctx.headerRows > 1 && !found.indented)) return
     const why = found.named ? 'its header names them' : found.indented ? 'its labels are indented' : 'the most distinct texts'

@@ -1,7 +1,7 @@
 /** Types of asking a question about tables: what the UI sends, what it sees while waiting and what comes back. */
 
 import type { BuiltinModelState } from './local-model'
-import type { BuiltinSettings, EndpointConfig, SelectionMode } from './model'
+import type { BuiltinSettings, EndpointConfig, EngineRequestStats, SelectionMode } from './model'
 import type { AnswerChart } from './chart'
 import type { AppError } from './result'
 import type { CellRef, IndexView } from './table'
@@ -114,6 +114,8 @@ export type AskSummary = {
   /** Things cut or changed on the way (rows left out of the prompt, fallbacks). */
   notes: string[]
   timings: { promptMs: number; generateMs: number; executeMs: number; totalMs: number }
+  /** Where the built-in engine's time went (built-in endpoint only). */
+  engine?: EngineRequestStats
 }
 
 /** Progress while a question is being answered: `generating 3/5`, `executing 2/5`, `qa call 4`. */

@@ -4,10 +4,12 @@
  * calls are answered by the same client through the pipeline's QA prompt. Samples and QA answers are
  * cached in `<dataDir>/model-cache`, so evaluating the same configuration again makes no requests.
  */
+import type { Sample } from '../../../shared/model'
+import type { Result } from '../../../shared/result'
 import type { IndexView } from '../../../shared/table'
 import type { ModelClient } from '../model'
 import type { AskRequest, Generation } from '../pipeline/generate'
-import { generate, loadLibrary } from '../pipeline/generate'
+import { loadLibrary, prepare, samplePrograms } from '../pipeline/generate'
 import { qaHandler } from '../pipeline/qa'
 import type { CandidateProgram, CandidateSet, CandidateSource, EvalQuestion, TableSet } from './types'
 
@@ -31,7 +33,12 @@ export function modelSource(client: ModelClient, options: ModelOptions): Candida
   const { config } = client
   return {
     name: `${config.name} (${config.model}, ${config.api})`,
-    async candidates(q: EvalQuestion, tables: TableSet, signal?: AbortSignal): Promise<CandidateSet> {
+    async candidates(
+      q: EvalQuestion,
+      tables: TableSet,
+      signal?: AbortSignal,
+      onCandidate?: (index: number, candidate: CandidateProgram) => void
+    ): Promise<CandidateSet> {
       const request: AskRequest = {
         tables: [
           ...(tables.main === null ? [] : [{ name: tables.main.name, table: tables.main, variable: 'df' }]),
@@ -43,7 +50,12 @@ export function modelSource(client: ModelClient, options: ModelOptions): Candida
       }
       let generated
       try {
-        generated = await generate(request, { client, library: library.value })
+        const prepared = await prepare(request, { client, library: library.value })
+        generated = !prepared.ok
+          ? prepared
+          : await samplePrograms(prepared.value, request, client, (index, sample, program) =>
+              onCandidate?.(index, candidateOf(sample, program, options.lang))
+            )
       } catch (error) {
         return {
           candidates: [],
@@ -60,23 +72,25 @@ export function modelSource(client: ModelClient, options: ModelOptions): Candida
         tokens: { prompt: g.tokens.prompt, ...(g.tokens.completion === null ? {} : { completion: g.tokens.completion }) },
         qa: qaHandler(client, g.library, signal),
         maxQaCalls: MAX_QA_CALLS,
-        notes: g.notes
+        notes: g.notes,
+        ...(g.engine === null ? {} : { engine: g.engine })
       }
     }
   }
 }
 
 function candidatesOf(g: Generation, lang: ModelOptions['lang']): CandidateProgram[] {
-  return g.samples.map((sample, i) => {
-    const program = g.programs[i]
-    const scores = { logprobSum: sample.logprobSum, logprobMean: sample.logprobMean, tokens: sample.tokens }
-    if (program === undefined || !program.ok) {
-      const why = program === undefined ? 'no program' : program.error.message
-      return { program: '', lang: 'python', ...scores, error: `${why} (reply: ${JSON.stringify(sample.text.slice(0, 200))})` }
-    }
-    const sql = lang === 'sql' ? bareQuery(program.value) : null
-    return sql === null ? { program: program.value, lang: 'python', ...scores } : { program: sql, lang: 'sql', ...scores }
-  })
+  return g.samples.map((sample, i) => candidateOf(sample, g.programs[i], lang))
+}
+
+function candidateOf(sample: Sample, program: Result<string> | undefined, lang: ModelOptions['lang']): CandidateProgram {
+  const scores = { logprobSum: sample.logprobSum, logprobMean: sample.logprobMean, tokens: sample.tokens }
+  if (program === undefined || !program.ok) {
+    const why = program === undefined ? 'no program' : program.error.message
+    return { program: '', lang: 'python', ...scores, error: `${why} (reply: ${JSON.stringify(sample.text.slice(0, 200))})` }
+  }
+  const sql = lang === 'sql' ? bareQuery(program.value) : null
+  return sql === null ? { program: program.value, lang: 'python', ...scores } : { program: sql, lang: 'sql', ...scores }
 }
 
 const QUERY_CALL = /^\s*(?:answer\s*=\s*)?sqldf\(\s*(?:"""([\s\S]*?)"""|'''([\s\S]*?)'''|"([^"\n]*)"|'([^'\n]*)')\s*\)\s*;?\s*$/

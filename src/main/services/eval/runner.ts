@@ -226,7 +226,26 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
       error: loaded.error ?? 'table not loaded',
       miss: { category: 'parse', evidence: `the table could not be imported: ${loaded.error ?? ''}` }
     })
-  const set = await o.source.candidates(q, loaded.set)
+  // Each candidate runs as soon as it is known, as in the app; the first to finish marks the first answer.
+  const started = new Map<number, Promise<Executed>>()
+  let firstRunMs: number | undefined
+  const run = (k: number, c: CandidateProgram, s: CandidateSet): Promise<Executed> =>
+    execute(o, q, s, c, loaded.ids, `${q.id}#${k}`).then((r) => {
+      if (c.error === undefined) firstRunMs ??= Math.round(performance.now() - t0)
+      return r
+    })
+  // The candidates' `qa(...)` calls are answered once the set is known; until then a run waits for it.
+  let setKnown: (s: CandidateSet) => void = () => undefined
+  const pendingSet = new Promise<CandidateSet>((r) => (setKnown = r))
+  const lazy: CandidateSet = {
+    candidates: [],
+    qa: async (request) => (await pendingSet).qa?.(request) ?? { ok: false, error: { code: 'bad-input', message: 'No qa() here.' } }
+  }
+  const set = await o.source.candidates(q, loaded.set, undefined, (k, c) => {
+    if (!started.has(k)) started.set(k, run(k, c, lazy))
+  })
+  lazy.maxQaCalls = set.maxQaCalls
+  setKnown(set)
   const notes = set.notes === undefined || set.notes.length === 0 ? {} : { notes: set.notes }
   if (set.error !== undefined || set.candidates.length === 0) {
     const message = set.error?.message ?? 'no candidates'
@@ -241,7 +260,7 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
   // Side by side: the executor runs as many at once as the question may use.
   let runs: Executed[]
   try {
-    runs = await Promise.all(set.candidates.map((c, k) => execute(o, q, set, c, loaded.ids, `${q.id}#${k}`)))
+    runs = await Promise.all(set.candidates.map((c, k) => started.get(k) ?? run(k, c, set)))
   } finally {
     if (o.source.trusted !== true) await o.executor.endScope(q.id)
   }
@@ -267,6 +286,8 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
   const common = {
     program: pick.candidate.program,
     candidates,
+    ...(firstRunMs === undefined ? {} : { firstRunMs }),
+    ...(set.engine === undefined ? {} : { engine: set.engine }),
     tokens: set.tokens ?? null,
     qaCalls: runs.reduce((n, r) => n + r.qaCalls, 0),
     ...selection,

@@ -1,6 +1,6 @@
 /** Types of the evaluation runner: datasets, questions, gold answers, candidates and per-question records. */
 import type { ParsedTable } from '../../../shared/table'
-import type { SelectionMode } from '../../../shared/model'
+import type { EngineRequestStats, SelectionMode } from '../../../shared/model'
 import type { Result } from '../../../shared/result'
 import type { QaHandler } from '../python/types'
 
@@ -69,6 +69,8 @@ export type CandidateSet = {
   maxQaCalls?: number
   /** What the source wants the log to keep about this question (e.g. rows left out of the prompt). */
   notes?: string[]
+  /** Where the built-in engine's time went (model sources on the built-in endpoint). */
+  engine?: EngineRequestStats
   /** Set when the source could not produce candidates for this question (the question scores 0). */
   error?: { category: MissCategory; message: string }
 }
@@ -81,7 +83,16 @@ export type CandidateSource = {
    * trusted code, in clean interpreters that stay in service. Never set for a model's programs.
    */
   trusted?: boolean
-  candidates(question: EvalQuestion, tables: TableSet, signal?: AbortSignal): Promise<CandidateSet>
+  /**
+   * The question's candidates. `onCandidate` (when given) gets each one as soon as it is known, while the
+   * rest are still being generated, so the runner can start running it.
+   */
+  candidates(
+    question: EvalQuestion,
+    tables: TableSet,
+    signal?: AbortSignal,
+    onCandidate?: (index: number, candidate: CandidateProgram) => void
+  ): Promise<CandidateSet>
   close?(): Promise<void>
 }
 
@@ -104,6 +115,10 @@ export type QuestionRecord = {
   error: string | null
   miss?: { category: MissCategory; evidence: string }
   timeMs: number
+  /** From the question's start to its first candidate that ran (to an answer or an error), ms; absent when none ran. */
+  firstRunMs?: number
+  /** Where the built-in engine's time went, when it answered. */
+  engine?: EngineRequestStats
   tokens: { prompt?: number; completion?: number } | null
   /** `qa(...)` calls answered for this question, over all its candidates (absent in logs of older runs). */
   qaCalls?: number

@@ -11,7 +11,7 @@ import { ModelDownloads, type DownloadsOptions } from './downloads'
 import { EngineHost } from './engine-host'
 import type { SpawnEngine } from './engine-protocol'
 import { freeDiskBytes, memory, physicalCores } from './hardware'
-import { LocalModels } from './models'
+import { engineStateDir, LocalModels } from './models'
 
 export type BuiltinModelOptions = {
   dataDir: string
@@ -40,7 +40,7 @@ export class BuiltinModel {
   }
 
   backend(): BuiltinBackend {
-    return { host: this.host }
+    return { host: this.host, stateDir: engineStateDir(this.options.dataDir) }
   }
 
   view(): LocalModelsView {
@@ -65,5 +65,5 @@ export class BuiltinModel {
   }
 }
 
-export { LocalModels, modelsDir } from './models'
+export { engineStateDir, LocalModels, modelsDir } from './models'
 export { nodeEngineSpawner } from './spawn-node'

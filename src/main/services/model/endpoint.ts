@@ -5,7 +5,7 @@
  */
 
 import { OpenAI } from 'openai'
-import type { ChatMessage, EndpointConfig, Sample, SampleProgress } from '../../../shared/model'
+import type { ChatMessage, EndpointConfig, EngineRequestStats, Sample, SampleProgress } from '../../../shared/model'
 import type { Result } from '../../../shared/result'
 import { fail, ok } from '../../../shared/result'
 import type { ResponseCache } from './cache'
@@ -36,6 +36,11 @@ export type SampleRequest = {
   /** A raw prompt (completions) or messages (chat, responses); either converts to the other. */
   prompt?: string
   messages?: ChatMessage[]
+  /**
+   * How much of the prompt is the same for every question of a kind (leading messages, or characters of
+   * `prompt`): the built-in engine keeps its evaluated state and reads it once. HTTP endpoints ignore it.
+   */
+  fixed?: number
   n: number
   temperature: number
   maxTokens: number
@@ -51,6 +56,8 @@ export type SampleRequest = {
    * working on it while the rest are generated. `index` is its place in the result.
    */
   onSample?: (index: number, sample: Sample) => void
+  /** Where the built-in engine's time went (built-in endpoints only), once all samples are in. */
+  onEngineStats?: (stats: EngineRequestStats) => void
   /** Requests in flight at once when sampling by repeated requests. Default 2. */
   concurrency?: number
   /** Use the response cache, when the client has one. Default true. */

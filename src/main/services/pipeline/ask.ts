@@ -144,7 +144,8 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
     executor: executor.kind,
     endpoint: { name: config.name, model: config.model, api: config.api },
     notes,
-    timings: { promptMs, generateMs, executeMs, totalMs: Date.now() - started }
+    timings: { promptMs, generateMs, executeMs, totalMs: Date.now() - started },
+    ...(generated.engine === null ? {} : { engine: generated.engine })
   }
   if (answer === null) {
     const failures = candidates.filter((c) => !c.result.ok)

@@ -5,7 +5,7 @@
  */
 
 import type { AskOptions, AskProgress } from '../../../shared/ask'
-import type { Sample } from '../../../shared/model'
+import type { EngineRequestStats, Sample } from '../../../shared/model'
 import type { Result } from '../../../shared/result'
 import { fail, ok } from '../../../shared/result'
 import type { ParsedTable } from '../../../shared/table'
@@ -63,6 +63,8 @@ export type Generation = {
   timings: { promptMs: number; generateMs: number }
   /** Prompt tokens are estimated (see prompt/budget.ts); completion tokens as the server counted, null when it did not. */
   tokens: { prompt: number; completion: number | null }
+  /** Where the built-in engine's time went; null for other endpoints. */
+  engine: EngineRequestStats | null
 }
 
 export function validate(request: AskRequest): string | null {
@@ -152,8 +154,13 @@ export async function samplePrograms(
     extractProgram(sample.text, prompt.codePrefix === null ? {} : { codePrefix: prompt.codePrefix })
   request.onProgress?.({ askId, stage: 'generating', done: 0, total: n, message: `generating 0/${n}` })
   const genStart = Date.now()
+  let engine: EngineRequestStats | null = null
   const sampled = await client.sample({
+    onEngineStats: (stats) => {
+      engine = stats
+    },
     ...(prompt.text !== null ? { prompt: prompt.text } : { messages: prompt.messages ?? [] }),
+    fixed: prompt.fixed,
     n,
     temperature: o.temperature ?? DEFAULTS.temperature,
     maxTokens: o.maxTokens ?? DEFAULTS.maxTokens,
@@ -170,6 +177,14 @@ export async function samplePrograms(
           done: 0,
           total: n,
           message: `loading the model ${Math.round(e.fraction * 100)}%`
+        })
+      else if (e.kind === 'prompt')
+        request.onProgress?.({
+          askId,
+          stage: 'generating',
+          done: 0,
+          total: n,
+          message: `reading the prompt: ${e.done.toLocaleString('en-US')} of ${e.total.toLocaleString('en-US')} tokens`
         })
       else if (e.kind === 'queued')
         request.onProgress?.({
@@ -207,7 +222,11 @@ export async function samplePrograms(
     programs,
     notes: [...prompt.notes],
     timings: { promptMs: prepared.promptMs, generateMs },
-    tokens: { prompt: prompt.tokens, completion: counted.every((t): t is number => t !== null) ? counted.reduce((a, b) => a + b, 0) : null }
+    tokens: {
+      prompt: prompt.tokens,
+      completion: counted.every((t): t is number => t !== null) ? counted.reduce((a, b) => a + b, 0) : null
+    },
+    engine
   })
 }
 

@@ -45,6 +45,12 @@ export type BuiltPrompt = {
   /** Code the completion prompt ends with inside its open block; the reply continues it. */
   codePrefix: string | null
   stop: string[]
+  /**
+   * The fixed part: what every question of this kind and profile shares (instructions and worked
+   * examples), whatever the table or question. Leading messages (chat) or characters (completion); an
+   * engine that keeps evaluated prompts reads it once.
+   */
+  fixed: number
   /** Estimated prompt tokens. */
   tokens: number
   /** Ids of the worked examples used, in order. */
@@ -155,10 +161,12 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
     questionLine.length +
     200
   const budgetChars = charsFor(request.tokenBudget)
-  const rowsWanted = prepared.reduce((s, p) => s + p.totalCost, 0)
   let kept = shotTexts.length
-  // Examples go before rows: keep at least one example, and room for the rows (or a fifth of the budget).
-  while (kept > 1 && budgetChars - fixedChars(kept) < Math.min(rowsWanted, budgetChars / 5)) kept -= 1
+  // Examples go before rows, and how many are kept depends on the budget alone, never on the table or the
+  // question: the instructions and examples are then the same for every question of a kind, a prefix an
+  // engine (or a hosted prompt cache) reads once. Keep at least one, and a fifth of the budget for the rest.
+  const fixedOnly = (k: number): number => system.length + shotTexts.slice(0, k).reduce((s, x) => s + x.user.length + x.code.length + 40, 0)
+  while (kept > 1 && fixedOnly(kept) > (budgetChars * 4) / 5) kept -= 1
   if (kept < shotTexts.length)
     notes.push(
       `${shotTexts.length - kept} of ${shotTexts.length} worked examples were left out to fit the prompt budget of ${request.tokenBudget} tokens.`
@@ -191,11 +199,13 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
   let text: string | null = null
   let messages: ChatMessage[] | null = null
   let tokens: number
+  let fixed: number
   if (form === 'completion') {
     const parts = [
       system,
       ...keptShots.map((s, k) => `${fillTemplate(library.layout.example, { number: String(k + 1) })}\n${s.user}\n${fence(library, s.code)}`)
     ]
+    fixed = parts.join('\n\n').length + 2
     parts.push(`${library.layout.task}\n${taskUser}\n${library.layout.codeOpen}\n`)
     text = parts.join('\n\n')
     tokens = estimateTokens(text)
@@ -205,6 +215,7 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
       messages.push({ role: 'user', content: `${s.user}\n${library.layout.chatAnswerNote}` })
       messages.push({ role: 'assistant', content: fence(library, s.code) })
     }
+    fixed = messages.length
     messages.push({ role: 'user', content: `${taskUser}\n${library.layout.chatAnswerNote}` })
     // A few tokens of framing per message, as chat templates add.
     tokens = messages.reduce((s, m) => s + estimateTokens(m.content) + 4, 0)
@@ -219,6 +230,7 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
     kind,
     text,
     messages,
+    fixed,
     codePrefix: form === 'completion' ? '' : null,
     stop: form === 'completion' ? [library.layout.codeClose, `\n${library.layout.example.split(' ')[0] ?? '###'} `] : [],
     tokens,

@@ -10,7 +10,7 @@ import { createCPythonExecutor } from '../python/cpython-executor'
 import type { Executor } from '../python/types'
 import { loadDataset, resolveDataDir } from './datasets'
 import { modelSource, type ModelOptions } from './model-source'
-import { oracleSource } from './oracle/sources'
+import { hitabGoldCheck, oracleSource } from './oracle/sources'
 import { runEval } from './runner'
 import { goldQuery } from './spider-gold'
 import type { RunSummary } from './summary'
@@ -72,6 +72,7 @@ export async function evaluate(o: EvalOptions): Promise<RunSummary> {
       source,
       executor,
       gold,
+      ...(dataset.id === 'hitab' ? { goldCheck: hitabGoldCheck(dataset) } : {}),
       out: o.out ?? defaultOutDir(o),
       config: {
         dataset: o.dataset,

@@ -26,12 +26,14 @@ import type {
   EvalDataset,
   EvalQuestion,
   MissCategory,
+  MissKind,
   NamedTable,
   QuestionRecord,
   ShapedAnswer,
   TableSet
 } from './types'
 import type { MissExplanation } from './oracle/sources'
+import { missKind, tableTexts } from './miss-kind'
 
 export type RunOptions = {
   dataset: EvalDataset
@@ -47,6 +49,11 @@ export type RunOptions = {
   tableRepr: IndexView
   /** Per program, ms (the test-suite evaluator allows 60 s per query). */
   timeoutMs: number
+  /**
+   * Whether a question's gold answer is supported by its own annotation (HiTab: the gold formulas on the
+   * raw grid); null when there is nothing to check it against. A miss on an unsupported gold is a gold problem.
+   */
+  goldCheck?: (q: EvalQuestion) => boolean | null
   progress?: boolean
 }
 
@@ -184,9 +191,10 @@ async function execute(
   return { candidate: c, ok: true, answer, code, sqlChanged, qaCalls }
 }
 
-function candidateRecord(r: Executed): CandidateRecord {
+function candidateRecord(r: Executed, correct: boolean | null): CandidateRecord {
   const c = r.candidate
   return {
+    ...(correct === null ? {} : { correct }),
     program: c.program,
     lang: c.lang,
     ok: r.ok,
@@ -273,8 +281,18 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
     })),
     { mode: o.select }
   )
-  const pick = runs[chosen.ok ? chosen.value.index : 0] as Executed
-  const candidates = runs.map(candidateRecord)
+  const pickIndex = chosen.ok ? chosen.value.index : 0
+  const pick = runs[pickIndex] as Executed
+  // Every candidate that ran is scored, so that other selection rules can be compared on the same log.
+  const scores = await Promise.all(
+    runs.map((r) =>
+      r.ok && r.answer !== undefined ? scoreAnswer(q, r.answer, { gold: o.gold, sqlPrediction: r.candidate.lang === 'sql' }) : null
+    )
+  )
+  const candidates = runs.map((r, k) => {
+    const score = scores[k]
+    return candidateRecord(r, score === null || score === undefined ? null : score.ok ? score.value.correct : false)
+  })
   const selection = chosen.ok
     ? {
         selection: {
@@ -293,23 +311,33 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
     ...selection,
     ...notes
   }
+  const reading = (answer: ShapedAnswer | null, goldSuspect = false): { kind: MissKind; detail?: string } =>
+    missKind({
+      candidates,
+      chosen: candidates[pickIndex] ?? null,
+      answer,
+      gold: q.gold.kind === 'wikitq' ? q.gold.values : q.gold.kind === 'hitab' ? q.gold.answer : null,
+      texts: tableTexts(loaded.set as TableSet),
+      goldSuspect
+    })
   if (!pick.ok || pick.answer === undefined) {
     const message = pick.error ?? 'failed'
-    return record({ ...common, error: message, miss: { category: errorCategory(message), evidence: message } })
+    return record({ ...common, error: message, miss: { category: errorCategory(message), evidence: message, ...reading(null) } })
   }
-  const score = await scoreAnswer(q, pick.answer, { gold: o.gold, sqlPrediction: pick.candidate.lang === 'sql' })
-  if (!score.ok)
+  const score = scores[pickIndex]
+  if (score === null || score === undefined || !score.ok)
     return record({
       ...common,
       answer: pick.answer,
-      error: score.error.message,
-      miss: { category: 'gold-error', evidence: score.error.message }
+      error: score?.ok === false ? score.error.message : 'not scored',
+      miss: { category: 'gold-error', evidence: score?.ok === false ? score.error.message : 'not scored', kind: 'gold-problem' }
     })
   if (score.value.correct) return record({ ...common, answer: pick.answer, correct: true })
   const miss = o.source.explainMiss
     ? await o.source.explainMiss(q, pick.answer)
     : { category: 'model' as const, evidence: `answer ${JSON.stringify(pick.answer).slice(0, 300)}` }
-  return record({ ...common, answer: pick.answer, miss })
+  const suspect = o.goldCheck?.(q) === false
+  return record({ ...common, answer: pick.answer, miss: { ...miss, ...reading(pick.answer, suspect || miss.category === 'gold-error') } })
 }
 
 export async function runEval(o: RunOptions): Promise<RunSummary> {

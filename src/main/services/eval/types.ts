@@ -99,6 +99,15 @@ export type CandidateSource = {
 /** Why a question was missed. */
 export type MissCategory = 'parse' | 'api' | 'execution' | 'formatting' | 'scorer' | 'gold-error' | 'model'
 
+/**
+ * What went wrong in a missed question, read mechanically from the log (miss-kind.ts): no program, a
+ * program that failed (`detail` names the error), an empty answer, a table where one value was asked, the
+ * right value in another form, a value from the wrong cell, a number the table does not hold, a gold
+ * answer its own annotation does not support, or none of these.
+ */
+export type MissKind =
+  'no-program' | 'error' | 'empty' | 'table-answer' | 'answer-form' | 'wrong-cell' | 'wrong-arithmetic' | 'gold-problem' | 'other'
+
 /** The JSONL log line of one finished question. */
 export type QuestionRecord = {
   id: string
@@ -113,7 +122,7 @@ export type QuestionRecord = {
   /** Counted but not scored (missing database). */
   unscorable?: string
   error: string | null
-  miss?: { category: MissCategory; evidence: string }
+  miss?: { category: MissCategory; evidence: string; kind?: MissKind; detail?: string }
   timeMs: number
   /** From the question's start to its first candidate that ran (to an answer or an error), ms; absent when none ran. */
   firstRunMs?: number
@@ -138,4 +147,6 @@ export type CandidateRecord = {
   logprobMean?: number | null
   tokens?: number | null
   qaCalls?: number
+  /** Whether this candidate's answer scores right (every candidate that ran is scored, not only the chosen one). */
+  correct?: boolean
 }

@@ -27,7 +27,7 @@ export function tableTexts(set: TableSet): Set<string> {
 /** Lower case, spaces collapsed, thousands separators and surrounding punctuation gone; numbers in one form. */
 export function norm(value: unknown): string {
   if (typeof value === 'number') return Number.isFinite(value) ? String(Number(value.toPrecision(12))) : ''
-  const text = String(value ?? '')
+  const text = (typeof value === 'string' ? value : value === null || value === undefined ? '' : JSON.stringify(value))
     .toLowerCase()
     .replace(/\s+/g, ' ')
     .trim()

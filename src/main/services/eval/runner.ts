@@ -286,7 +286,9 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
   // Every candidate that ran is scored, so that other selection rules can be compared on the same log.
   const scores = await Promise.all(
     runs.map((r) =>
-      r.ok && r.answer !== undefined ? scoreAnswer(q, r.answer, { gold: o.gold, sqlPrediction: r.candidate.lang === 'sql' }) : null
+      r.ok && r.answer !== undefined
+        ? scoreAnswer(q, r.answer, { gold: o.gold, sqlPrediction: r.candidate.lang === 'sql' })
+        : Promise.resolve(null)
     )
   )
   const candidates = runs.map((r, k) => {

@@ -12,8 +12,8 @@
 import { readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { parseArgs } from 'node:util'
-import type { AskKind, AskOptions, AskSummary } from '../src/shared/ask'
-import type { ApiKind, SelectionMode } from '../src/shared/model'
+import type { AskKind, AskOptions, AskProgress, AskSummary } from '../src/shared/ask'
+import type { ApiKind, EngineRequestStats, SelectionMode } from '../src/shared/model'
 import { ResponseCache } from '../src/main/services/model'
 import { defaultDataDir } from '../src/main/services/paths'
 import { ask } from '../src/main/services/pipeline'
@@ -158,9 +158,7 @@ async function main(): Promise<number> {
         question: values.question,
         options,
         signal: controller.signal,
-        onProgress: (e) => {
-          if (values.json !== true) process.stderr.write(`  ${e.message}\n`)
-        }
+        onProgress: values.json === true ? undefined : progressPrinter()
       },
       { client: opened.value.client, executor }
     )
@@ -180,6 +178,31 @@ async function main(): Promise<number> {
   } finally {
     await executor.close()
     await opened.value.close()
+  }
+}
+
+/**
+ * Progress on stderr: the model's steps (loading, reading the prompt, sampling) on one line redrawn in place
+ * on a terminal (a line per step elsewhere), and each candidate's answer as soon as it has run.
+ */
+function progressPrinter(): (e: AskProgress) => void {
+  const tty = process.stderr.isTTY === true
+  let open = false
+  let lastStep = ''
+  return (e) => {
+    const step = e.message.replace(/[\d,]+ of [\d,]+ tokens$/, 'tokens')
+    if (e.candidate !== undefined) {
+      if (open) process.stderr.write('\n')
+      open = false
+      const c = e.candidate
+      process.stderr.write(`  candidate ${c.index + 1} ran: ${c.answer ?? `failed (${c.error ?? 'no answer'})`}\n`)
+      return
+    }
+    if (tty) {
+      process.stderr.write(`\r  ${e.message}`.padEnd(72))
+      open = true
+    } else if (step !== lastStep || !/^reading the prompt/.test(e.message)) process.stderr.write(`  ${e.message}\n`)
+    lastStep = step
   }
 }
 
@@ -207,7 +230,28 @@ function printSummary(s: AskSummary, executor: string): void {
     '',
     `Timings: prompt ${s.timings.promptMs} ms, generation ${s.timings.generateMs} ms, execution ${s.timings.executeMs} ms, total ${s.timings.totalMs} ms; qa calls ${s.qaCalls}`
   )
+  if (s.engine !== undefined) out.push(engineLine(s.engine))
   console.log(out.join('\n'))
+}
+
+/** Where the built-in engine's time went, in one line. */
+function engineLine(e: EngineRequestStats): string {
+  const prefix =
+    e.prefix.source === 'none'
+      ? ''
+      : `; instructions and examples (${e.prefix.tokens.toLocaleString('en-US')} tokens) ${
+          e.prefix.source === 'held'
+            ? 'held from before'
+            : e.prefix.source === 'disk'
+              ? `read from disk in ${e.prefix.ms} ms`
+              : `evaluated in ${e.prefix.ms} ms`
+        }`
+  const capped = e.samples.filter((s) => s.finish === 'length').length
+  return [
+    `Engine (${e.backend}): ${e.loadMs === null ? 'model loaded already' : `model loaded in ${e.loadMs} ms`}`,
+    `; prompt ${e.promptTokens.toLocaleString('en-US')} tokens, ${e.promptEvaluatedTokens.toLocaleString('en-US')} read in ${e.promptMs} ms${prefix}`,
+    `; ${e.samples.length} samples on ${e.sequences} sequences in ${e.generateMs} ms (${e.samples.map((s) => s.tokens).join(', ')} tokens${capped > 0 ? `; ${capped} ran to the cap` : ''})`
+  ].join('')
 }
 
 function indent(text: string, by = '    '): string {

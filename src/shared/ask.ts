@@ -125,6 +125,11 @@ export type AskProgress = {
   done: number
   total: number | null
   message: string
+  /**
+   * With `executing`: the candidate that has just run, so its answer can be shown before the others are
+   * in: its answer's text, or why it failed.
+   */
+  candidate?: { index: number; answer: string | null; error?: string; repaired?: boolean }
 }
 
 /** An OpenAI-compatible endpoint as the settings screen edits it; the registry assigns the id and the key reference. */

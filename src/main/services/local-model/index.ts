@@ -3,7 +3,7 @@
  * that runs the chosen model (started on first use).
  */
 
-import type { LocalModelsView, ModelDownload } from '../../../shared/local-model'
+import type { EngineView, LocalModelsView, ModelDownload } from '../../../shared/local-model'
 import type { BuiltinBackend } from '../model/builtin'
 import { builtinSettings, saveBuiltin } from '../settings/builtin-endpoint'
 import type { KeyValueStore } from '../store/store'
@@ -55,7 +55,23 @@ export class BuiltinModel {
       totalMemoryBytes: totalBytes,
       freeMemoryBytes: freeBytes,
       physicalCores: physicalCores(),
-      downloads: this.downloads.list()
+      downloads: this.downloads.list(),
+      engine: this.engineView()
+    }
+  }
+
+  engineView(): EngineView {
+    const status = this.host.status()
+    const m = status.model
+    return {
+      state: status.state,
+      model: m?.name ?? null,
+      backend: m?.backend ?? null,
+      gpuLayers: m?.gpuLayers ?? null,
+      layers: m?.layers ?? null,
+      threads: m?.threads ?? null,
+      sequences: m?.sequences ?? null,
+      note: status.note ?? m?.note ?? null
     }
   }
 

@@ -5,7 +5,7 @@
  */
 
 import { basename } from 'node:path'
-import type { EndpointConfig, Sample } from '../../../shared/model'
+import type { EndpointConfig, EnginePrefixStats, Sample } from '../../../shared/model'
 import { fail, ok, type Result } from '../../../shared/result'
 import type { EngineHost } from '../local-model/engine-host'
 import type { EngineInput, EngineModelSpec } from '../local-model/engine-protocol'
@@ -98,6 +98,24 @@ export async function sampleBuiltin(
     generateMs: stats.generateMs
   })
   return ok(result.value.samples)
+}
+
+/** Reads the fixed part of a prompt into the engine ahead of the first question (see ModelClient.warm). */
+export async function warmBuiltin(
+  config: EndpointConfig,
+  backend: BuiltinBackend | undefined,
+  request: Pick<SampleRequest, 'prompt' | 'messages' | 'fixed' | 'signal'>
+): Promise<Result<EnginePrefixStats | null>> {
+  if (backend === undefined) return fail('model-unreachable', 'The built-in model is not available in this program.')
+  if ((request.fixed ?? 0) <= 0) return ok(null)
+  const file = modelFile(config)
+  if (!file.ok) return file
+  const warmed = await backend.host.warm({
+    model: engineSpec(config, backend, file.value),
+    input: engineInput(config, request),
+    ...(request.signal === undefined ? {} : { signal: request.signal })
+  })
+  return warmed.ok ? ok(warmed.value.prefix) : warmed
 }
 
 /** Samples the engine decodes side by side: the paper's n. More samples are drawn in rounds. */

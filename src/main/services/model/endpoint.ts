@@ -5,7 +5,7 @@
  */
 
 import { OpenAI } from 'openai'
-import type { ChatMessage, EndpointConfig, EngineRequestStats, Sample, SampleProgress } from '../../../shared/model'
+import type { ChatMessage, EndpointConfig, EnginePrefixStats, EngineRequestStats, Sample, SampleProgress } from '../../../shared/model'
 import type { Result } from '../../../shared/result'
 import { fail, ok } from '../../../shared/result'
 import type { ResponseCache } from './cache'
@@ -16,7 +16,7 @@ import type { Generation, Omitted } from './request'
 import { buildBody, requestOnce } from './request'
 import type { SecretStore } from './secrets'
 import type { BuiltinBackend } from './builtin'
-import { builtinConnection, sampleBuiltin } from './builtin'
+import { builtinConnection, sampleBuiltin, warmBuiltin } from './builtin'
 
 type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
 
@@ -129,6 +129,16 @@ export class ModelClient {
       ? `Connected: ${this.config.baseUrl} serves ${this.config.model}.`
       : `Connected, but the server does not list '${this.config.model}'${models.length > 0 ? ` (it lists ${models.slice(0, 5).join(', ')}${models.length > 5 ? ', …' : ''})` : ''}.`
     return ok({ models, modelListed, message })
+  }
+
+  /**
+   * Makes the endpoint ready for questions with this prompt's fixed part: the built-in engine loads its
+   * model and reads (or loads from disk) the fixed part in the background, making way for any question
+   * that arrives meanwhile. Other endpoints have nothing to prepare (null).
+   */
+  warm(request: Pick<SampleRequest, 'prompt' | 'messages' | 'fixed' | 'signal'>): Promise<Result<EnginePrefixStats | null>> {
+    if (this.config.kind !== 'builtin') return Promise.resolve(ok(null))
+    return warmBuiltin(this.config, this.options.builtin, request)
   }
 
   async sample(request: SampleRequest): Promise<Result<Sample[]>> {

@@ -39,8 +39,13 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
   if (!prepared.ok) return prepared
   const { library, tables, names } = prepared.value
   const o = request.options ?? {}
-  const progress = (stage: AskProgress['stage'], done: number, total: number | null, message: string): void =>
-    request.onProgress?.({ askId, stage, done, total, message })
+  const progress = (
+    stage: AskProgress['stage'],
+    done: number,
+    total: number | null,
+    message: string,
+    candidate?: AskProgress['candidate']
+  ): void => request.onProgress?.({ askId, stage, done, total, message, ...(candidate === undefined ? {} : { candidate }) })
   const cancelled = (): Result<AskSummary> => fail('cancelled', 'The question was cancelled.')
   const { client, executor } = deps
   const config = client.config

@@ -24,7 +24,7 @@ export type CandidateRunOptions = {
   /** How many candidates the question has, for progress. */
   total: number
   signal?: AbortSignal
-  progress: (stage: AskProgress['stage'], done: number, total: number | null, message: string) => void
+  progress: (stage: AskProgress['stage'], done: number, total: number | null, message: string, candidate?: AskProgress['candidate']) => void
 }
 
 export type CandidateRuns = {
@@ -66,12 +66,12 @@ export function candidateRuns(o: CandidateRunOptions): CandidateRuns {
 
   const candidate = async (index: number, sample: Sample, program: Result<string>): Promise<CandidateSummary> => {
     const base = { index, logprobSum: sample.logprobSum, logprobMean: sample.logprobMean }
-    const done = (): void => {
+    const done = (shown: AskProgress['candidate']): void => {
       finished += 1
-      o.progress('executing', finished, o.total, `executing ${finished}/${o.total}`)
+      o.progress('executing', finished, o.total, `executing ${finished}/${o.total}`, shown)
     }
     if (!program.ok) {
-      done()
+      done({ index, answer: null, error: program.error.message })
       return { ...base, program: null, result: { ok: false, error: program.error }, answerKey: null, qaCalls: 0, durationMs: 0 }
     }
     const runStart = Date.now()
@@ -79,8 +79,8 @@ export function candidateRuns(o: CandidateRunOptions): CandidateRuns {
     const pending = earlier ?? execute(index, program.value)
     if (earlier === undefined) byProgram.set(program.value, pending)
     const outcome = await pending
-    done()
     const read: Result<AskAnswer> = outcome.result.ok ? readAnswer(outcome.result.value) : { ok: false, error: outcome.result.error }
+    done(read.ok ? { index, answer: read.value.text } : { index, answer: null, error: read.error.message })
     // The traceback is what lets the UI say which line failed and why (e.g. a removed network API).
     const detail = read.ok ? undefined : (read.error.detail ?? (outcome.result.ok ? undefined : outcome.result.error.traceback))
     return {

@@ -2,7 +2,9 @@
  * `npm run eval -- --dataset wikitq|hitab|aitqa|spider --split dev|test (--endpoint NAME|builtin|oracle |
  * --base-url URL --model NAME [--api chat|completions|responses]) [--api-key-env VAR] [--n 5]
  * [--temperature 0.7] [--limit N] [--apis none|qa|full] [--table-repr multiindex|flatten]
- * [--lang python|sql] [--select logprob|vote|greedy] [--concurrency K] [--out DIR] [--data DIR]`
+ * [--lang python|sql] [--select logprob|vote|greedy] [--repair on|off] [--concurrency K] [--out DIR] [--data DIR]`
+ * `--repair on` asks once more, with the error, for each candidate whose program failed (off by default
+ * here, so that runs compare with the paper's method; the app does it for the built-in model).
  */
 import { parseArgs } from 'node:util'
 import { evaluate, summaryMarkdown, type EvalOptions } from '../src/main/services/eval'
@@ -14,7 +16,7 @@ import { API_KINDS, openModelClient, type EndpointChoice } from './lib/model-cli
 const USAGE = `Usage: npm run eval -- --dataset wikitq|hitab|aitqa|spider --split dev|test
   (--endpoint NAME|builtin|oracle | --base-url URL --model NAME [--api chat|completions|responses])
   [--api-key-env VAR] [--n 5] [--temperature 0.7] [--limit N] [--apis none|qa|full] [--table-repr multiindex|flatten] [--lang python|sql]
-  [--select logprob|vote|greedy] [--concurrency K] [--out DIR] [--data DIR] [--timeout SECONDS]`
+  [--select logprob|vote|greedy] [--repair on|off] [--concurrency K] [--out DIR] [--data DIR] [--timeout SECONDS]`
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback?: T): T {
   if (value === undefined && fallback !== undefined) return fallback
@@ -62,7 +64,8 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
       concurrency: { type: 'string' },
       out: { type: 'string' },
       data: { type: 'string' },
-      timeout: { type: 'string' }
+      timeout: { type: 'string' },
+      repair: { type: 'string' }
     }
   })
   const endpoint = values.endpoint
@@ -97,7 +100,8 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     concurrency: positiveInt('concurrency', values.concurrency) ?? 2,
     out: values.out,
     data: values.data,
-    timeoutMs: timeout === undefined ? undefined : timeout * 1000
+    timeoutMs: timeout === undefined ? undefined : timeout * 1000,
+    ...(values.repair === undefined ? {} : { repair: oneOf('repair', values.repair, ['on', 'off'] as const, 'off') === 'on' })
   }
   return { options, source }
 }

@@ -99,13 +99,27 @@ export function missKinds(records: QuestionRecord[]): { kinds: Record<string, nu
   return { kinds, errors }
 }
 
-/** Of all samples, those whose reply held a program, and those whose program ran to an answer. */
-export function programs(records: QuestionRecord[]): { samples: number; extractedPct: number; ranPct: number } {
+/**
+ * Of all samples, those whose reply held a program, those whose program ran to an answer (after any
+ * repair), and those whose first program did; and the repairs asked for and how many gave a program that ran.
+ */
+export function programs(records: QuestionRecord[]): {
+  samples: number
+  extractedPct: number
+  ranPct: number
+  ranFirstPct: number
+  repairs: number
+  repairsRan: number
+} {
   const samples = records.flatMap((r) => r.candidates)
+  const repaired = samples.filter((c) => c.repairedFrom !== undefined)
   return {
     samples: samples.length,
-    extractedPct: pct(samples.filter((c) => c.program !== '').length, samples.length),
-    ranPct: pct(samples.filter((c) => c.program !== '' && c.ok).length, samples.length)
+    extractedPct: pct(samples.filter((c) => c.program !== '' || c.repairedFrom !== undefined).length, samples.length),
+    ranPct: pct(samples.filter((c) => c.program !== '' && c.ok).length, samples.length),
+    ranFirstPct: pct(samples.filter((c) => c.program !== '' && c.ok && c.repairedFrom === undefined).length, samples.length),
+    repairs: repaired.length,
+    repairsRan: repaired.filter((c) => c.ok).length
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * The built-in model's benchmark: `npm run bench -- model [--model PATH] [--threads N] [--context N] [--gpu auto|cpu]
- * [--n 5] [--sample wikitq:50,hitab:50,aitqa:25,spider:25] [--limit N] [--select logprob|vote]
+ * [--n 5] [--sample wikitq:50,hitab:50,aitqa:25,spider:25] [--limit N] [--select logprob|vote] [--repair on|off]
  * [--keep DIR] [--data DIR] [--logprob-cost] [--no-speed] [--cancel-only] [--json FILE]`.
  * It loads the model in its own engine process, as the app does, and answers a fixed sample through the
  * evaluation (the app's prompt, sampling, extraction, CPython execution and official scoring): by default
@@ -8,7 +8,8 @@
  * WikiTQ and HiTab counts, `--sample` all of them). Without --model it runs the built-in endpoint's model
  * from the data folder (`npm run setup:model`). With --keep DIR the question logs and every engine request's
  * timings (DIR/engine.jsonl) stay in DIR, and the same command run again there asks only the questions not
- * answered yet and reports over all of them, so a run can span sittings.
+ * answered yet and reports over all of them, so a run can span sittings. `--repair` (on by default, as the
+ * app does for the built-in model) asks once more, with the error, for each candidate whose program failed.
  *
  * Metrics (over WikiTQ and HiTab unless named for a dataset):
  * - model_load_ms, model_rss_mb: the engine process loading the model; its largest resident memory.
@@ -22,7 +23,8 @@
  * - model_prefix_eval_ms / model_prefix_load_ms: evaluating (and saving) the fixed part of a prompt, and
  *   reading it back from disk in a new engine process.
  * - model_programs_extracted_pct / model_programs_ran_pct: of all samples, those whose reply held a
- *   program, and those whose program ran to an answer without an error.
+ *   program, and those whose program ran to an answer without an error (after any repair);
+ *   model_programs_ran_first_pct: those whose first program did.
  * - model_ea_pct: execution accuracy with the selection rule asked for; model_ea_logprob_pct and
  *   model_ea_vote_pct: the same candidates chosen by log-probability and by execution vote;
  *   model_ea_<dataset>_pct per dataset; model_any_right_pct: questions where some candidate is right.
@@ -215,6 +217,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
       limit: { type: 'string' },
       sample: { type: 'string' },
       select: { type: 'string' },
+      repair: { type: 'string' },
       keep: { type: 'string' },
       data: { type: 'string' },
       'logprob-cost': { type: 'boolean' },
@@ -233,6 +236,9 @@ export async function run(args: string[]): Promise<SuiteResult> {
   const sample = sampleOf(values.sample, limit)
   const select = values.select === undefined ? 'logprob' : values.select
   if (select !== 'logprob' && select !== 'vote') throw new Error('--select must be logprob or vote')
+  if (values.repair !== undefined && values.repair !== 'on' && values.repair !== 'off') throw new Error('--repair must be on or off')
+  // As the app does for the built-in model: on unless asked otherwise.
+  const repair = values.repair !== 'off'
   const gpu = values.gpu === undefined ? undefined : values.gpu
   if (gpu !== undefined && gpu !== 'auto' && gpu !== 'cpu') throw new Error('--gpu must be auto or cpu')
   const threads = int('threads', values.threads)
@@ -300,6 +306,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
         tableRepr: 'multiindex',
         lang: 'python',
         select,
+        repair,
         concurrency: 1,
         out: dir,
         progress: true,
@@ -347,6 +354,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
           }),
       model_programs_extracted_pct: made.extractedPct,
       model_programs_ran_pct: made.ranPct,
+      model_programs_ran_first_pct: made.ranFirstPct,
       model_ea_pct: pct(
         main.filter((r) => r.unscorable === undefined && r.correct).length,
         main.filter((r) => r.unscorable === undefined).length
@@ -377,7 +385,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
           maxStopMs: Math.max(...cancels.map((c) => c.stopMs)),
           hardStops: cancels.filter((c) => c.hardStop).length
         },
-        sampling: { n, temperature: TEMPERATURE, sample: Object.fromEntries(sample), apis: 'full', select },
+        sampling: { n, temperature: TEMPERATURE, sample: Object.fromEntries(sample), apis: 'full', select, repair },
         engine: {
           requests: allCalls.length,
           requestsOfEarlierRuns: earlier.length,

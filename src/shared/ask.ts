@@ -28,6 +28,11 @@ export type AskOptions = {
   kind?: AskKind
   /** Most tokens one program may take. Default 600. */
   maxTokens?: number
+  /**
+   * Ask once more, with the error, for each candidate whose program failed (execution feedback). Default:
+   * on for the built-in model, off for other endpoints.
+   */
+  repair?: boolean
   /** Time limit of one program, ms. Default 30 s. */
   timeoutMs?: number
 }
@@ -79,6 +84,11 @@ export type CandidateSummary = {
   /** Sub-questions the program asked through `qa(...)`. */
   qaCalls: number
   durationMs: number
+  /**
+   * Set when the sampled program failed and the model was asked once more with its error: that first
+   * program and why it failed. `program` and `result` are then the corrected program's.
+   */
+  repairedFrom?: { program: string; error: string }
 }
 
 export type SelectionSummary = {

@@ -37,6 +37,8 @@ export type EvalOptions = {
   data?: string
   timeoutMs?: number
   progress?: boolean
+  /** Execution feedback: each failed candidate is corrected once with its error (model mode). */
+  repair?: boolean
   /** An executor to use instead of starting a CPython one (tests). */
   executor?: Executor
 }
@@ -82,7 +84,9 @@ export async function evaluate(o: EvalOptions): Promise<RunSummary> {
         tableRepr: o.tableRepr,
         lang: oracle ? 'gold' : o.lang,
         select: o.select,
-        ...(oracle ? {} : { n, temperature })
+        ...(oracle ? {} : { n, temperature }),
+        // Written only when on, so that logs of runs without it resume as before.
+        ...(!oracle && o.repair === true ? { repair: 'on' } : {})
       },
       limit: o.limit,
       concurrency: o.concurrency,

@@ -9,7 +9,8 @@ import type { Result } from '../../../shared/result'
 import type { IndexView } from '../../../shared/table'
 import type { ModelClient } from '../model'
 import type { AskRequest, Generation } from '../pipeline/generate'
-import { loadLibrary, prepare, samplePrograms } from '../pipeline/generate'
+import { DEFAULTS as ASK_DEFAULTS, loadLibrary, prepare, samplePrograms } from '../pipeline/generate'
+import { repairProgram } from '../pipeline/repair'
 import { qaHandler } from '../pipeline/qa'
 import type { CandidateProgram, CandidateSet, CandidateSource, EvalQuestion, TableSet } from './types'
 
@@ -21,6 +22,8 @@ export type ModelOptions = {
   n: number
   /** Sampling temperature (the paper: 0.7). */
   temperature: number
+  /** Ask once more, with the error, for each candidate whose program failed. */
+  repair?: boolean
 }
 
 /** Most `qa(...)` calls one candidate may make, as in the app. */
@@ -73,7 +76,22 @@ export function modelSource(client: ModelClient, options: ModelOptions): Candida
         qa: qaHandler(client, g.library, signal),
         maxQaCalls: MAX_QA_CALLS,
         notes: g.notes,
-        ...(g.engine === null ? {} : { engine: g.engine })
+        ...(g.engine === null ? {} : { engine: g.engine }),
+        ...(options.repair !== true
+          ? {}
+          : {
+              repair: async (index: number, program: string, note: string): Promise<CandidateProgram | null> => {
+                const fixed = await repairProgram(client, g.prompt, g.library, program, note, {
+                  maxTokens: ASK_DEFAULTS.maxTokens,
+                  ...(signal === undefined ? {} : { signal })
+                })
+                if (!fixed.ok) return null
+                const original = g.samples[index]
+                // The candidate keeps its sample's log-probability: the repair is the same approach, corrected.
+                const sample = { ...fixed.value.sample, logprobSum: original?.logprobSum ?? null, logprobMean: original?.logprobMean ?? null }
+                return candidateOf(sample, fixed.value.program, options.lang)
+              }
+            })
       }
     }
   }

@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks'
 import type { SelectionMode } from '../../../shared/model'
 import type { IndexView } from '../../../shared/table'
 import { selectCandidate } from '../pipeline/select'
+import { repairNote, type RunShape } from '../pipeline/repair'
 import { inView } from '../tables/structure'
 import { encodeTable, type Executor } from '../python/types'
 import { postprocessPrediction, removeDistinct, replaceCurrentYear } from './score/spider'
@@ -59,6 +60,7 @@ export type RunOptions = {
 
 type Executed = {
   candidate: CandidateProgram
+  repairedFrom?: { program: string; error: string }
   ok: boolean
   answer?: ShapedAnswer
   error?: string
@@ -203,8 +205,18 @@ function candidateRecord(r: Executed, correct: boolean | null): CandidateRecord 
     logprobSum: c.logprobSum ?? null,
     logprobMean: c.logprobMean ?? null,
     tokens: c.tokens ?? null,
-    qaCalls: r.qaCalls
+    qaCalls: r.qaCalls,
+    ...(r.repairedFrom === undefined ? {} : { repairedFrom: r.repairedFrom })
   }
+}
+
+/** What a run came to, for execution feedback. */
+function runShape(r: Executed): RunShape {
+  if (!r.ok || r.answer === undefined) return { failed: r.error ?? 'the program failed' }
+  const a = r.answer
+  if (a.kind === 'none' || (a.kind === 'scalar' && a.value === null) || (a.kind === 'list' && a.items.length === 0)) return { empty: true }
+  if (a.kind === 'table') return { table: { rows: a.rows.length, cells: a.rows.reduce((n, row) => n + row.length, 0) } }
+  return { fine: true }
 }
 
 async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promise<QuestionRecord> {
@@ -269,6 +281,19 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
   let runs: Executed[]
   try {
     runs = await Promise.all(set.candidates.map((c, k) => started.get(k) ?? run(k, c, set)))
+    // Execution feedback: each failed program is corrected once, with its error.
+    const repair = set.repair
+    if (repair !== undefined)
+      runs = await Promise.all(
+        runs.map(async (r, k) => {
+          const note = r.candidate.program === '' ? null : repairNote(q.question, runShape(r))
+          if (note === null) return r
+          const fixed = await repair(k, r.candidate.program, note)
+          if (fixed === null) return r
+          const again = await execute(o, q, set, fixed, loaded.ids, `${q.id}#${k}r`)
+          return { ...again, repairedFrom: { program: r.candidate.program, error: note } }
+        })
+      )
   } finally {
     if (o.source.trusted !== true) await o.executor.endScope(q.id)
   }

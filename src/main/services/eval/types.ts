@@ -71,6 +71,11 @@ export type CandidateSet = {
   notes?: string[]
   /** Where the built-in engine's time went (model sources on the built-in endpoint). */
   engine?: EngineRequestStats
+  /**
+   * Execution feedback (model sources with repair on): a corrected candidate for candidate `index`, whose
+   * program failed as `note` says; null when the model gave none.
+   */
+  repair?: (index: number, program: string, note: string) => Promise<CandidateProgram | null>
   /** Set when the source could not produce candidates for this question (the question scores 0). */
   error?: { category: MissCategory; message: string }
 }
@@ -149,4 +154,6 @@ export type CandidateRecord = {
   qaCalls?: number
   /** Whether this candidate's answer scores right (every candidate that ran is scored, not only the chosen one). */
   correct?: boolean
+  /** Set when the sampled program failed and was corrected once with its error: that program and the error. */
+  repairedFrom?: { program: string; error: string }
 }

@@ -38,7 +38,16 @@ export type Shot = {
 
 export type ShotSet = { version: number; kind: PromptKind; provenance: string; shots: Shot[] }
 
-export type Layout = { example: string; task: string; question: string; codeOpen: string; codeClose: string; chatAnswerNote: string }
+export type Layout = {
+  example: string
+  task: string
+  question: string
+  codeOpen: string
+  codeClose: string
+  chatAnswerNote: string
+  /** What the model is told when its program failed (`{{error}}`), asking for a corrected one. */
+  repair: string
+}
 
 export type PromptLibrary = {
   version: number
@@ -89,7 +98,7 @@ function readLibrary(dir: string): PromptLibrary {
   const guidelinesIn = object(manifest['apiGuidelines'], 'manifest.json apiGuidelines')
   const layoutIn = object(manifest['layout'], 'manifest.json layout')
   const layout = {} as Layout
-  for (const key of ['example', 'task', 'question', 'codeOpen', 'codeClose', 'chatAnswerNote'] as const)
+  for (const key of ['example', 'task', 'question', 'codeOpen', 'codeClose', 'chatAnswerNote', 'repair'] as const)
     layout[key] = string(layoutIn[key], `layout.${key}`)
   const apiDoc = text(string(manifest['apiDoc'], 'apiDoc'))
   const apiFunctions = parseApiDoc(apiDoc).entries.map((e) => e.name)

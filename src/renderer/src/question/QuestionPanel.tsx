@@ -16,7 +16,7 @@ type Props = { tables: TableSummary[]; activeTable: TableSummary | null }
 const STAGES: AskProgress['stage'][] = ['prompt', 'generating', 'executing', 'qa', 'selecting']
 
 /** What the model is doing before its samples arrive: loading, reading the prompt, waiting its turn. */
-const MODEL_STEP = /^(loading the model|reading the prompt|waiting for the model)/
+const MODEL_STEP = /^(loading the model|reading the prompt|waiting for the model|repairing)/
 
 export function stageText(p: AskProgress): string {
   switch (p.stage) {
@@ -45,7 +45,8 @@ function Progress({ state }: { state: Extract<AskState, { phase: 'asking' }> }):
       {state.early.length > 0 && (
         <ol className="early-answers" aria-label="Answers so far">
           {state.early.map((c) => (
-            <li key={c.index} value={c.index + 1} className={c.answer === null ? 'failed' : undefined}>
+            <li key={`${c.index}${c.repaired === true ? 'r' : ''}`} value={c.index + 1} className={c.answer === null ? 'failed' : undefined}>
+              {c.repaired === true ? 'repaired: ' : ''}
               {c.answer ?? `failed: ${c.error ?? 'no answer'}`}
             </li>
           ))}

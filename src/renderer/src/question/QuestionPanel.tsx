@@ -45,7 +45,11 @@ function Progress({ state }: { state: Extract<AskState, { phase: 'asking' }> }):
       {state.early.length > 0 && (
         <ol className="early-answers" aria-label="Answers so far">
           {state.early.map((c) => (
-            <li key={`${c.index}${c.repaired === true ? 'r' : ''}`} value={c.index + 1} className={c.answer === null ? 'failed' : undefined}>
+            <li
+              key={`${c.index}${c.repaired === true ? 'r' : ''}`}
+              value={c.index + 1}
+              className={c.answer === null ? 'failed' : undefined}
+            >
               {c.repaired === true ? 'repaired: ' : ''}
               {c.answer ?? `failed: ${c.error ?? 'no answer'}`}
             </li>

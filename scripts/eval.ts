@@ -2,8 +2,9 @@
  * `npm run eval -- --dataset wikitq|hitab|aitqa|spider --split dev|test (--endpoint NAME|builtin|oracle |
  * --base-url URL --model NAME [--api chat|completions|responses]) [--api-key-env VAR] [--n 5]
  * [--temperature 0.7] [--limit N] [--apis none|qa|full] [--table-repr multiindex|flatten]
- * [--lang python|sql] [--select logprob|vote|greedy] [--repair on|off] [--concurrency K] [--out DIR] [--data DIR]`
- * `--repair on` asks once more, with the error, for each candidate whose program failed (off by default
+ * [--lang python|sql] [--select logprob|vote|greedy] [--repair on|off] [--profile paper|compact] [--concurrency K] [--out DIR] [--data DIR]`
+ * `--profile` is the prompt's layout (default `paper`, the method as published; the app gives the built-in
+ * model `compact`). `--repair on` asks once more, with the error, for each candidate whose program failed (off by default
  * here, so that runs compare with the paper's method; the app does it for the built-in model).
  */
 import { parseArgs } from 'node:util'
@@ -16,7 +17,7 @@ import { API_KINDS, openModelClient, type EndpointChoice } from './lib/model-cli
 const USAGE = `Usage: npm run eval -- --dataset wikitq|hitab|aitqa|spider --split dev|test
   (--endpoint NAME|builtin|oracle | --base-url URL --model NAME [--api chat|completions|responses])
   [--api-key-env VAR] [--n 5] [--temperature 0.7] [--limit N] [--apis none|qa|full] [--table-repr multiindex|flatten] [--lang python|sql]
-  [--select logprob|vote|greedy] [--repair on|off] [--concurrency K] [--out DIR] [--data DIR] [--timeout SECONDS]`
+  [--select logprob|vote|greedy] [--repair on|off] [--profile paper|compact] [--concurrency K] [--out DIR] [--data DIR] [--timeout SECONDS]`
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback?: T): T {
   if (value === undefined && fallback !== undefined) return fallback
@@ -65,7 +66,8 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
       out: { type: 'string' },
       data: { type: 'string' },
       timeout: { type: 'string' },
-      repair: { type: 'string' }
+      repair: { type: 'string' },
+      profile: { type: 'string' }
     }
   })
   const endpoint = values.endpoint
@@ -101,7 +103,8 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     out: values.out,
     data: values.data,
     timeoutMs: timeout === undefined ? undefined : timeout * 1000,
-    ...(values.repair === undefined ? {} : { repair: oneOf('repair', values.repair, ['on', 'off'] as const, 'off') === 'on' })
+    ...(values.repair === undefined ? {} : { repair: oneOf('repair', values.repair, ['on', 'off'] as const, 'off') === 'on' }),
+    profile: oneOf('profile', values.profile, ['paper', 'compact'] as const, 'paper')
   }
   return { options, source }
 }

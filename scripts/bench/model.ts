@@ -1,6 +1,6 @@
 /**
  * The built-in model's benchmark: `npm run bench -- model [--model PATH] [--threads N] [--context N] [--gpu auto|cpu]
- * [--n 5] [--sample wikitq:50,hitab:50,aitqa:25,spider:25] [--limit N] [--select logprob|vote] [--repair on|off]
+ * [--n 5] [--sample wikitq:50,hitab:50,aitqa:25,spider:25] [--limit N] [--select logprob|vote] [--repair on|off] [--profile paper|compact]
  * [--keep DIR] [--data DIR] [--logprob-cost] [--no-speed] [--cancel-only] [--json FILE]`.
  * It loads the model in its own engine process, as the app does, and answers a fixed sample through the
  * evaluation (the app's prompt, sampling, extraction, CPython execution and official scoring): by default
@@ -9,7 +9,8 @@
  * from the data folder (`npm run setup:model`). With --keep DIR the question logs and every engine request's
  * timings (DIR/engine.jsonl) stay in DIR, and the same command run again there asks only the questions not
  * answered yet and reports over all of them, so a run can span sittings. `--repair` (on by default, as the
- * app does for the built-in model) asks once more, with the error, for each candidate whose program failed.
+ * app does for the built-in model) asks once more, with the error, for each candidate whose program failed;
+ * `--profile` lays the prompt out as the paper does or compactly (the built-in model's default).
  *
  * Metrics (over WikiTQ and HiTab unless named for a dataset):
  * - model_load_ms, model_rss_mb: the engine process loading the model; its largest resident memory.
@@ -218,6 +219,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
       sample: { type: 'string' },
       select: { type: 'string' },
       repair: { type: 'string' },
+      profile: { type: 'string' },
       keep: { type: 'string' },
       data: { type: 'string' },
       'logprob-cost': { type: 'boolean' },
@@ -239,6 +241,8 @@ export async function run(args: string[]): Promise<SuiteResult> {
   if (values.repair !== undefined && values.repair !== 'on' && values.repair !== 'off') throw new Error('--repair must be on or off')
   // As the app does for the built-in model: on unless asked otherwise.
   const repair = values.repair !== 'off'
+  const profile = values.profile === undefined ? 'compact' : values.profile
+  if (profile !== 'paper' && profile !== 'compact') throw new Error('--profile must be paper or compact')
   const gpu = values.gpu === undefined ? undefined : values.gpu
   if (gpu !== undefined && gpu !== 'auto' && gpu !== 'cpu') throw new Error('--gpu must be auto or cpu')
   const threads = int('threads', values.threads)
@@ -307,6 +311,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
         lang: 'python',
         select,
         repair,
+        profile,
         concurrency: 1,
         out: dir,
         progress: true,
@@ -316,7 +321,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
     }
     host.logging = false
 
-    const speed = values['no-speed'] === true ? null : await measureSpeed(host, config, values.data)
+    const speed = values['no-speed'] === true ? null : await measureSpeed(host, config, values.data, profile)
     const calls = host.calls.length
     const cancels = await measureCancel(host, cancelJobFor(host, config), 3)
     host.calls.length = calls
@@ -385,7 +390,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
           maxStopMs: Math.max(...cancels.map((c) => c.stopMs)),
           hardStops: cancels.filter((c) => c.hardStop).length
         },
-        sampling: { n, temperature: TEMPERATURE, sample: Object.fromEntries(sample), apis: 'full', select, repair },
+        sampling: { n, temperature: TEMPERATURE, sample: Object.fromEntries(sample), apis: 'full', select, repair, profile },
         engine: {
           requests: allCalls.length,
           requestsOfEarlierRuns: earlier.length,
@@ -448,7 +453,8 @@ function sampleOf(spec: string | undefined, limit: number | undefined): [Dataset
 async function measureSpeed(
   host: MeasuringHost,
   config: EndpointConfig,
-  data: string | undefined
+  data: string | undefined,
+  profile: 'paper' | 'compact'
 ): Promise<{
   parallel: { speedup: number; side: RateRun; serial: RateRun }
   prefix: { evalMs: number; loadMs: number; tokens: number; evalSource: string; loadSource: string }
@@ -460,14 +466,15 @@ async function measureSpeed(
   if (!tables.ok || tables.value.main === null) throw new Error(`The first WikiTQ question's table did not load: ${q.tableKey}`)
   const client = new ModelClient(config, { secrets: new MemorySecretStore() })
   const prepared = await prepare(
-    { tables: [{ name: tables.value.main.name, table: tables.value.main, variable: 'df' }], question: q.question },
+    { tables: [{ name: tables.value.main.name, table: tables.value.main, variable: 'df' }], question: q.question, options: { profile } },
     { client }
   )
   if (!prepared.ok) throw new Error(prepared.error.message)
   const prompt = prepared.value.prompt
   const input = engineInput(config, {
     ...(prompt.text !== null ? { prompt: prompt.text } : { messages: prompt.messages ?? [] }),
-    fixed: prompt.fixed
+    fixed: prompt.fixed,
+    ...(prompt.prefill === null ? {} : { prefill: prompt.prefill })
   })
   const base = host.lastModel ?? { file: config.builtin?.modelFile ?? '', contextSize: DEFAULT_CONTEXT, threads: 1 }
   const rate = async (sequences: number): Promise<RateRun> => {

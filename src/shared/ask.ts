@@ -29,6 +29,11 @@ export type AskOptions = {
   /** Most tokens one program may take. Default 600. */
   maxTokens?: number
   /**
+   * How the prompt is laid out: `paper` (as in the paper) or `compact` (made for small local models).
+   * Default: `compact` for the built-in model, `paper` for other endpoints.
+   */
+  profile?: 'paper' | 'compact'
+  /**
    * Ask once more, with the error, for each candidate whose program failed (execution feedback). Default:
    * on for the built-in model, off for other endpoints.
    */

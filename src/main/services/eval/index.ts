@@ -39,6 +39,8 @@ export type EvalOptions = {
   progress?: boolean
   /** Execution feedback: each failed candidate is corrected once with its error (model mode). */
   repair?: boolean
+  /** The prompt profile (model mode); the endpoint's default when absent. */
+  profile?: 'paper' | 'compact'
   /** An executor to use instead of starting a CPython one (tests). */
   executor?: Executor
 }
@@ -86,7 +88,8 @@ export async function evaluate(o: EvalOptions): Promise<RunSummary> {
         select: o.select,
         ...(oracle ? {} : { n, temperature }),
         // Written only when on, so that logs of runs without it resume as before.
-        ...(!oracle && o.repair === true ? { repair: 'on' } : {})
+        ...(!oracle && o.repair === true ? { repair: 'on' } : {}),
+        ...(!oracle && o.profile !== undefined && o.profile !== 'paper' ? { profile: o.profile } : {})
       },
       limit: o.limit,
       concurrency: o.concurrency,

@@ -24,6 +24,8 @@ export type ModelOptions = {
   temperature: number
   /** Ask once more, with the error, for each candidate whose program failed. */
   repair?: boolean
+  /** The prompt profile; the endpoint's default when absent. */
+  profile?: 'paper' | 'compact'
 }
 
 /** Most `qa(...)` calls one candidate may make, as in the app. */
@@ -48,7 +50,14 @@ export function modelSource(client: ModelClient, options: ModelOptions): Candida
           ...tables.named.map((t) => ({ name: t.name, table: t.table, variable: t.name }))
         ],
         question: q.question,
-        options: { n: options.n, temperature: options.temperature, apis: options.apis, tableRepr: options.tableRepr, mode: options.lang },
+        options: {
+          n: options.n,
+          temperature: options.temperature,
+          apis: options.apis,
+          tableRepr: options.tableRepr,
+          mode: options.lang,
+          ...(options.profile === undefined ? {} : { profile: options.profile })
+        },
         ...(signal === undefined ? {} : { signal })
       }
       let generated
@@ -88,7 +97,11 @@ export function modelSource(client: ModelClient, options: ModelOptions): Candida
                 if (!fixed.ok) return null
                 const original = g.samples[index]
                 // The candidate keeps its sample's log-probability: the repair is the same approach, corrected.
-                const sample = { ...fixed.value.sample, logprobSum: original?.logprobSum ?? null, logprobMean: original?.logprobMean ?? null }
+                const sample = {
+                  ...fixed.value.sample,
+                  logprobSum: original?.logprobSum ?? null,
+                  logprobMean: original?.logprobMean ?? null
+                }
                 return candidateOf(sample, fixed.value.program, options.lang)
               }
             })

@@ -33,8 +33,9 @@ function textTokens(model: LlamaModel, text: string): Token[] {
   return model.tokens.shouldPrependBosToken && bos !== null ? [bos, ...tokens] : tokens
 }
 
-function chatTokens(model: LlamaModel, wrapper: ChatWrapper, messages: ChatMessage[]): Token[] {
-  const history: ChatHistoryItem[] = [...chatHistory(messages), { type: 'model', response: [] }]
+function chatTokens(model: LlamaModel, wrapper: ChatWrapper, messages: ChatMessage[], prefill = ''): Token[] {
+  // The reply being written is the last, open model turn; a prefill is its start.
+  const history: ChatHistoryItem[] = [...chatHistory(messages), { type: 'model', response: prefill === '' ? [] : [prefill] }]
   return wrapper.generateContextState({ chatHistory: history }).contextText.tokenize(model.tokenizer)
 }
 
@@ -48,7 +49,7 @@ export function promptTokens(model: LlamaModel, wrapper: ChatWrapper | null, inp
     return { tokens, fixed: Math.max(0, commonLength(tokens, alone) - 1) }
   }
   if (wrapper === null) throw new Error('the model has no chat template; use it in completion mode')
-  const tokens = chatTokens(model, wrapper, input.messages)
+  const tokens = chatTokens(model, wrapper, input.messages, input.prefill)
   if (fixedPart <= 0 || fixedPart >= input.messages.length) return { tokens, fixed: 0 }
   // The fixed messages followed by a stand-in turn: the template lays out everything before that turn's
   // text exactly as in the real prompt.

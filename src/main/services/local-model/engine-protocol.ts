@@ -41,7 +41,10 @@ export type EngineModelSpec = {
  * examples): that many leading messages, or characters of the text. The engine keeps its evaluated state
  * (in memory and on disk) and reads only what follows it for a new question.
  */
-export type EngineInput = { kind: 'text'; text: string; fixed?: number } | { kind: 'chat'; messages: ChatMessage[]; fixed?: number }
+export type EngineInput =
+  | { kind: 'text'; text: string; fixed?: number }
+  /** `prefill`: the start of the model's reply, given to it (e.g. the opening code fence). */
+  | { kind: 'chat'; messages: ChatMessage[]; fixed?: number; prefill?: string }
 
 export type GenerateRequest = {
   id: number

@@ -136,7 +136,10 @@ export function engineSpec(config: EndpointConfig, backend: BuiltinBackend, file
 }
 
 /** The request as the engine takes it: text for completion models, messages for chat models, with its fixed part. */
-export function engineInput(config: EndpointConfig, request: Pick<SampleRequest, 'prompt' | 'messages' | 'fixed'>): EngineInput {
+export function engineInput(
+  config: EndpointConfig,
+  request: Pick<SampleRequest, 'prompt' | 'messages' | 'fixed' | 'prefill'>
+): EngineInput {
   const fixed = request.fixed ?? 0
   if (config.api === 'completions') {
     if (request.prompt !== undefined) return { kind: 'text', text: request.prompt, fixed }
@@ -145,6 +148,7 @@ export function engineInput(config: EndpointConfig, request: Pick<SampleRequest,
     const fixedChars = fixed > 0 ? messages.slice(0, fixed).reduce((a, m) => a + m.content.length + 2, 0) : 0
     return { kind: 'text', text: messages.map((m) => m.content).join('\n\n'), fixed: fixedChars }
   }
-  if (request.messages !== undefined) return { kind: 'chat', messages: request.messages, fixed }
+  if (request.messages !== undefined)
+    return { kind: 'chat', messages: request.messages, fixed, ...(request.prefill === undefined ? {} : { prefill: request.prefill }) }
   return { kind: 'chat', messages: [{ role: 'user', content: request.prompt ?? '' }] }
 }

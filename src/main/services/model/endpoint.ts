@@ -41,6 +41,11 @@ export type SampleRequest = {
    * `prompt`): the built-in engine keeps its evaluated state and reads it once. HTTP endpoints ignore it.
    */
   fixed?: number
+  /**
+   * The start of the model's reply (chat form), given to it: the built-in engine continues from there.
+   * HTTP endpoints ignore it, and a caller must not ask for it of them.
+   */
+  prefill?: string
   n: number
   temperature: number
   maxTokens: number

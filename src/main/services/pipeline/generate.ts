@@ -5,13 +5,13 @@
  */
 
 import type { AskOptions, AskProgress } from '../../../shared/ask'
-import type { EngineRequestStats, Sample } from '../../../shared/model'
+import type { EndpointConfig, EngineRequestStats, Sample } from '../../../shared/model'
 import type { Result } from '../../../shared/result'
 import { fail, ok } from '../../../shared/result'
 import type { ParsedTable } from '../../../shared/table'
 import type { ModelClient } from '../model'
 import { extractProgram } from './extract'
-import type { BuiltPrompt, PromptKind, PromptLibrary } from '../prompt'
+import type { BuiltPrompt, PromptKind, PromptLibrary, PromptProfile } from '../prompt'
 import { buildPrompt, digestTables, loadPromptLibrary } from '../prompt'
 import { inView } from '../tables/structure'
 import { chooseKind, variableNames } from './tables'
@@ -65,6 +65,11 @@ export type Generation = {
   tokens: { prompt: number; completion: number | null }
   /** Where the built-in engine's time went; null for other endpoints. */
   engine: EngineRequestStats | null
+}
+
+/** The prompt profile an endpoint gets unless the question says otherwise. */
+export function defaultProfile(config: EndpointConfig): PromptProfile {
+  return config.kind === 'builtin' ? 'compact' : 'paper'
 }
 
 export function validate(request: AskRequest): string | null {
@@ -128,7 +133,10 @@ export async function prepare(request: AskRequest, deps: GenerateDeps): Promise<
       title: promptTitle(request.tables[i]?.name ?? '', request.tables[i]?.table.title, request.tables[i]?.table.notes),
       table
     })),
-    tokenBudget: deps.client.config.promptTokenBudget
+    tokenBudget: deps.client.config.promptTokenBudget,
+    profile: o.profile ?? defaultProfile(deps.client.config),
+    // Only the built-in engine lets the reply be started for the model.
+    prefillAllowed: deps.client.config.kind === 'builtin'
   })
   return ok({ library: library.value, prompt, kind, tables, names, promptMs: Date.now() - started })
 }
@@ -161,6 +169,7 @@ export async function samplePrograms(
     },
     ...(prompt.text !== null ? { prompt: prompt.text } : { messages: prompt.messages ?? [] }),
     fixed: prompt.fixed,
+    ...(prompt.prefill === null ? {} : { prefill: prompt.prefill }),
     n,
     temperature: o.temperature ?? DEFAULTS.temperature,
     maxTokens: o.maxTokens ?? DEFAULTS.maxTokens,

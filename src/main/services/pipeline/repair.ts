@@ -97,6 +97,7 @@ export async function repairProgram(
   const request = repairPrompt(prompt, library, program, note)
   const sampled = await client.sample({
     ...request,
+    ...(prompt.prefill === null ? {} : { prefill: prompt.prefill }),
     n: 1,
     temperature: 0,
     maxTokens: o.maxTokens,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { withBackend } from './engine-load'
+import { describeWithModel } from '../../../../test/support/test-model'
+import { serializeSampling, withBackend } from './engine-load'
 
 type FakeLlama = { gpu: string | false }
 
@@ -51,5 +52,44 @@ describe('choosing where the model runs', () => {
 
   it('lets a failure on the CPU through: there is nothing left to fall back to', async () => {
     await expect(withBackend('auto', bindings({ gpu: false }), () => Promise.reject(new Error('bad file')))).rejects.toThrow('bad file')
+  })
+})
+
+describeWithModel('sampling several sequences side by side, on the real test model', (model) => {
+  it('samples drawn side by side are those drawn one at a time: no token of one sequence reaches another', async () => {
+    const lib = await import('node-llama-cpp')
+    const llama = await lib.getLlama({ gpu: false, build: 'never', maxThreads: 1, logLevel: lib.LlamaLogLevel.error })
+    const loaded = await llama.loadModel({ modelPath: model })
+    const context = await loaded.createContext({ contextSize: 512, sequences: 4, threads: 1 })
+    serializeSampling(context)
+    try {
+      const sequences = [0, 1, 2, 3].map(() => context.getSequence())
+      const prompt = loaded.tokenize(
+        '<|im_start|>user\nWrite a short Python program that counts the words of a text.<|im_end|>\n<|im_start|>assistant\n',
+        true
+      )
+      const draw = async (sequence: (typeof sequences)[number]): Promise<string> => {
+        const tokens: number[] = []
+        for await (const t of sequence.evaluate([prompt[prompt.length - 1] as number] as never, {
+          temperature: 1.2,
+          seed: 42,
+          topK: 0,
+          topP: 1,
+          minP: 0
+        })) {
+          tokens.push(t)
+          if (tokens.length >= 40) break
+        }
+        return loaded.detokenize(tokens as never)
+      }
+      for (const s of sequences) await s.evaluateWithoutGeneratingNewTokens(prompt.slice(0, -1))
+      // The same prompt and seed in every sequence: every sample must be the same text.
+      const side = await Promise.all(sequences.map(draw))
+      expect(new Set(side).size).toBe(1)
+      expect((side[0] ?? '').length).toBeGreaterThan(20)
+    } finally {
+      await context.dispose()
+      await loaded.dispose()
+    }
   })
 })

@@ -151,6 +151,7 @@ export async function loadEngine(spec: EngineModelSpec, onProgress: (fraction: n
   const { llama, value, note } = loaded
   const { model, context, trainContext } = value
   const wrapper = lib.resolveChatWrapper(model) ?? null
+  serializeSampling(context)
   const sequences = Array.from({ length: context.totalSequences }, () => context.getSequence())
   const release = llama.llamaCppRelease
   const engineVersion = `node-llama-cpp ${await lib.getModuleVersion()}, llama.cpp ${release.release}, ${backendOf(llama)}`
@@ -173,4 +174,32 @@ export async function loadEngine(spec: EngineModelSpec, onProgress: (fraction: n
   }
   const states = spec.stateDir === undefined || modelSha === null ? null : new PrefixStates(spec.stateDir, modelSha, engineVersion)
   return ok({ llama, model, context, sequences, wrapper, info, states })
+}
+
+/**
+ * Makes the tokens of a batch be sampled one sequence at a time. node-llama-cpp 3.21.1 samples the
+ * sequences of a batch side by side on worker threads, and reading a multi-sequence batch's logits that way
+ * is not safe: measured here, with four sequences sampling at a temperature, tokens of one sample turned up
+ * in another ("Laps down" read as "LLaps down" in one sample and "aps down" in the next), while greedy
+ * decoding and one sequence at a time were exact. Sampling is a small part of a step (the batch's decode is
+ * the rest), so doing it in turn costs little. The wrapper sits on the context's native handle, an internal
+ * of the pinned version; the test "samples drawn side by side are those drawn one at a time" guards it.
+ */
+export function serializeSampling(context: LlamaContext): void {
+  const holder = context as unknown as { _ctx: { sampleToken: (...args: unknown[]) => Promise<unknown> } & object }
+  const native = holder._ctx
+  if (typeof native?.sampleToken !== 'function') throw new Error('node-llama-cpp changed: the context has no sampleToken to serialise')
+  let turn: Promise<unknown> = Promise.resolve()
+  const sampleToken = (...args: unknown[]): Promise<unknown> => {
+    const mine = turn.then(() => native.sampleToken(...args))
+    turn = mine.catch(() => undefined)
+    return mine
+  }
+  holder._ctx = new Proxy(native, {
+    get(target, key) {
+      if (key === 'sampleToken') return sampleToken
+      const value: unknown = Reflect.get(target, key)
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value
+    }
+  })
 }

@@ -1,7 +1,8 @@
 /**
  * Ask a question about a table from the command line:
  *   npm run ask -- --table FILE --question "..." [--endpoint NAME|builtin | --base-url URL --model NAME
- *     [--api-key-env VAR] [--api chat|completions|responses]] [--n 5] [--select logprob|vote|greedy]
+ *     [--api-key-env VAR] [--api chat|completions|responses]] [--n 5] [--temperature 0.7] [--profile paper|compact]
+ *     [--repair on|off] [--select logprob|vote|greedy]
  *     [--lang python|sql] [--apis none|qa|full] [--repr multiindex|flatten] [--executor pyodide|cpython] [--json]
  * Without endpoint flags the built-in model answers (installed with `npm run setup:model`), in its own
  * engine process. Named endpoints come from the settings in the data folder; their key from --api-key-env VAR (or
@@ -31,7 +32,7 @@ import { structureGrid } from '../src/main/services/tables/structure'
 import { runCli, UsageError } from './lib/cli'
 
 const USAGE = `usage: npm run ask -- --table FILE --question "..." [--endpoint NAME|builtin | --base-url URL --model NAME [--api-key-env VAR] [--api chat|completions|responses]]
-       [--n 5] [--select logprob|vote|greedy] [--score sum|mean] [--lang python|sql] [--apis none|qa|full] [--repr multiindex|flatten]
+       [--n 5] [--temperature 0.7] [--profile paper|compact] [--repair on|off] [--select logprob|vote|greedy] [--score sum|mean] [--lang python|sql] [--apis none|qa|full] [--repr multiindex|flatten]
        [--kind auto|relational|hierarchical|airline|multi-table] [--budget TOKENS] [--executor pyodide|cpython] [--python python3] [--no-cache] [--json]
        npm run ask -- --clear-cache      empty the response cache (<data folder>/model-cache) and exit
 With no endpoint flags the built-in model answers on this computer (install one with npm run setup:model).
@@ -54,6 +55,9 @@ async function main(): Promise<number> {
       'api-key-env': { type: 'string' },
       api: { type: 'string' },
       n: { type: 'string' },
+      temperature: { type: 'string' },
+      profile: { type: 'string' },
+      repair: { type: 'string' },
       select: { type: 'string' },
       score: { type: 'string' },
       lang: { type: 'string' },
@@ -97,6 +101,11 @@ async function main(): Promise<number> {
 
   const options: AskOptions = {}
   if (values.n !== undefined) options.n = Number(values.n)
+  if (values.temperature !== undefined) options.temperature = Number(values.temperature)
+  const profile = oneOf(values.profile, ['paper', 'compact'] as const, 'profile')
+  if (profile !== undefined) options.profile = profile
+  const repair = oneOf(values.repair, ['on', 'off'] as const, 'repair')
+  if (repair !== undefined) options.repair = repair === 'on'
   const selection = oneOf<SelectionMode>(values.select, ['logprob', 'vote', 'greedy'], 'select')
   if (selection !== undefined) options.selection = selection
   const score = oneOf(values.score, ['sum', 'mean'] as const, 'score')

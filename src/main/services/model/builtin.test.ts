@@ -203,8 +203,20 @@ describeWithModel('the builtin endpoint kind on the real test model', (model) =>
     expect(summary.selection?.mode).toBe('logprob')
     expect([...(summary.selection?.ranking ?? [])].sort()).toEqual([0, 1, 2])
     expect([...stages]).toEqual(expect.arrayContaining(['prompt', 'generating', 'executing']))
-    // Each candidate was shown as soon as it ran.
-    expect(early.map((c) => c?.index).sort()).toEqual([0, 1, 2])
+    // Each candidate was shown as soon as it ran (a failed one again after its repair).
+    expect(
+      early
+        .filter((c) => c?.repaired !== true)
+        .map((c) => c?.index)
+        .sort()
+    ).toEqual([0, 1, 2])
+    const repaired = summary.candidates.filter((c) => c.repairedFrom !== undefined).map((c) => c.index)
+    expect(
+      early
+        .filter((c) => c?.repaired === true)
+        .map((c) => c?.index)
+        .sort()
+    ).toEqual(repaired.sort())
     // The question found the fixed part held, and says where its time went.
     expect(summary.engine?.prefix.source).toBe('held')
     expect(summary.engine?.samples).toHaveLength(3)

@@ -1,7 +1,8 @@
 /**
  * Ask a question about a table from the command line:
  *   npm run ask -- --table FILE --question "..." [--endpoint NAME|builtin | --base-url URL --model NAME
- *     [--api-key-env VAR] [--api chat|completions|responses]] [--n 5] [--select logprob|vote|greedy]
+ *     [--api-key-env VAR] [--api chat|completions|responses]] [--n 5] [--temperature 0.7] [--profile paper|compact]
+ *     [--repair on|off] [--select logprob|vote|greedy]
  *     [--lang python|sql] [--apis none|qa|full] [--repr multiindex|flatten] [--executor pyodide|cpython] [--json]
  * Without endpoint flags the built-in model answers (installed with `npm run setup:model`), in its own
  * engine process. Named endpoints come from the settings in the data folder; their key from --api-key-env VAR (or
@@ -12,8 +13,8 @@
 import { readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { parseArgs } from 'node:util'
-import type { AskKind, AskOptions, AskSummary } from '../src/shared/ask'
-import type { ApiKind, SelectionMode } from '../src/shared/model'
+import type { AskKind, AskOptions, AskProgress, AskSummary } from '../src/shared/ask'
+import type { ApiKind, EngineRequestStats, SelectionMode } from '../src/shared/model'
 import { ResponseCache } from '../src/main/services/model'
 import { defaultDataDir } from '../src/main/services/paths'
 import { ask } from '../src/main/services/pipeline'
@@ -31,7 +32,7 @@ import { structureGrid } from '../src/main/services/tables/structure'
 import { runCli, UsageError } from './lib/cli'
 
 const USAGE = `usage: npm run ask -- --table FILE --question "..." [--endpoint NAME|builtin | --base-url URL --model NAME [--api-key-env VAR] [--api chat|completions|responses]]
-       [--n 5] [--select logprob|vote|greedy] [--score sum|mean] [--lang python|sql] [--apis none|qa|full] [--repr multiindex|flatten]
+       [--n 5] [--temperature 0.7] [--profile paper|compact] [--repair on|off] [--select logprob|vote|greedy] [--score sum|mean] [--lang python|sql] [--apis none|qa|full] [--repr multiindex|flatten]
        [--kind auto|relational|hierarchical|airline|multi-table] [--budget TOKENS] [--executor pyodide|cpython] [--python python3] [--no-cache] [--json]
        npm run ask -- --clear-cache      empty the response cache (<data folder>/model-cache) and exit
 With no endpoint flags the built-in model answers on this computer (install one with npm run setup:model).
@@ -54,6 +55,9 @@ async function main(): Promise<number> {
       'api-key-env': { type: 'string' },
       api: { type: 'string' },
       n: { type: 'string' },
+      temperature: { type: 'string' },
+      profile: { type: 'string' },
+      repair: { type: 'string' },
       select: { type: 'string' },
       score: { type: 'string' },
       lang: { type: 'string' },
@@ -97,6 +101,11 @@ async function main(): Promise<number> {
 
   const options: AskOptions = {}
   if (values.n !== undefined) options.n = Number(values.n)
+  if (values.temperature !== undefined) options.temperature = Number(values.temperature)
+  const profile = oneOf(values.profile, ['paper', 'compact'] as const, 'profile')
+  if (profile !== undefined) options.profile = profile
+  const repair = oneOf(values.repair, ['on', 'off'] as const, 'repair')
+  if (repair !== undefined) options.repair = repair === 'on'
   const selection = oneOf<SelectionMode>(values.select, ['logprob', 'vote', 'greedy'], 'select')
   if (selection !== undefined) options.selection = selection
   const score = oneOf(values.score, ['sum', 'mean'] as const, 'score')
@@ -158,9 +167,7 @@ async function main(): Promise<number> {
         question: values.question,
         options,
         signal: controller.signal,
-        onProgress: (e) => {
-          if (values.json !== true) process.stderr.write(`  ${e.message}\n`)
-        }
+        onProgress: values.json === true ? undefined : progressPrinter()
       },
       { client: opened.value.client, executor }
     )
@@ -180,6 +187,31 @@ async function main(): Promise<number> {
   } finally {
     await executor.close()
     await opened.value.close()
+  }
+}
+
+/**
+ * Progress on stderr: the model's steps (loading, reading the prompt, sampling) on one line redrawn in place
+ * on a terminal (a line per step elsewhere), and each candidate's answer as soon as it has run.
+ */
+function progressPrinter(): (e: AskProgress) => void {
+  const tty = process.stderr.isTTY === true
+  let open = false
+  let lastStep = ''
+  return (e) => {
+    const step = e.message.replace(/[\d,]+ of [\d,]+ tokens$/, 'tokens')
+    if (e.candidate !== undefined) {
+      if (open) process.stderr.write('\n')
+      open = false
+      const c = e.candidate
+      process.stderr.write(`  candidate ${c.index + 1} ran: ${c.answer ?? `failed (${c.error ?? 'no answer'})`}\n`)
+      return
+    }
+    if (tty) {
+      process.stderr.write(`\r  ${e.message}`.padEnd(72))
+      open = true
+    } else if (step !== lastStep || !/^reading the prompt/.test(e.message)) process.stderr.write(`  ${e.message}\n`)
+    lastStep = step
   }
 }
 
@@ -207,7 +239,28 @@ function printSummary(s: AskSummary, executor: string): void {
     '',
     `Timings: prompt ${s.timings.promptMs} ms, generation ${s.timings.generateMs} ms, execution ${s.timings.executeMs} ms, total ${s.timings.totalMs} ms; qa calls ${s.qaCalls}`
   )
+  if (s.engine !== undefined) out.push(engineLine(s.engine))
   console.log(out.join('\n'))
+}
+
+/** Where the built-in engine's time went, in one line. */
+function engineLine(e: EngineRequestStats): string {
+  const prefix =
+    e.prefix.source === 'none'
+      ? ''
+      : `; instructions and examples (${e.prefix.tokens.toLocaleString('en-US')} tokens) ${
+          e.prefix.source === 'held'
+            ? 'held from before'
+            : e.prefix.source === 'disk'
+              ? `read from disk in ${e.prefix.ms} ms`
+              : `evaluated in ${e.prefix.ms} ms`
+        }`
+  const capped = e.samples.filter((s) => s.finish === 'length').length
+  return [
+    `Engine (${e.backend}): ${e.loadMs === null ? 'model loaded already' : `model loaded in ${e.loadMs} ms`}`,
+    `; prompt ${e.promptTokens.toLocaleString('en-US')} tokens, ${e.promptEvaluatedTokens.toLocaleString('en-US')} read in ${e.promptMs} ms${prefix}`,
+    `; ${e.samples.length} samples on ${e.sequences} sequences in ${e.generateMs} ms (${e.samples.map((s) => s.tokens).join(', ')} tokens${capped > 0 ? `; ${capped} ran to the cap` : ''})`
+  ].join('')
 }
 
 function indent(text: string, by = '    '): string {

@@ -2,7 +2,10 @@
  * `npm run eval -- --dataset wikitq|hitab|aitqa|spider --split dev|test (--endpoint NAME|builtin|oracle |
  * --base-url URL --model NAME [--api chat|completions|responses]) [--api-key-env VAR] [--n 5]
  * [--temperature 0.7] [--limit N] [--apis none|qa|full] [--table-repr multiindex|flatten]
- * [--lang python|sql] [--select logprob|vote|greedy] [--concurrency K] [--out DIR] [--data DIR]`
+ * [--lang python|sql] [--select logprob|vote|greedy] [--repair on|off] [--profile paper|compact] [--concurrency K] [--out DIR] [--data DIR]`
+ * `--profile` is the prompt's layout (default `paper`, the method as published; the app gives the built-in
+ * model `compact`). `--repair on` asks once more, with the error, for each candidate whose program failed (off by default
+ * here, so that runs compare with the paper's method; the app does it for the built-in model).
  */
 import { parseArgs } from 'node:util'
 import { evaluate, summaryMarkdown, type EvalOptions } from '../src/main/services/eval'
@@ -14,7 +17,7 @@ import { API_KINDS, openModelClient, type EndpointChoice } from './lib/model-cli
 const USAGE = `Usage: npm run eval -- --dataset wikitq|hitab|aitqa|spider --split dev|test
   (--endpoint NAME|builtin|oracle | --base-url URL --model NAME [--api chat|completions|responses])
   [--api-key-env VAR] [--n 5] [--temperature 0.7] [--limit N] [--apis none|qa|full] [--table-repr multiindex|flatten] [--lang python|sql]
-  [--select logprob|vote|greedy] [--concurrency K] [--out DIR] [--data DIR] [--timeout SECONDS]`
+  [--select logprob|vote|greedy] [--repair on|off] [--profile paper|compact] [--concurrency K] [--out DIR] [--data DIR] [--timeout SECONDS]`
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback?: T): T {
   if (value === undefined && fallback !== undefined) return fallback
@@ -62,7 +65,9 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
       concurrency: { type: 'string' },
       out: { type: 'string' },
       data: { type: 'string' },
-      timeout: { type: 'string' }
+      timeout: { type: 'string' },
+      repair: { type: 'string' },
+      profile: { type: 'string' }
     }
   })
   const endpoint = values.endpoint
@@ -97,7 +102,9 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     concurrency: positiveInt('concurrency', values.concurrency) ?? 2,
     out: values.out,
     data: values.data,
-    timeoutMs: timeout === undefined ? undefined : timeout * 1000
+    timeoutMs: timeout === undefined ? undefined : timeout * 1000,
+    ...(values.repair === undefined ? {} : { repair: oneOf('repair', values.repair, ['on', 'off'] as const, 'off') === 'on' }),
+    profile: oneOf('profile', values.profile, ['paper', 'compact'] as const, 'paper')
   }
   return { options, source }
 }

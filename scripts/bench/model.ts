@@ -1,29 +1,40 @@
 /**
- * The built-in model's benchmark: `npm run bench -- model [--model PATH] [--threads N] [--context N]
- * [--n 5] [--limit 50] [--keep DIR (kept, and resumed)] [--data DIR] [--cancel-only] [--json FILE]`. It loads the model in its own engine
- * process, as the app does, and answers the first `limit` questions of WikiTQ dev and of HiTab dev through
- * the evaluation (the app's prompt, sampling, extraction, CPython execution and official scoring).
- * Without --model it runs the built-in endpoint's model from the data folder (`npm run setup:model`).
- * With --keep DIR the question logs and every engine request's timings (DIR/engine.jsonl) stay in DIR, and
- * the same command run again there asks only the questions not answered yet and reports over all of them:
- * the default sample takes hours on a small machine, so it can be run in several sittings.
+ * The built-in model's benchmark: `npm run bench -- model [--model PATH] [--threads N] [--context N] [--gpu auto|cpu]
+ * [--n 5] [--sample wikitq:50,hitab:50,aitqa:25,spider:25] [--limit N] [--select logprob|vote] [--repair on|off] [--profile paper|compact]
+ * [--keep DIR] [--data DIR] [--logprob-cost] [--no-speed] [--cancel-only] [--json FILE]`.
+ * It loads the model in its own engine process, as the app does, and answers a fixed sample through the
+ * evaluation (the app's prompt, sampling, extraction, CPython execution and official scoring): by default
+ * the first 50 WikiTQ dev, 50 HiTab dev, 25 AIT-QA dev and 25 Spider dev questions (`--limit N` sets the
+ * WikiTQ and HiTab counts, `--sample` all of them). Without --model it runs the built-in endpoint's model
+ * from the data folder (`npm run setup:model`). With --keep DIR the question logs and every engine request's
+ * timings (DIR/engine.jsonl) stay in DIR, and the same command run again there asks only the questions not
+ * answered yet and reports over all of them, so a run can span sittings. `--repair` (on by default, as the
+ * app does for the built-in model) asks once more, with the error, for each candidate whose program failed;
+ * `--profile` lays the prompt out as the paper does or compactly (the built-in model's default).
  *
- * Metrics:
- * - model_load_ms: the engine process loading the model (node-llama-cpp, the weights, the context).
- * - model_rss_mb: the engine process's resident memory, the largest seen (after loading and after each request).
- * - model_prompt_tokens_per_s: prompt tokens evaluated per second (tokens the engine still held from the
- *   question before, the shared instructions and examples, are not evaluated again and not counted).
- * - model_gen_tokens_per_s: sampled tokens per second.
- * - model_first_candidate_ms: median over questions, from the sampling request to its first complete sample.
- * - model_question_p50_ms: median time of a question: sampling, running every candidate, choosing.
+ * Metrics (over WikiTQ and HiTab unless named for a dataset):
+ * - model_load_ms, model_rss_mb: the engine process loading the model; its largest resident memory.
+ * - model_prompt_tokens_per_s, model_gen_tokens_per_s: prompt tokens evaluated per second (tokens the engine
+ *   held already, in memory or on disk, are not counted), sampled tokens per second.
+ * - model_prompt_tokens_evaluated_p50: median over questions of the prompt tokens the engine evaluated.
+ * - model_first_answer_p50_ms: median from a question's start to its first candidate that ran.
+ * - model_question_p50_ms: median time of a question: prompt, sampling, running every candidate, choosing.
+ * - model_parallel_speedup: sampled tokens per second with n samples decoded side by side over one after
+ *   another, the same prompt and seeds, in the same run.
+ * - model_prefix_eval_ms / model_prefix_load_ms: evaluating (and saving) the fixed part of a prompt, and
+ *   reading it back from disk in a new engine process.
  * - model_programs_extracted_pct / model_programs_ran_pct: of all samples, those whose reply held a
- *   program, and those whose program ran to an answer without an error.
- * - model_ea_pct: execution accuracy over the scored questions of both datasets.
+ *   program, and those whose program ran to an answer without an error (after any repair);
+ *   model_programs_ran_first_pct: those whose first program did.
+ * - model_ea_pct: execution accuracy with the selection rule asked for; model_ea_logprob_pct and
+ *   model_ea_vote_pct: the same candidates chosen by log-probability and by execution vote;
+ *   model_ea_<dataset>_pct per dataset; model_any_right_pct: questions where some candidate is right.
+ * - model_cancel_max_ms: the longest of three cancels while the prompt is read and three while sampling.
  *
- * Details also give what the sampled tokens' log-probabilities cost (./model-logprobs.ts) and how long a
- * cancelled request took to stop and leave the engine free (metric model_cancel_max_ms, the longest of
- * three cancels while the prompt is read and three while tokens are generated). --cancel-only measures
- * loading and cancelling alone, without the questions, in a minute rather than hours.
+ * Details give the misses by kind (and failed programs by error), the agreement calibration table, the
+ * backend and layers offloaded, samples that ran to the token cap, and (with --logprob-cost) what the
+ * sampled tokens' log-probabilities cost (./model-logprobs.ts). --cancel-only measures loading and
+ * cancelling alone, in a minute. --no-speed leaves out the parallel and prefix measurements.
  */
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -32,18 +43,22 @@ import { parseArgs } from 'node:util'
 import type { SuiteResult } from '../bench'
 import type { EndpointConfig } from '../../src/shared/model'
 import { evaluate, type RunSummary } from '../../src/main/services/eval'
-import type { QuestionRecord } from '../../src/main/services/eval/types'
+import { loadDataset, resolveDataDir } from '../../src/main/services/eval/datasets'
+import { DATASETS, type DatasetId, type QuestionRecord } from '../../src/main/services/eval/types'
 import { EngineHost, type EngineJob, type EngineResult } from '../../src/main/services/local-model/engine-host'
 import type { GenerateStats } from '../../src/main/services/local-model/engine-protocol'
 import { physicalCores } from '../../src/main/services/local-model/hardware'
-import { DEFAULT_CONTEXT, LocalModels } from '../../src/main/services/local-model/models'
+import { DEFAULT_CONTEXT, engineStateDir, LocalModels } from '../../src/main/services/local-model/models'
 import { nodeEngineSpawner } from '../../src/main/services/local-model/spawn-node'
 import { MemorySecretStore, ModelClient } from '../../src/main/services/model'
+import { engineInput, ENGINE_SEQUENCES } from '../../src/main/services/model/builtin'
+import { prepare } from '../../src/main/services/pipeline/generate'
 import { appRoot, defaultDataDir } from '../../src/main/services/paths'
 import { BUILTIN_ID, BUILTIN_NAME, builtinSettings, promptBudget, SETTINGS_STORE } from '../../src/main/services/settings'
 import { openFileStore } from '../../src/main/services/store/store'
 import type { Result } from '../../src/shared/result'
 import { measureLogprobCost } from './model-logprobs'
+import { anyRight, calibration, eaWith, missKinds, pct, programs, timing } from './model-report'
 
 const TEMPERATURE = 0.7
 
@@ -129,17 +144,8 @@ export async function measureCancel(host: EngineHost, job: Omit<EngineJob, 'sign
   return out
 }
 
-function median(values: number[]): number {
-  if (values.length === 0) return 0
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
-}
-
-const pct = (part: number, whole: number): number => (whole === 0 ? 0 : Number(((100 * part) / whole).toFixed(2)))
-
 /** The endpoint the bench runs: the built-in endpoint's settings, for the given file or the installed model. */
-function endpointFor(flags: { model?: string; threads?: number; context?: number }): EndpointConfig {
+function endpointFor(flags: { model?: string; threads?: number; context?: number; gpu?: 'auto' | 'cpu' }): EndpointConfig {
   const dataDir = defaultDataDir()
   const models = new LocalModels(dataDir)
   const settings = builtinSettings(openFileStore(dataDir, SETTINGS_STORE).store)
@@ -162,7 +168,12 @@ function endpointFor(flags: { model?: string; threads?: number; context?: number
     timeoutMs: 30 * 60_000,
     maxRetries: 0,
     promptTokenBudget: promptBudget(contextSize),
-    builtin: { modelFile: model.file, contextSize, threads: flags.threads ?? (settings.threads > 0 ? settings.threads : physicalCores()) }
+    builtin: {
+      modelFile: model.file,
+      contextSize,
+      threads: flags.threads ?? (settings.threads > 0 ? settings.threads : physicalCores()),
+      gpu: flags.gpu ?? settings.gpu ?? 'auto'
+    }
   }
 }
 
@@ -202,10 +213,17 @@ export async function run(args: string[]): Promise<SuiteResult> {
       model: { type: 'string' },
       threads: { type: 'string' },
       context: { type: 'string' },
+      gpu: { type: 'string' },
       n: { type: 'string' },
       limit: { type: 'string' },
+      sample: { type: 'string' },
+      select: { type: 'string' },
+      repair: { type: 'string' },
+      profile: { type: 'string' },
       keep: { type: 'string' },
       data: { type: 'string' },
+      'logprob-cost': { type: 'boolean' },
+      'no-speed': { type: 'boolean' },
       'cancel-only': { type: 'boolean' }
     }
   })
@@ -216,27 +234,40 @@ export async function run(args: string[]): Promise<SuiteResult> {
     return n
   }
   const n = int('n', values.n) ?? 5
-  const limit = int('limit', values.limit) ?? 50
+  const limit = int('limit', values.limit)
+  const sample = sampleOf(values.sample, limit)
+  const select = values.select === undefined ? 'logprob' : values.select
+  if (select !== 'logprob' && select !== 'vote') throw new Error('--select must be logprob or vote')
+  if (values.repair !== undefined && values.repair !== 'on' && values.repair !== 'off') throw new Error('--repair must be on or off')
+  // As the app does for the built-in model: on unless asked otherwise.
+  const repair = values.repair !== 'off'
+  const profile = values.profile === undefined ? 'compact' : values.profile
+  if (profile !== 'paper' && profile !== 'compact') throw new Error('--profile must be paper or compact')
+  const gpu = values.gpu === undefined ? undefined : values.gpu
+  if (gpu !== undefined && gpu !== 'auto' && gpu !== 'cpu') throw new Error('--gpu must be auto or cpu')
   const threads = int('threads', values.threads)
   const context = int('context', values.context)
   const config = endpointFor({
     ...(values.model === undefined ? {} : { model: values.model }),
     ...(threads === undefined ? {} : { threads }),
-    ...(context === undefined ? {} : { context })
+    ...(context === undefined ? {} : { context }),
+    ...(gpu === undefined ? {} : { gpu })
   })
   const out = values.keep === undefined ? mkdtempSync(join(tmpdir(), 'tableqa-bench-model-')) : resolve(values.keep)
   mkdirSync(out, { recursive: true })
   const log = join(out, 'engine.jsonl')
   const earlier = loggedCalls(log)
   const host = new MeasuringHost(n, log)
-  const client = new ModelClient(config, { secrets: new MemorySecretStore(), builtin: { host } })
+  const stateDir = engineStateDir(defaultDataDir())
+  const client = new ModelClient(config, { secrets: new MemorySecretStore(), builtin: { host, stateDir } })
   console.error(
-    `model: ${config.model} (${config.builtin?.modelFile ?? ''}), ${config.api}, context ${config.builtin?.contextSize}, ${config.builtin?.threads} threads`
+    `model: ${config.model} (${config.builtin?.modelFile ?? ''}), ${config.api}, context ${config.builtin?.contextSize}, ${config.builtin?.threads} threads, gpu ${config.builtin?.gpu ?? 'auto'}`
   )
 
   try {
     const cancelOnly = values['cancel-only'] === true
-    const logprobCost = cancelOnly ? null : await measureLogprobCost(config.builtin?.modelFile ?? '', config.builtin?.threads ?? 1)
+    const logprobCost =
+      values['logprob-cost'] === true ? await measureLogprobCost(config.builtin?.modelFile ?? '', config.builtin?.threads ?? 1) : null
     // Loading, measured on its own with a one-token request.
     const warm = await client.sample({
       ...(config.api === 'completions' ? { prompt: 'def main():' } : { messages: [{ role: 'user' as const, content: 'Say hi.' }] }),
@@ -247,6 +278,9 @@ export async function run(args: string[]): Promise<SuiteResult> {
     if (!warm.ok) throw new Error(`The model did not load: ${warm.error.message}`)
     const loaded = host.status().model
     if (loaded === null) throw new Error('The engine reports no model after loading.')
+    console.error(
+      `engine: ${loaded.backend}${loaded.gpuLayers > 0 ? ` (${loaded.gpuLayers} of ${loaded.layers} layers offloaded)` : ''}, ${loaded.sequences} sequences; ${loaded.note ?? ''}`
+    )
     host.calls.length = 0
     if (cancelOnly) {
       const stops = await measureCancel(host, cancelJobFor(host, config), 3)
@@ -262,27 +296,32 @@ export async function run(args: string[]): Promise<SuiteResult> {
 
     const runs: { name: string; summary: RunSummary; records: QuestionRecord[] }[] = []
     host.logging = true
-    for (const dataset of ['wikitq', 'hitab'] as const) {
+    for (const [dataset, count] of sample) {
       const dir = join(out, `${dataset}-dev`)
+      console.error(`${dataset} dev: the first ${count} questions (logs in ${dir})`)
       const summary = await evaluate({
         dataset,
         split: 'dev',
         source: { client, label: 'builtin' },
         n,
         temperature: TEMPERATURE,
-        limit,
+        limit: count,
         apis: 'full',
         tableRepr: 'multiindex',
         lang: 'python',
-        select: 'logprob',
+        select,
+        repair,
+        profile,
         concurrency: 1,
         out: dir,
+        progress: true,
         ...(values.data === undefined ? {} : { data: values.data })
       })
-      runs.push({ name: `${dataset}_dev`, summary, records: records(dir) })
+      runs.push({ name: dataset, summary, records: records(dir) })
     }
-
     host.logging = false
+
+    const speed = values['no-speed'] === true ? null : await measureSpeed(host, config, values.data, profile)
     const calls = host.calls.length
     const cancels = await measureCancel(host, cancelJobFor(host, config), 3)
     host.calls.length = calls
@@ -293,21 +332,42 @@ export async function run(args: string[]): Promise<SuiteResult> {
     const promptMs = engineRuns.reduce((a, s) => a + s.promptMs, 0)
     const genTokens = engineRuns.reduce((a, s) => a + s.generatedTokens, 0)
     const genMs = engineRuns.reduce((a, s) => a + s.generateMs, 0)
+    const main = runs.filter((r) => r.name === 'wikitq' || r.name === 'hitab').flatMap((r) => r.records)
     const all = runs.flatMap((r) => r.records)
-    const samples = all.flatMap((r) => r.candidates)
-    const scored = runs.reduce((a, r) => a + r.summary.scored, 0)
-    const correct = runs.reduce((a, r) => a + r.summary.correct, 0)
-    const candidateCalls = allCalls.filter((c) => c.candidates)
-    const metrics = {
+    const made = programs(main)
+    const time = timing(main)
+    const perDataset = Object.fromEntries(
+      runs.flatMap((r) => [
+        [`model_ea_${r.name}_pct`, Number(r.summary.ea.toFixed(2))],
+        [`model_ea_${r.name}_vote_pct`, eaWith(r.records, 'vote')]
+      ])
+    )
+    const metrics: Record<string, number> = {
       model_load_ms: loaded.loadMs,
       model_rss_mb: Math.round(Math.max(loaded.rssBytes, ...engineRuns.map((s) => s.rssBytes)) / 2 ** 20),
       model_prompt_tokens_per_s: Number((promptMs === 0 ? 0 : (promptTokens * 1000) / promptMs).toFixed(1)),
       model_gen_tokens_per_s: Number((genMs === 0 ? 0 : (genTokens * 1000) / genMs).toFixed(1)),
-      model_first_candidate_ms: Math.round(median(candidateCalls.flatMap((c) => (c.firstSampleMs === null ? [] : [c.firstSampleMs])))),
-      model_question_p50_ms: Math.round(median(all.map((r) => r.timeMs))),
-      model_programs_extracted_pct: pct(samples.filter((c) => c.program !== '').length, samples.length),
-      model_programs_ran_pct: pct(samples.filter((c) => c.program !== '' && c.ok).length, samples.length),
-      model_ea_pct: pct(correct, scored),
+      model_prompt_tokens_evaluated_p50: time.promptTokensEvaluatedP50,
+      model_first_answer_p50_ms: time.firstAnswerP50Ms,
+      model_question_p50_ms: time.questionP50Ms,
+      ...(speed === null
+        ? {}
+        : {
+            model_parallel_speedup: speed.parallel.speedup,
+            model_prefix_eval_ms: speed.prefix.evalMs,
+            model_prefix_load_ms: speed.prefix.loadMs
+          }),
+      model_programs_extracted_pct: made.extractedPct,
+      model_programs_ran_pct: made.ranPct,
+      model_programs_ran_first_pct: made.ranFirstPct,
+      model_ea_pct: pct(
+        main.filter((r) => r.unscorable === undefined && r.correct).length,
+        main.filter((r) => r.unscorable === undefined).length
+      ),
+      model_ea_logprob_pct: eaWith(main, 'logprob'),
+      model_ea_vote_pct: eaWith(main, 'vote'),
+      model_any_right_pct: anyRight(main),
+      ...perDataset,
       model_cancel_max_ms: Math.max(...cancels.map((c) => c.stopMs))
     }
     const failures = allCalls.flatMap((c) => (c.error === null ? [] : [c.error]))
@@ -315,39 +375,46 @@ export async function run(args: string[]): Promise<SuiteResult> {
       metrics,
       details: {
         model: loaded,
+        backend: { backend: loaded.backend, gpuLayers: loaded.gpuLayers, layers: loaded.layers, note: loaded.note },
         endpoint: {
           api: config.api,
           contextSize: config.builtin?.contextSize,
           threads: config.builtin?.threads,
           promptTokenBudget: config.promptTokenBudget
         },
+        speed,
+        timing: { wikitqAndHitab: time, all: timing(all) },
         logprobCost,
         cancel: {
           stops: cancels,
           maxStopMs: Math.max(...cancels.map((c) => c.stopMs)),
           hardStops: cancels.filter((c) => c.hardStop).length
         },
-        sampling: { n, temperature: TEMPERATURE, limitPerDataset: limit, apis: 'full', select: 'logprob' },
+        sampling: { n, temperature: TEMPERATURE, sample: Object.fromEntries(sample), apis: 'full', select, repair, profile },
         engine: {
           requests: allCalls.length,
           requestsOfEarlierRuns: earlier.length,
-          candidateRequests: candidateCalls.length,
           promptTokensEvaluated: promptTokens,
           promptTokensSent: engineRuns.reduce((a, s) => a + s.promptTokens, 0),
           generatedTokens: genTokens,
           failures: failures.slice(0, 20),
           failed: failures.length
         },
-        samples: samples.length,
-        scored,
-        correct,
         runs: runs.map((r) => ({
           name: r.name,
           ea: r.summary.ea,
+          eaLogprob: eaWith(r.records, 'logprob'),
+          eaVote: eaWith(r.records, 'vote'),
+          anyRight: anyRight(r.records),
           scored: r.summary.scored,
           correct: r.summary.correct,
-          misses: r.summary.misses
+          programs: programs(r.records),
+          misses: missKinds(r.records),
+          calibration: calibration(r.records, select),
+          timing: timing(r.records)
         })),
+        calibration: calibration(main, select),
+        misses: missKinds(main),
         ...(values.keep === undefined ? {} : { logs: out })
       }
     }
@@ -356,3 +423,97 @@ export async function run(args: string[]): Promise<SuiteResult> {
     if (values.keep === undefined) rmSync(out, { recursive: true, force: true })
   }
 }
+
+const DEFAULT_SAMPLE: [DatasetId, number][] = [
+  ['wikitq', 50],
+  ['hitab', 50],
+  ['aitqa', 25],
+  ['spider', 25]
+]
+
+/** `wikitq:50,hitab:50,…`; `--limit N` alone sets the WikiTQ and HiTab counts of the default sample. */
+function sampleOf(spec: string | undefined, limit: number | undefined): [DatasetId, number][] {
+  if (spec === undefined)
+    return DEFAULT_SAMPLE.map(([d, c]) => [d, limit !== undefined && (d === 'wikitq' || d === 'hitab') ? limit : c] as [DatasetId, number])
+  return spec.split(',').map((part) => {
+    const [name, count] = part.split(':')
+    const dataset = DATASETS.find((d) => d === name?.trim())
+    const k = Number(count)
+    if (dataset === undefined || !Number.isInteger(k) || k < 1)
+      throw new Error(`--sample: '${part}' is not DATASET:COUNT (datasets: ${DATASETS.join(', ')})`)
+    return [dataset, k]
+  })
+}
+
+/**
+ * The engine's speed on one real prompt (the first WikiTQ dev question's), in the same run: n samples decoded
+ * side by side against one after another, and the prompt's fixed part evaluated and saved against read back
+ * from disk in a new process.
+ */
+async function measureSpeed(
+  host: MeasuringHost,
+  config: EndpointConfig,
+  data: string | undefined,
+  profile: 'paper' | 'compact'
+): Promise<{
+  parallel: { speedup: number; side: RateRun; serial: RateRun }
+  prefix: { evalMs: number; loadMs: number; tokens: number; evalSource: string; loadSource: string }
+}> {
+  const dataset = loadDataset('wikitq', 'dev', resolveDataDir(data))
+  const q = dataset.questions[0]
+  if (q === undefined) throw new Error('WikiTQ dev has no questions')
+  const tables = await dataset.loadTables(q.tableKey)
+  if (!tables.ok || tables.value.main === null) throw new Error(`The first WikiTQ question's table did not load: ${q.tableKey}`)
+  const client = new ModelClient(config, { secrets: new MemorySecretStore() })
+  const prepared = await prepare(
+    { tables: [{ name: tables.value.main.name, table: tables.value.main, variable: 'df' }], question: q.question, options: { profile } },
+    { client }
+  )
+  if (!prepared.ok) throw new Error(prepared.error.message)
+  const prompt = prepared.value.prompt
+  const input = engineInput(config, {
+    ...(prompt.text !== null ? { prompt: prompt.text } : { messages: prompt.messages ?? [] }),
+    fixed: prompt.fixed,
+    ...(prompt.prefill === null ? {} : { prefill: prompt.prefill })
+  })
+  const base = host.lastModel ?? { file: config.builtin?.modelFile ?? '', contextSize: DEFAULT_CONTEXT, threads: 1 }
+  const rate = async (sequences: number): Promise<RateRun> => {
+    const h = new EngineHost(nodeEngineSpawner())
+    try {
+      const job = { model: { ...base, sequences }, input, temperature: TEMPERATURE, stop: [], seed: 1234 }
+      // The prompt first, so that only sampling is timed.
+      await h.generate({ ...job, n: 1, maxTokens: 1 })
+      const result = await h.generate({ ...job, n: 5, maxTokens: 64 })
+      if (!result.ok) throw new Error(result.error.message)
+      const { generatedTokens, generateMs } = result.value.stats
+      return { sequences, tokens: generatedTokens, ms: generateMs, tokensPerS: Number(((generatedTokens * 1000) / generateMs).toFixed(2)) }
+    } finally {
+      await h.close()
+    }
+  }
+  const side = await rate(ENGINE_SEQUENCES)
+  const serial = await rate(1)
+  const dir = mkdtempSync(join(tmpdir(), 'tableqa-bench-prefix-'))
+  try {
+    const warmIn = async (): Promise<{ ms: number; source: string; tokens: number }> => {
+      const h = new EngineHost(nodeEngineSpawner())
+      try {
+        const warmed = await h.warm({ model: { ...base, stateDir: dir }, input })
+        if (!warmed.ok) throw new Error(warmed.error.message)
+        return { ms: warmed.value.prefix.ms, source: warmed.value.prefix.source, tokens: warmed.value.prefix.tokens }
+      } finally {
+        await h.close()
+      }
+    }
+    const evaluated = await warmIn()
+    const read = await warmIn()
+    return {
+      parallel: { speedup: Number((side.tokensPerS / serial.tokensPerS).toFixed(2)), side, serial },
+      prefix: { evalMs: evaluated.ms, loadMs: read.ms, tokens: evaluated.tokens, evalSource: evaluated.source, loadSource: read.source }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+type RateRun = { sequences: number; tokens: number; ms: number; tokensPerS: number }

@@ -14,7 +14,7 @@ import { fail, ok } from '../../src/shared/result'
 import type { SecretStore } from '../../src/main/services/model'
 import { MemorySecretStore, ModelClient, ResponseCache } from '../../src/main/services/model'
 import { BUILTIN_ID, ENDPOINT_DEFAULTS, EndpointRegistry, SETTINGS_STORE } from '../../src/main/services/settings'
-import { LocalModels, nodeEngineSpawner } from '../../src/main/services/local-model'
+import { engineStateDir, LocalModels, nodeEngineSpawner } from '../../src/main/services/local-model'
 import { EngineHost } from '../../src/main/services/local-model/engine-host'
 import { recommendedModel } from '../../src/main/services/local-model/catalog'
 import { formatBytes } from '../../src/main/services/local-model/hardware'
@@ -76,7 +76,7 @@ function openBuiltin(registry: EndpointRegistry, models: LocalModels, budget?: n
   if (config === undefined) return fail('internal', 'The built-in endpoint is missing.')
   if (budget !== undefined) config.promptTokenBudget = budget
   const host = new EngineHost(nodeEngineSpawner())
-  const client = new ModelClient(config, { secrets: new MemorySecretStore(), builtin: { host } })
+  const client = new ModelClient(config, { secrets: new MemorySecretStore(), builtin: { host, stateDir: engineStateDir(models.dataDir) } })
   return ok({ client, config, key: 'none', cache: null, close: () => host.close() })
 }
 

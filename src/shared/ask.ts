@@ -1,7 +1,7 @@
 /** Types of asking a question about tables: what the UI sends, what it sees while waiting and what comes back. */
 
 import type { BuiltinModelState } from './local-model'
-import type { BuiltinSettings, EndpointConfig, SelectionMode } from './model'
+import type { BuiltinSettings, EndpointConfig, EngineRequestStats, SelectionMode } from './model'
 import type { AnswerChart } from './chart'
 import type { AppError } from './result'
 import type { CellRef, IndexView } from './table'
@@ -28,6 +28,16 @@ export type AskOptions = {
   kind?: AskKind
   /** Most tokens one program may take. Default 600. */
   maxTokens?: number
+  /**
+   * How the prompt is laid out: `paper` (as in the paper) or `compact` (made for small local models).
+   * Default: `compact` for the built-in model, `paper` for other endpoints.
+   */
+  profile?: 'paper' | 'compact'
+  /**
+   * Ask once more, with the error, for each candidate whose program failed (execution feedback). Default:
+   * on for the built-in model, off for other endpoints.
+   */
+  repair?: boolean
   /** Time limit of one program, ms. Default 30 s. */
   timeoutMs?: number
 }
@@ -79,6 +89,11 @@ export type CandidateSummary = {
   /** Sub-questions the program asked through `qa(...)`. */
   qaCalls: number
   durationMs: number
+  /**
+   * Set when the sampled program failed and the model was asked once more with its error: that first
+   * program and why it failed. `program` and `result` are then the corrected program's.
+   */
+  repairedFrom?: { program: string; error: string }
 }
 
 export type SelectionSummary = {
@@ -114,6 +129,8 @@ export type AskSummary = {
   /** Things cut or changed on the way (rows left out of the prompt, fallbacks). */
   notes: string[]
   timings: { promptMs: number; generateMs: number; executeMs: number; totalMs: number }
+  /** Where the built-in engine's time went (built-in endpoint only). */
+  engine?: EngineRequestStats
 }
 
 /** Progress while a question is being answered: `generating 3/5`, `executing 2/5`, `qa call 4`. */
@@ -123,6 +140,11 @@ export type AskProgress = {
   done: number
   total: number | null
   message: string
+  /**
+   * With `executing`: the candidate that has just run, so its answer can be shown before the others are
+   * in: its answer's text, or why it failed.
+   */
+  candidate?: { index: number; answer: string | null; error?: string; repaired?: boolean }
 }
 
 /** An OpenAI-compatible endpoint as the settings screen edits it; the registry assigns the id and the key reference. */

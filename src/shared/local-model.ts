@@ -72,6 +72,23 @@ export type ModelDownload = {
   error?: AppError
 }
 
+/** The built-in model's engine as the settings show it: whether it runs, where, and anything to know about it. */
+export type EngineView = {
+  state: 'stopped' | 'starting' | 'loading' | 'ready' | 'busy'
+  /** The model it holds, once loaded. */
+  model: string | null
+  /** 'cpu', or the GPU backend ('metal', 'cuda', 'vulkan'); null before the model is loaded. */
+  backend: string | null
+  /** Layers offloaded to the GPU, of `layers`. */
+  gpuLayers: number | null
+  layers: number | null
+  threads: number | null
+  /** Samples decoded side by side. */
+  sequences: number | null
+  /** Why the CPU runs it although the GPU was allowed, or that the GPU failed and the CPU took over. */
+  note: string | null
+}
+
 /** Everything the model offer on the welcome screen and the built-in endpoint's settings show. */
 export type LocalModelsView = {
   catalog: (CatalogModel & { installed: boolean })[]
@@ -85,4 +102,5 @@ export type LocalModelsView = {
   /** Physical CPU cores: the default thread count. */
   physicalCores: number
   downloads: ModelDownload[]
+  engine: EngineView
 }

@@ -26,6 +26,11 @@ export type BuiltinSettings = {
   contextSize: number
   /** CPU threads generation uses; 0 means the number of physical cores. */
   threads: number
+  /**
+   * `auto`: the GPU when one is usable (Metal on Apple Silicon, CUDA or Vulkan), else the CPU; `cpu`: always
+   * the CPU. Absent means `auto`.
+   */
+  gpu?: 'auto' | 'cpu'
 }
 
 /** One configured model endpoint. The API key itself is never part of it: only a reference into the secret store. */
@@ -79,6 +84,52 @@ export type Sample = {
   finishReason: string | null
 }
 
+/** How the built-in engine came to hold a prompt's fixed part (instructions and worked examples). */
+export type EnginePrefixStats = {
+  tokens: number
+  /**
+   * `held`: the engine still held it; `disk`: read from its saved state; `evaluated`: read token by token
+   * (and saved when a state folder is set); `partial`: a warm-up made way for a question before the end;
+   * `none`: the prompt marks no fixed part.
+   */
+  source: 'held' | 'disk' | 'evaluated' | 'partial' | 'none'
+  /** Time to read it from disk or to evaluate it, ms (0 when held). */
+  ms: number
+  /** Whether its state was saved for the next start. */
+  saved: boolean
+  /** Why a saved state was not used or not written (another engine, corrupt, disk full, …). */
+  note?: string
+}
+
+/** One sample drawn by the built-in engine. */
+export type EngineSampleStats = {
+  tokens: number
+  /** `stop`: a stop string (the closing fence) ended it; `length`: the token cap did; `end`: the model ended its reply. */
+  finish: 'stop' | 'length' | 'end'
+  /** From the start of sampling to this sample's last token, ms. */
+  ms: number
+}
+
+/** Where the built-in engine's time went for one request. */
+export type EngineRequestStats = {
+  /** Where the model ran: 'cpu', or the GPU's backend ('metal', 'cuda', 'vulkan'). */
+  backend: string
+  /** Time the request waited for the model to load; null when it was loaded already. */
+  loadMs: number | null
+  promptTokens: number
+  /** Prompt tokens evaluated: those the engine did not hold already (in memory or on disk). */
+  promptEvaluatedTokens: number
+  /** Time to make the engine hold the prompt (evaluating, reading the fixed part from disk, copying it to each sequence), ms. */
+  promptMs: number
+  prefix: EnginePrefixStats
+  /** Samples decoded side by side. */
+  sequences: number
+  copyMs: number
+  samples: EngineSampleStats[]
+  generatedTokens: number
+  generateMs: number
+}
+
 /** Progress of a sampling call: `done` of `total` samples have arrived. */
 export type SampleProgress =
   | { kind: 'sample'; done: number; total: number }
@@ -88,6 +139,8 @@ export type SampleProgress =
   | { kind: 'load'; fraction: number }
   /** The built-in engine is busy with another question; this one waits its turn. */
   | { kind: 'queued'; ahead: number }
+  /** The built-in engine reads the prompt: `done` of the `total` tokens it does not hold already. */
+  | { kind: 'prompt'; done: number; total: number }
 
 /**
  * How one candidate program is chosen among the samples.

@@ -28,6 +28,8 @@ export type ErrorCode =
   | 'model-file'
   /** A model that does not fit in the memory that is free now. */
   | 'model-memory'
+  /** The GPU failed while the built-in model ran on it (out of memory, a driver error); the CPU takes over. */
+  | 'model-gpu'
   /** A model download that failed (network, server, disk); what was downloaded so far is kept. */
   | 'download-failed'
   /** A downloaded file whose SHA-256 is not the published one; it is deleted. */

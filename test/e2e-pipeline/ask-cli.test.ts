@@ -108,7 +108,9 @@ describe('npm run ask', () => {
     expect(run.stdout).toMatch(/^Answer: 24\.2$/m)
     expect(run.stdout).toMatch(/^Chosen: candidate 1 by vote$/m)
     expect(run.stdout).toContain('Candidates:')
-    expect(run.stderr).toContain('executing 3/3')
+    // Progress on stderr: each candidate's answer as soon as it ran.
+    expect(run.stderr).toContain('generating 3/3')
+    expect(run.stderr).toMatch(/candidate 3 ran: failed \(KeyError/)
   })
 
   it('fails clearly without the key, with an unknown endpoint, and with bad flags', async () => {

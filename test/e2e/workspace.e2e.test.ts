@@ -63,6 +63,10 @@ describe('workspace: tables of any shape', () => {
     await page.getByRole('heading', { name: /tables of any shape/i }).waitFor({ timeout: 30_000 })
     const samples = page.getByRole('list', { name: 'Sample tables' }).getByRole('button')
     expect(await samples.count()).toBe(3)
+    // A first launch offers the built-in model: the catalog's default, its size, and a file already here.
+    const offer = page.locator('[aria-label="Built-in model"]')
+    await offer.waitFor({ timeout: 30_000 })
+    expect(await offer.innerText()).toMatch(/Qwen2\.5 Coder 1\.5B Instruct \(Q4_K_M\)/)
     await keepScreenshot(page, 'welcome')
   })
 

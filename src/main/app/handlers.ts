@@ -14,7 +14,7 @@ import type { PackageManager } from '../services/python/package-manager'
 import { createPackageHandlers } from './package-handlers'
 import type { Workspace } from '../services/workspace'
 import { createTableHandlers, samplesDir, type OpenDialog } from './table-handlers'
-import { createQuestionHandlers } from './question-handlers'
+import { createQuestionHandlers, createWarmer } from './question-handlers'
 import { createSessionHandlers, storedKeys } from './session-handlers'
 import { summarize, type SessionStore } from '../services/sessions'
 import type { ResponseCache, SecretStore } from '../services/model'
@@ -67,7 +67,13 @@ export function createHandlers(services: AppServices): Handlers {
     ...createPackageHandlers({ manager: services.packages, store: services.settingsStore, ...services.packageInfo }),
     ...createSessionHandlers({
       sessions: services.sessions,
-      tables: createTableHandlers({ workspace, executor, openDialog: services.openDialog, samplesDir: samplesDir() }),
+      tables: createTableHandlers({
+        workspace,
+        executor,
+        openDialog: services.openDialog,
+        samplesDir: samplesDir(),
+        onOpened: createWarmer({ registry: services.endpoints, secrets: services.secrets, builtin: services.builtin.backend() })
+      }),
       openDialog: services.openDialog,
       events,
       knownSecrets: () => storedKeys(services.endpoints.list(), services.secrets)

@@ -12,7 +12,7 @@ import { fail, ok } from '../../shared/result'
 import type { ParsedTable } from '../../shared/table'
 import type { ResponseCache, SecretStore } from '../services/model'
 import { ModelClient } from '../services/model'
-import { ask } from '../services/pipeline'
+import { ask, warmFor } from '../services/pipeline'
 import type { Executor } from '../services/python/types'
 import type { EndpointRegistry } from '../services/settings'
 import type { BuiltinBackend } from '../services/model/builtin'
@@ -176,5 +176,31 @@ export function createQuestionHandlers(deps: QuestionHandlerDeps): QuestionHandl
       if (!config.ok) return config
       return clientFor(config.value).listModels()
     }
+  }
+}
+
+/**
+ * Gets the default endpoint ready for questions about tables that have just opened, when it is the
+ * built-in model (others have nothing to prepare): its engine loads the model and reads the prompt's fixed
+ * part for their kind in the background. A failure here is not the user's concern until they ask; the
+ * question then says what is wrong.
+ */
+export function createWarmer(
+  deps: Pick<QuestionHandlerDeps, 'registry' | 'secrets' | 'builtin'>
+): (tables: { name: string; table: ParsedTable }[]) => void {
+  return (tables) => {
+    const id = deps.registry.defaultId()
+    if (id !== 'builtin' || deps.builtin === undefined || tables.length === 0) return
+    if (deps.registry.builtinState()?.state !== 'ready') return
+    const config = deps.registry.get(id)
+    if (config === undefined) return
+    const client = new ModelClient(config, { secrets: deps.secrets, builtin: deps.builtin })
+    // The first table of what opened is the one shown: its kind is the likely first question's.
+    warmFor(tables.slice(0, 1), client).then(
+      (r) => {
+        if (!r.ok && r.error.code !== 'cancelled') console.error(`The built-in model could not get ready: ${r.error.message}`)
+      },
+      (error: unknown) => console.error('The built-in model could not get ready:', error)
+    )
   }
 }

@@ -18,6 +18,8 @@ export type TableHandlerDeps = {
   openDialog: OpenDialog | null
   /** Folder holding the sample files (resources/samples). */
   samplesDir: string
+  /** Told of every table that opens (the built-in model gets ready for questions about it). */
+  onOpened?: (tables: { name: string; table: ParsedTable }[]) => void
 }
 
 /** Where the sample tables live: resources/samples of the app. */
@@ -44,6 +46,7 @@ export function createTableHandlers(deps: TableHandlerDeps): Pick<Handlers, Tabl
     if (!opened.ok) return opened
     for (const table of opened.value) sendToPython(table.id, table.payload)
     readForPrompts(opened.value.map((t) => t.parsed))
+    deps.onOpened?.(opened.value.map((t) => ({ name: t.summary.name, table: t.parsed })))
     return ok(opened.value.map((t) => t.summary))
   }
 

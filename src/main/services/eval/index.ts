@@ -10,7 +10,7 @@ import { createCPythonExecutor } from '../python/cpython-executor'
 import type { Executor } from '../python/types'
 import { loadDataset, resolveDataDir } from './datasets'
 import { modelSource, type ModelOptions } from './model-source'
-import { oracleSource } from './oracle/sources'
+import { hitabGoldCheck, oracleSource } from './oracle/sources'
 import { runEval } from './runner'
 import { goldQuery } from './spider-gold'
 import type { RunSummary } from './summary'
@@ -37,6 +37,10 @@ export type EvalOptions = {
   data?: string
   timeoutMs?: number
   progress?: boolean
+  /** Execution feedback: each failed candidate is corrected once with its error (model mode). */
+  repair?: boolean
+  /** The prompt profile (model mode); the endpoint's default when absent. */
+  profile?: 'paper' | 'compact'
   /** An executor to use instead of starting a CPython one (tests). */
   executor?: Executor
 }
@@ -72,6 +76,7 @@ export async function evaluate(o: EvalOptions): Promise<RunSummary> {
       source,
       executor,
       gold,
+      ...(dataset.id === 'hitab' ? { goldCheck: hitabGoldCheck(dataset) } : {}),
       out: o.out ?? defaultOutDir(o),
       config: {
         dataset: o.dataset,
@@ -81,7 +86,10 @@ export async function evaluate(o: EvalOptions): Promise<RunSummary> {
         tableRepr: o.tableRepr,
         lang: oracle ? 'gold' : o.lang,
         select: o.select,
-        ...(oracle ? {} : { n, temperature })
+        ...(oracle ? {} : { n, temperature }),
+        // Written only when on, so that logs of runs without it resume as before.
+        ...(!oracle && o.repair === true ? { repair: 'on' } : {}),
+        ...(!oracle && o.profile !== undefined && o.profile !== 'paper' ? { profile: o.profile } : {})
       },
       limit: o.limit,
       concurrency: o.concurrency,

@@ -4,10 +4,13 @@
  * calls are answered by the same client through the pipeline's QA prompt. Samples and QA answers are
  * cached in `<dataDir>/model-cache`, so evaluating the same configuration again makes no requests.
  */
+import type { Sample } from '../../../shared/model'
+import type { Result } from '../../../shared/result'
 import type { IndexView } from '../../../shared/table'
 import type { ModelClient } from '../model'
 import type { AskRequest, Generation } from '../pipeline/generate'
-import { generate, loadLibrary } from '../pipeline/generate'
+import { DEFAULTS as ASK_DEFAULTS, loadLibrary, prepare, samplePrograms } from '../pipeline/generate'
+import { repairProgram } from '../pipeline/repair'
 import { qaHandler } from '../pipeline/qa'
 import type { CandidateProgram, CandidateSet, CandidateSource, EvalQuestion, TableSet } from './types'
 
@@ -19,6 +22,10 @@ export type ModelOptions = {
   n: number
   /** Sampling temperature (the paper: 0.7). */
   temperature: number
+  /** Ask once more, with the error, for each candidate whose program failed. */
+  repair?: boolean
+  /** The prompt profile; the endpoint's default when absent. */
+  profile?: 'paper' | 'compact'
 }
 
 /** Most `qa(...)` calls one candidate may make, as in the app. */
@@ -31,19 +38,36 @@ export function modelSource(client: ModelClient, options: ModelOptions): Candida
   const { config } = client
   return {
     name: `${config.name} (${config.model}, ${config.api})`,
-    async candidates(q: EvalQuestion, tables: TableSet, signal?: AbortSignal): Promise<CandidateSet> {
+    async candidates(
+      q: EvalQuestion,
+      tables: TableSet,
+      signal?: AbortSignal,
+      onCandidate?: (index: number, candidate: CandidateProgram) => void
+    ): Promise<CandidateSet> {
       const request: AskRequest = {
         tables: [
           ...(tables.main === null ? [] : [{ name: tables.main.name, table: tables.main, variable: 'df' }]),
           ...tables.named.map((t) => ({ name: t.name, table: t.table, variable: t.name }))
         ],
         question: q.question,
-        options: { n: options.n, temperature: options.temperature, apis: options.apis, tableRepr: options.tableRepr, mode: options.lang },
+        options: {
+          n: options.n,
+          temperature: options.temperature,
+          apis: options.apis,
+          tableRepr: options.tableRepr,
+          mode: options.lang,
+          ...(options.profile === undefined ? {} : { profile: options.profile })
+        },
         ...(signal === undefined ? {} : { signal })
       }
       let generated
       try {
-        generated = await generate(request, { client, library: library.value })
+        const prepared = await prepare(request, { client, library: library.value })
+        generated = !prepared.ok
+          ? prepared
+          : await samplePrograms(prepared.value, request, client, (index, sample, program) =>
+              onCandidate?.(index, candidateOf(sample, program, options.lang))
+            )
       } catch (error) {
         return {
           candidates: [],
@@ -60,23 +84,44 @@ export function modelSource(client: ModelClient, options: ModelOptions): Candida
         tokens: { prompt: g.tokens.prompt, ...(g.tokens.completion === null ? {} : { completion: g.tokens.completion }) },
         qa: qaHandler(client, g.library, signal),
         maxQaCalls: MAX_QA_CALLS,
-        notes: g.notes
+        notes: g.notes,
+        ...(g.engine === null ? {} : { engine: g.engine }),
+        ...(options.repair !== true
+          ? {}
+          : {
+              repair: async (index: number, program: string, note: string): Promise<CandidateProgram | null> => {
+                const fixed = await repairProgram(client, g.prompt, g.library, program, note, {
+                  maxTokens: ASK_DEFAULTS.maxTokens,
+                  ...(signal === undefined ? {} : { signal })
+                })
+                if (!fixed.ok) return null
+                const original = g.samples[index]
+                // The candidate keeps its sample's log-probability: the repair is the same approach, corrected.
+                const sample = {
+                  ...fixed.value.sample,
+                  logprobSum: original?.logprobSum ?? null,
+                  logprobMean: original?.logprobMean ?? null
+                }
+                return candidateOf(sample, fixed.value.program, options.lang)
+              }
+            })
       }
     }
   }
 }
 
 function candidatesOf(g: Generation, lang: ModelOptions['lang']): CandidateProgram[] {
-  return g.samples.map((sample, i) => {
-    const program = g.programs[i]
-    const scores = { logprobSum: sample.logprobSum, logprobMean: sample.logprobMean, tokens: sample.tokens }
-    if (program === undefined || !program.ok) {
-      const why = program === undefined ? 'no program' : program.error.message
-      return { program: '', lang: 'python', ...scores, error: `${why} (reply: ${JSON.stringify(sample.text.slice(0, 200))})` }
-    }
-    const sql = lang === 'sql' ? bareQuery(program.value) : null
-    return sql === null ? { program: program.value, lang: 'python', ...scores } : { program: sql, lang: 'sql', ...scores }
-  })
+  return g.samples.map((sample, i) => candidateOf(sample, g.programs[i], lang))
+}
+
+function candidateOf(sample: Sample, program: Result<string> | undefined, lang: ModelOptions['lang']): CandidateProgram {
+  const scores = { logprobSum: sample.logprobSum, logprobMean: sample.logprobMean, tokens: sample.tokens }
+  if (program === undefined || !program.ok) {
+    const why = program === undefined ? 'no program' : program.error.message
+    return { program: '', lang: 'python', ...scores, error: `${why} (reply: ${JSON.stringify(sample.text.slice(0, 200))})` }
+  }
+  const sql = lang === 'sql' ? bareQuery(program.value) : null
+  return sql === null ? { program: program.value, lang: 'python', ...scores } : { program: sql, lang: 'sql', ...scores }
 }
 
 const QUERY_CALL = /^\s*(?:answer\s*=\s*)?sqldf\(\s*(?:"""([\s\S]*?)"""|'''([\s\S]*?)'''|"([^"\n]*)"|'([^'\n]*)')\s*\)\s*;?\s*$/

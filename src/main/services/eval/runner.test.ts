@@ -173,4 +173,45 @@ describe('the evaluation runner', () => {
     await runEval({ ...options, limit: 1 })
     await expect(runEval({ ...options, config: { dataset: 'wikitq', endpoint: 'other' } })).rejects.toThrow(/different configuration/)
   })
+
+  it('corrects a failed candidate once with its error, scores every candidate, and reads the kind of each miss', async () => {
+    const notes: string[] = []
+    const source: RunOptions['source'] = {
+      name: 'with repairs',
+      candidates: (q) =>
+        Promise.resolve({
+          candidates: [
+            { program: PROGRAMS[q.id] ?? '', lang: 'python' },
+            { program: 'fail KeyError: nope', lang: 'python' }
+          ],
+          repair: (_index, _program, note) => {
+            notes.push(note)
+            return Promise.resolve(
+              note.includes('HeaderNotFound') ? null : { program: `say ${q.id === '1' ? 'x' : 'v'}`, lang: 'python' as const }
+            )
+          }
+        })
+    }
+    const s = await runEval({ ...options, source, select: 'greedy' })
+    const lines = readFileSync(join(out, 'questions.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as QuestionRecord)
+    const first = lines.find((r) => r.id === '1')
+    // The failed second candidate was asked again with its error, ran, and is scored on its own.
+    expect(first?.candidates[1]).toMatchObject({
+      ok: true,
+      correct: true,
+      repairedFrom: { program: 'fail KeyError: nope', error: 'KeyError: nope' }
+    })
+    expect(first?.candidates[0]).toMatchObject({ correct: true })
+    expect(notes).toContain('KeyError: nope')
+    // Question 5's own program failed and its repair gave nothing: a miss of kind error, named.
+    const fifth = lines.find((r) => r.id === '5')
+    expect(fifth?.miss).toMatchObject({ kind: 'error', detail: 'HeaderNotFound' })
+    expect(fifth?.candidates[1]).toMatchObject({ ok: true, correct: true })
+    // Question 3 answered q where z was asked: a text the table does not hold.
+    expect(lines.find((r) => r.id === '3')?.miss?.kind).toBe('other')
+    expect(s.scored).toBe(4)
+  })
 })

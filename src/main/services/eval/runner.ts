@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks'
 import type { SelectionMode } from '../../../shared/model'
 import type { IndexView } from '../../../shared/table'
 import { selectCandidate } from '../pipeline/select'
+import { repairNote, type RunShape } from '../pipeline/repair'
 import { inView } from '../tables/structure'
 import { encodeTable, type Executor } from '../python/types'
 import { postprocessPrediction, removeDistinct, replaceCurrentYear } from './score/spider'
@@ -26,12 +27,14 @@ import type {
   EvalDataset,
   EvalQuestion,
   MissCategory,
+  MissKind,
   NamedTable,
   QuestionRecord,
   ShapedAnswer,
   TableSet
 } from './types'
 import type { MissExplanation } from './oracle/sources'
+import { missKind, tableTexts } from './miss-kind'
 
 export type RunOptions = {
   dataset: EvalDataset
@@ -47,11 +50,17 @@ export type RunOptions = {
   tableRepr: IndexView
   /** Per program, ms (the test-suite evaluator allows 60 s per query). */
   timeoutMs: number
+  /**
+   * Whether a question's gold answer is supported by its own annotation (HiTab: the gold formulas on the
+   * raw grid); null when there is nothing to check it against. A miss on an unsupported gold is a gold problem.
+   */
+  goldCheck?: (q: EvalQuestion) => boolean | null
   progress?: boolean
 }
 
 type Executed = {
   candidate: CandidateProgram
+  repairedFrom?: { program: string; error: string }
   ok: boolean
   answer?: ShapedAnswer
   error?: string
@@ -184,9 +193,10 @@ async function execute(
   return { candidate: c, ok: true, answer, code, sqlChanged, qaCalls }
 }
 
-function candidateRecord(r: Executed): CandidateRecord {
+function candidateRecord(r: Executed, correct: boolean | null): CandidateRecord {
   const c = r.candidate
   return {
+    ...(correct === null ? {} : { correct }),
     program: c.program,
     lang: c.lang,
     ok: r.ok,
@@ -195,8 +205,18 @@ function candidateRecord(r: Executed): CandidateRecord {
     logprobSum: c.logprobSum ?? null,
     logprobMean: c.logprobMean ?? null,
     tokens: c.tokens ?? null,
-    qaCalls: r.qaCalls
+    qaCalls: r.qaCalls,
+    ...(r.repairedFrom === undefined ? {} : { repairedFrom: r.repairedFrom })
   }
+}
+
+/** What a run came to, for execution feedback. */
+function runShape(r: Executed): RunShape {
+  if (!r.ok || r.answer === undefined) return { failed: r.error ?? 'the program failed' }
+  const a = r.answer
+  if (a.kind === 'none' || (a.kind === 'scalar' && a.value === null) || (a.kind === 'list' && a.items.length === 0)) return { empty: true }
+  if (a.kind === 'table') return { table: { rows: a.rows.length, cells: a.rows.reduce((n, row) => n + row.length, 0) } }
+  return { fine: true }
 }
 
 async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promise<QuestionRecord> {
@@ -226,7 +246,26 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
       error: loaded.error ?? 'table not loaded',
       miss: { category: 'parse', evidence: `the table could not be imported: ${loaded.error ?? ''}` }
     })
-  const set = await o.source.candidates(q, loaded.set)
+  // Each candidate runs as soon as it is known, as in the app; the first to finish marks the first answer.
+  const started = new Map<number, Promise<Executed>>()
+  let firstRunMs: number | undefined
+  const run = (k: number, c: CandidateProgram, s: CandidateSet): Promise<Executed> =>
+    execute(o, q, s, c, loaded.ids, `${q.id}#${k}`).then((r) => {
+      if (c.error === undefined) firstRunMs ??= Math.round(performance.now() - t0)
+      return r
+    })
+  // The candidates' `qa(...)` calls are answered once the set is known; until then a run waits for it.
+  let setKnown: (s: CandidateSet) => void = () => undefined
+  const pendingSet = new Promise<CandidateSet>((r) => (setKnown = r))
+  const lazy: CandidateSet = {
+    candidates: [],
+    qa: async (request) => (await pendingSet).qa?.(request) ?? { ok: false, error: { code: 'bad-input', message: 'No qa() here.' } }
+  }
+  const set = await o.source.candidates(q, loaded.set, undefined, (k, c) => {
+    if (!started.has(k)) started.set(k, run(k, c, lazy))
+  })
+  lazy.maxQaCalls = set.maxQaCalls
+  setKnown(set)
   const notes = set.notes === undefined || set.notes.length === 0 ? {} : { notes: set.notes }
   if (set.error !== undefined || set.candidates.length === 0) {
     const message = set.error?.message ?? 'no candidates'
@@ -241,7 +280,20 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
   // Side by side: the executor runs as many at once as the question may use.
   let runs: Executed[]
   try {
-    runs = await Promise.all(set.candidates.map((c, k) => execute(o, q, set, c, loaded.ids, `${q.id}#${k}`)))
+    runs = await Promise.all(set.candidates.map((c, k) => started.get(k) ?? run(k, c, set)))
+    // Execution feedback: each failed program is corrected once, with its error.
+    const repair = set.repair
+    if (repair !== undefined)
+      runs = await Promise.all(
+        runs.map(async (r, k) => {
+          const note = r.candidate.program === '' ? null : repairNote(q.question, runShape(r))
+          if (note === null) return r
+          const fixed = await repair(k, r.candidate.program, note)
+          if (fixed === null) return r
+          const again = await execute(o, q, set, fixed, loaded.ids, `${q.id}#${k}r`)
+          return { ...again, repairedFrom: { program: r.candidate.program, error: note } }
+        })
+      )
   } finally {
     if (o.source.trusted !== true) await o.executor.endScope(q.id)
   }
@@ -254,8 +306,20 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
     })),
     { mode: o.select }
   )
-  const pick = runs[chosen.ok ? chosen.value.index : 0] as Executed
-  const candidates = runs.map(candidateRecord)
+  const pickIndex = chosen.ok ? chosen.value.index : 0
+  const pick = runs[pickIndex] as Executed
+  // Every candidate that ran is scored, so that other selection rules can be compared on the same log.
+  const scores = await Promise.all(
+    runs.map((r) =>
+      r.ok && r.answer !== undefined
+        ? scoreAnswer(q, r.answer, { gold: o.gold, sqlPrediction: r.candidate.lang === 'sql' })
+        : Promise.resolve(null)
+    )
+  )
+  const candidates = runs.map((r, k) => {
+    const score = scores[k]
+    return candidateRecord(r, score === null || score === undefined ? null : score.ok ? score.value.correct : false)
+  })
   const selection = chosen.ok
     ? {
         selection: {
@@ -267,28 +331,40 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
   const common = {
     program: pick.candidate.program,
     candidates,
+    ...(firstRunMs === undefined ? {} : { firstRunMs }),
+    ...(set.engine === undefined ? {} : { engine: set.engine }),
     tokens: set.tokens ?? null,
     qaCalls: runs.reduce((n, r) => n + r.qaCalls, 0),
     ...selection,
     ...notes
   }
+  const reading = (answer: ShapedAnswer | null, goldSuspect = false): { kind: MissKind; detail?: string } =>
+    missKind({
+      candidates,
+      chosen: candidates[pickIndex] ?? null,
+      answer,
+      gold: q.gold.kind === 'wikitq' ? q.gold.values : q.gold.kind === 'hitab' ? q.gold.answer : null,
+      texts: tableTexts(loaded.set as TableSet),
+      goldSuspect
+    })
   if (!pick.ok || pick.answer === undefined) {
     const message = pick.error ?? 'failed'
-    return record({ ...common, error: message, miss: { category: errorCategory(message), evidence: message } })
+    return record({ ...common, error: message, miss: { category: errorCategory(message), evidence: message, ...reading(null) } })
   }
-  const score = await scoreAnswer(q, pick.answer, { gold: o.gold, sqlPrediction: pick.candidate.lang === 'sql' })
-  if (!score.ok)
+  const score = scores[pickIndex]
+  if (score === null || score === undefined || !score.ok)
     return record({
       ...common,
       answer: pick.answer,
-      error: score.error.message,
-      miss: { category: 'gold-error', evidence: score.error.message }
+      error: score?.ok === false ? score.error.message : 'not scored',
+      miss: { category: 'gold-error', evidence: score?.ok === false ? score.error.message : 'not scored', kind: 'gold-problem' }
     })
   if (score.value.correct) return record({ ...common, answer: pick.answer, correct: true })
   const miss = o.source.explainMiss
     ? await o.source.explainMiss(q, pick.answer)
     : { category: 'model' as const, evidence: `answer ${JSON.stringify(pick.answer).slice(0, 300)}` }
-  return record({ ...common, answer: pick.answer, miss })
+  const suspect = o.goldCheck?.(q) === false
+  return record({ ...common, answer: pick.answer, miss: { ...miss, ...reading(pick.answer, suspect || miss.category === 'gold-error') } })
 }
 
 export async function runEval(o: RunOptions): Promise<RunSummary> {

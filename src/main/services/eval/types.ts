@@ -1,6 +1,6 @@
 /** Types of the evaluation runner: datasets, questions, gold answers, candidates and per-question records. */
 import type { ParsedTable } from '../../../shared/table'
-import type { SelectionMode } from '../../../shared/model'
+import type { EngineRequestStats, SelectionMode } from '../../../shared/model'
 import type { Result } from '../../../shared/result'
 import type { QaHandler } from '../python/types'
 
@@ -69,6 +69,13 @@ export type CandidateSet = {
   maxQaCalls?: number
   /** What the source wants the log to keep about this question (e.g. rows left out of the prompt). */
   notes?: string[]
+  /** Where the built-in engine's time went (model sources on the built-in endpoint). */
+  engine?: EngineRequestStats
+  /**
+   * Execution feedback (model sources with repair on): a corrected candidate for candidate `index`, whose
+   * program failed as `note` says; null when the model gave none.
+   */
+  repair?: (index: number, program: string, note: string) => Promise<CandidateProgram | null>
   /** Set when the source could not produce candidates for this question (the question scores 0). */
   error?: { category: MissCategory; message: string }
 }
@@ -81,12 +88,30 @@ export type CandidateSource = {
    * trusted code, in clean interpreters that stay in service. Never set for a model's programs.
    */
   trusted?: boolean
-  candidates(question: EvalQuestion, tables: TableSet, signal?: AbortSignal): Promise<CandidateSet>
+  /**
+   * The question's candidates. `onCandidate` (when given) gets each one as soon as it is known, while the
+   * rest are still being generated, so the runner can start running it.
+   */
+  candidates(
+    question: EvalQuestion,
+    tables: TableSet,
+    signal?: AbortSignal,
+    onCandidate?: (index: number, candidate: CandidateProgram) => void
+  ): Promise<CandidateSet>
   close?(): Promise<void>
 }
 
 /** Why a question was missed. */
 export type MissCategory = 'parse' | 'api' | 'execution' | 'formatting' | 'scorer' | 'gold-error' | 'model'
+
+/**
+ * What went wrong in a missed question, read mechanically from the log (miss-kind.ts): no program, a
+ * program that failed (`detail` names the error), an empty answer, a table where one value was asked, the
+ * right value in another form, a value from the wrong cell, a number the table does not hold, a gold
+ * answer its own annotation does not support, or none of these.
+ */
+export type MissKind =
+  'no-program' | 'error' | 'empty' | 'table-answer' | 'answer-form' | 'wrong-cell' | 'wrong-arithmetic' | 'gold-problem' | 'other'
 
 /** The JSONL log line of one finished question. */
 export type QuestionRecord = {
@@ -102,8 +127,12 @@ export type QuestionRecord = {
   /** Counted but not scored (missing database). */
   unscorable?: string
   error: string | null
-  miss?: { category: MissCategory; evidence: string }
+  miss?: { category: MissCategory; evidence: string; kind?: MissKind; detail?: string }
   timeMs: number
+  /** From the question's start to its first candidate that ran (to an answer or an error), ms; absent when none ran. */
+  firstRunMs?: number
+  /** Where the built-in engine's time went, when it answered. */
+  engine?: EngineRequestStats
   tokens: { prompt?: number; completion?: number } | null
   /** `qa(...)` calls answered for this question, over all its candidates (absent in logs of older runs). */
   qaCalls?: number
@@ -123,4 +152,8 @@ export type CandidateRecord = {
   logprobMean?: number | null
   tokens?: number | null
   qaCalls?: number
+  /** Whether this candidate's answer scores right (every candidate that ran is scored, not only the chosen one). */
+  correct?: boolean
+  /** Set when the sampled program failed and was corrected once with its error: that program and the error. */
+  repairedFrom?: { program: string; error: string }
 }

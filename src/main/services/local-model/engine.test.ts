@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -157,6 +157,147 @@ describeWithModel('loading faults of the engine process', (model) => {
       expect(!cancelled.ok && cancelled.error.code).toBe('cancelled')
       const next = await host.generate(base)
       expect(next.ok).toBe(true)
+    } finally {
+      await host.close()
+    }
+  })
+})
+
+describeWithModel('prompts read once and samples drawn side by side, on the real test model', (model) => {
+  const stateDir = mkdtempSync(join(tmpdir(), 'tableqa-engine-states-'))
+  afterAll(() => rmSync(stateDir, { recursive: true, force: true }))
+  // The fixed part: instructions and a worked example, as the prompt builder lays them out.
+  const fixedPart = [
+    { role: 'system' as const, content: `You write short Python programs. ${'Keep the answer in a variable called answer. '.repeat(12)}` },
+    { role: 'user' as const, content: 'Table df with columns a, b. Question: what is the sum of a?' },
+    { role: 'assistant' as const, content: '```python\nanswer = df["a"].sum()\n```' }
+  ]
+  const ask = (question: string): EngineJob['input'] => ({
+    kind: 'chat',
+    messages: [...fixedPart, { role: 'user', content: `Table df with columns x, y. Question: ${question}` }],
+    fixed: fixedPart.length
+  })
+  const spec = { file: model, contextSize: 1024, threads: THREADS, sequences: 3, gpu: 'auto' as const, stateDir }
+  const job = (input: EngineJob['input'], extra: Partial<EngineJob> = {}): EngineJob => ({
+    model: spec,
+    input,
+    n: 4,
+    temperature: 0.7,
+    maxTokens: 12,
+    stop: [],
+    seed: 11,
+    ...extra
+  })
+  const stateFiles = (): string[] => readdirSync(stateDir).filter((f) => f.endsWith('.state'))
+
+  it('reads the fixed part once, saves it, and reads only what follows it for the next question', async () => {
+    const host = new EngineHost(nodeEngineSpawner())
+    try {
+      const prompts: [number, number][] = []
+      const first = await host.generate(job(ask('what is the largest x?'), { onPrompt: (d, t) => prompts.push([d, t]) }))
+      expect(first.ok).toBe(true)
+      if (!first.ok) return
+      const { stats, model: loaded } = first.value
+      // This machine has no usable GPU: the CPU, and a line saying why.
+      expect(loaded).toMatchObject({ backend: 'cpu', gpuLayers: 0, sequences: 3 })
+      expect(loaded.note).toMatch(/No usable GPU was found/)
+      expect(stats.prefix).toMatchObject({ source: 'evaluated', saved: true })
+      expect(stats.prefix.tokens).toBeGreaterThan(50)
+      expect(stats.promptEvaluatedTokens).toBe(stats.promptTokens - 1)
+      expect(prompts.at(-1)).toEqual([stats.promptTokens - 1, stats.promptTokens - 1])
+      expect(stateFiles()).toHaveLength(1)
+      expect(first.value.loadMs).not.toBeNull()
+      // Four samples on three sequences, side by side; each says how it ended.
+      expect(first.value.samples).toHaveLength(4)
+      expect(stats.sequences).toBe(3)
+      expect(stats.samples.map((s) => s.tokens)).toEqual(first.value.samples.map((s) => s.tokens))
+      for (const s of stats.samples) expect(['stop', 'length', 'end']).toContain(s.finish)
+
+      const second = await host.generate(job(ask('how many rows have y above 3?')))
+      expect(second.ok && second.value.stats.prefix.source).toBe('held')
+      expect(second.ok && second.value.loadMs).toBeNull()
+      // Only the question's own turn is read again.
+      const evaluated = second.ok ? second.value.stats.promptEvaluatedTokens : 0
+      expect(evaluated).toBeGreaterThan(0)
+      expect(evaluated).toBeLessThan(stats.promptTokens - stats.prefix.tokens + 5)
+    } finally {
+      await host.close()
+    }
+    // A new engine process reads the fixed part from disk.
+    const again = new EngineHost(nodeEngineSpawner())
+    try {
+      const third = await again.generate(job(ask('what is the mean of y?')))
+      expect(third.ok && third.value.stats.prefix.source).toBe('disk')
+      const { promptEvaluatedTokens, promptTokens, prefix } = third.ok
+        ? third.value.stats
+        : { promptEvaluatedTokens: -1, promptTokens: 0, prefix: { tokens: 0 } }
+      expect(promptEvaluatedTokens).toBe(promptTokens - 1 - prefix.tokens)
+    } finally {
+      await again.close()
+    }
+  })
+
+  it('ignores a saved state that was changed, cut short or written for another model, rebuilds it and says why', async () => {
+    const breakState = (how: 'garble' | 'truncate' | 'other-model'): void => {
+      const [state] = stateFiles()
+      const file = join(stateDir, state as string)
+      const meta = file.replace(/\.state$/, '.json')
+      if (how === 'garble') {
+        const bytes = readFileSync(file)
+        bytes.fill(7, 1000, 2000)
+        writeFileSync(file, bytes)
+      } else if (how === 'truncate') truncateSync(file, 4096)
+      else writeFileSync(meta, JSON.stringify({ ...(JSON.parse(readFileSync(meta, 'utf8')) as object), modelSha256: 'f'.repeat(64) }))
+    }
+    const reasons = {
+      garble: /has changed since it was written/,
+      truncate: /another size than when it was written/,
+      'other-model': /for another model file/
+    }
+    for (const how of ['garble', 'truncate', 'other-model'] as const) {
+      expect(stateFiles()).toHaveLength(1)
+      breakState(how)
+      const host = new EngineHost(nodeEngineSpawner())
+      try {
+        const result = await host.generate(job(ask('what is the smallest x?'), { n: 1 }))
+        expect(result.ok).toBe(true)
+        if (!result.ok) return
+        expect(result.value.stats.prefix).toMatchObject({ source: 'evaluated', saved: true })
+        expect(result.value.stats.prefix.note).toMatch(reasons[how])
+      } finally {
+        await host.close()
+      }
+    }
+  })
+
+  it('answers when the fixed part cannot be saved (a folder that cannot be written), and says why', async () => {
+    const blocked = join(stateDir, 'a-file')
+    writeFileSync(blocked, 'not a folder')
+    const host = new EngineHost(nodeEngineSpawner())
+    try {
+      const result = await host.generate(
+        job(ask('what is the largest y?'), { n: 1, model: { ...spec, stateDir: join(blocked, 'states') } })
+      )
+      expect(result.ok ? 'ok' : result.error.message).toBe('ok')
+      if (!result.ok) return
+      expect(result.value.stats.prefix).toMatchObject({ source: 'evaluated', saved: false })
+      expect(result.value.stats.prefix.note).toMatch(/could not be saved for the next start \(.+\); it is kept in memory/)
+      expect(result.value.samples).toHaveLength(1)
+    } finally {
+      await host.close()
+      rmSync(blocked)
+    }
+  })
+
+  it('warms a prompt kind before its first question, which then reads only its own part', async () => {
+    const other = [{ role: 'system' as const, content: `Answer with pandas. ${'Name the answer answer. '.repeat(10)}` }]
+    const input: EngineJob['input'] = { kind: 'chat', messages: [...other, { role: 'user', content: 'Which x is largest?' }], fixed: 1 }
+    const host = new EngineHost(nodeEngineSpawner())
+    try {
+      const warmed = await host.warm({ model: spec, input })
+      expect(warmed.ok && warmed.value.prefix.source).toBe('evaluated')
+      const asked = await host.generate(job(input, { n: 2 }))
+      expect(asked.ok && asked.value.stats.prefix.source).toBe('held')
     } finally {
       await host.close()
     }

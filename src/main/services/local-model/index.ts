@@ -3,7 +3,7 @@
  * that runs the chosen model (started on first use).
  */
 
-import type { LocalModelsView, ModelDownload } from '../../../shared/local-model'
+import type { EngineView, LocalModelsView, ModelDownload } from '../../../shared/local-model'
 import type { BuiltinBackend } from '../model/builtin'
 import { builtinSettings, saveBuiltin } from '../settings/builtin-endpoint'
 import type { KeyValueStore } from '../store/store'
@@ -11,7 +11,7 @@ import { ModelDownloads, type DownloadsOptions } from './downloads'
 import { EngineHost } from './engine-host'
 import type { SpawnEngine } from './engine-protocol'
 import { freeDiskBytes, memory, physicalCores } from './hardware'
-import { LocalModels } from './models'
+import { engineStateDir, LocalModels } from './models'
 
 export type BuiltinModelOptions = {
   dataDir: string
@@ -40,7 +40,7 @@ export class BuiltinModel {
   }
 
   backend(): BuiltinBackend {
-    return { host: this.host }
+    return { host: this.host, stateDir: engineStateDir(this.options.dataDir) }
   }
 
   view(): LocalModelsView {
@@ -55,7 +55,23 @@ export class BuiltinModel {
       totalMemoryBytes: totalBytes,
       freeMemoryBytes: freeBytes,
       physicalCores: physicalCores(),
-      downloads: this.downloads.list()
+      downloads: this.downloads.list(),
+      engine: this.engineView()
+    }
+  }
+
+  engineView(): EngineView {
+    const status = this.host.status()
+    const m = status.model
+    return {
+      state: status.state,
+      model: m?.name ?? null,
+      backend: m?.backend ?? null,
+      gpuLayers: m?.gpuLayers ?? null,
+      layers: m?.layers ?? null,
+      threads: m?.threads ?? null,
+      sequences: m?.sequences ?? null,
+      note: status.note ?? m?.note ?? null
     }
   }
 
@@ -65,5 +81,5 @@ export class BuiltinModel {
   }
 }
 
-export { LocalModels, modelsDir } from './models'
+export { engineStateDir, LocalModels, modelsDir } from './models'
 export { nodeEngineSpawner } from './spawn-node'

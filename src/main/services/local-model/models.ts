@@ -17,6 +17,11 @@ export function modelsDir(dataDir: string): string {
   return join(dataDir, 'models')
 }
 
+/** Where the engine keeps the evaluated fixed part of prompts between starts (see prefix-cache.ts). */
+export function engineStateDir(dataDir: string): string {
+  return join(dataDir, 'engine-cache')
+}
+
 export class LocalModels {
   readonly dir: string
   private readonly headers = new Map<string, { stamp: string; result: Result<InstalledModel> }>()

@@ -5,7 +5,7 @@
  */
 
 import { OpenAI } from 'openai'
-import type { ChatMessage, EndpointConfig, Sample, SampleProgress } from '../../../shared/model'
+import type { ChatMessage, EndpointConfig, EnginePrefixStats, EngineRequestStats, Sample, SampleProgress } from '../../../shared/model'
 import type { Result } from '../../../shared/result'
 import { fail, ok } from '../../../shared/result'
 import type { ResponseCache } from './cache'
@@ -16,7 +16,7 @@ import type { Generation, Omitted } from './request'
 import { buildBody, requestOnce } from './request'
 import type { SecretStore } from './secrets'
 import type { BuiltinBackend } from './builtin'
-import { builtinConnection, sampleBuiltin } from './builtin'
+import { builtinConnection, sampleBuiltin, warmBuiltin } from './builtin'
 
 type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
 
@@ -36,6 +36,16 @@ export type SampleRequest = {
   /** A raw prompt (completions) or messages (chat, responses); either converts to the other. */
   prompt?: string
   messages?: ChatMessage[]
+  /**
+   * How much of the prompt is the same for every question of a kind (leading messages, or characters of
+   * `prompt`): the built-in engine keeps its evaluated state and reads it once. HTTP endpoints ignore it.
+   */
+  fixed?: number
+  /**
+   * The start of the model's reply (chat form), given to it: the built-in engine continues from there.
+   * HTTP endpoints ignore it, and a caller must not ask for it of them.
+   */
+  prefill?: string
   n: number
   temperature: number
   maxTokens: number
@@ -51,6 +61,8 @@ export type SampleRequest = {
    * working on it while the rest are generated. `index` is its place in the result.
    */
   onSample?: (index: number, sample: Sample) => void
+  /** Where the built-in engine's time went (built-in endpoints only), once all samples are in. */
+  onEngineStats?: (stats: EngineRequestStats) => void
   /** Requests in flight at once when sampling by repeated requests. Default 2. */
   concurrency?: number
   /** Use the response cache, when the client has one. Default true. */
@@ -122,6 +134,16 @@ export class ModelClient {
       ? `Connected: ${this.config.baseUrl} serves ${this.config.model}.`
       : `Connected, but the server does not list '${this.config.model}'${models.length > 0 ? ` (it lists ${models.slice(0, 5).join(', ')}${models.length > 5 ? ', …' : ''})` : ''}.`
     return ok({ models, modelListed, message })
+  }
+
+  /**
+   * Makes the endpoint ready for questions with this prompt's fixed part: the built-in engine loads its
+   * model and reads (or loads from disk) the fixed part in the background, making way for any question
+   * that arrives meanwhile. Other endpoints have nothing to prepare (null).
+   */
+  warm(request: Pick<SampleRequest, 'prompt' | 'messages' | 'fixed' | 'signal'>): Promise<Result<EnginePrefixStats | null>> {
+    if (this.config.kind !== 'builtin') return Promise.resolve(ok(null))
+    return warmBuiltin(this.config, this.options.builtin, request)
   }
 
   async sample(request: SampleRequest): Promise<Result<Sample[]>> {

@@ -83,6 +83,15 @@ const rules: Rule[] = [
   },
   { match: /Question: slow\?/, reply: { delayMs: 5_000, choices: [{ text: fenced('answer = 1') }] } },
   { match: /without log-probs/, reply: { choices: hitabCandidates.map((c) => ({ text: c.text })) } },
+  // Execution feedback: the failed program and its error come back; the model corrects the header.
+  {
+    match: /That program did not work: KeyError[\s\S]*Write a corrected program/,
+    reply: {
+      choices: [
+        { text: fenced('answer = lookup(df, "transportation and warehousing", ("black male workers", "total"))'), logprobs: [-0.1] }
+      ]
+    }
+  },
   { match: (r) => r.prompt.includes(`Question: ${QUESTION}`), reply: { choices: hitabCandidates } }
 ]
 
@@ -155,6 +164,37 @@ describe('ask on a HiTab table', () => {
     expect(generation?.body?.['n']).toBe(5)
     expect(generation?.body?.['temperature']).toBe(0.7)
     expect(generation?.prompt).toContain("('black male workers', 'total')")
+  })
+
+  it('corrects a failed program once with its error, says so, and leaves a reply without code alone', async () => {
+    const before = server.requests.length
+    const events: AskProgress[] = []
+    const result = await askHitab({ options: { repair: true, selection: 'vote' }, onProgress: (e) => events.push(e) })
+    if (!result.ok) throw new Error(result.error.message)
+    const s = result.value
+    expect(s.candidates.map((c) => c.result.ok)).toEqual([true, true, true, true, false])
+    const fixed = s.candidates[1]
+    expect(fixed?.repairedFrom?.program).toBe('answer = df.loc["transport", "black"]')
+    expect(fixed?.repairedFrom?.error).toMatch(/KeyError/)
+    expect(fixed?.program).toContain('lookup(df, "transportation and warehousing"')
+    // It keeps its sample's log-probability; the reply without code was not asked again.
+    expect(fixed?.logprobSum).toBe(-3)
+    expect(s.candidates[4]?.repairedFrom).toBeUndefined()
+    expect(s.selection?.votes?.[0]).toMatchObject({ key: '11.1', count: 4 })
+    const repairs = server.requests.slice(before).filter((r) => r.prompt.includes('That program did not work'))
+    expect(repairs).toHaveLength(1)
+    // The repair continues the question's own conversation, greedily.
+    expect(repairs[0]?.prompt).toContain(`Question: ${QUESTION}`)
+    expect(repairs[0]?.body?.['temperature']).toBe(0)
+    expect(events.some((e) => e.candidate?.repaired === true && e.candidate.answer === '11.1')).toBe(true)
+  })
+
+  it('asks no repair of a hosted endpoint unless told to', async () => {
+    const before = server.requests.length
+    const result = await askHitab()
+    if (!result.ok) throw new Error(result.error.message)
+    expect(result.value.candidates.some((c) => c.repairedFrom !== undefined)).toBe(false)
+    expect(server.requests.slice(before).some((r) => r.prompt.includes('That program did not work'))).toBe(false)
   })
 
   it('votes on answers when asked to', async () => {

@@ -18,6 +18,7 @@ import { candidateRuns } from './candidates'
 import type { AskRequest, Generation } from './generate'
 import { DEFAULTS, prepare, samplePrograms } from './generate'
 import { qaHandler } from './qa'
+import { failureNote, repairProgram } from './repair'
 
 export type { AskRequest } from './generate'
 export { MAX_N, MAX_QUESTION_CHARS } from './generate'
@@ -39,8 +40,13 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
   if (!prepared.ok) return prepared
   const { library, tables, names } = prepared.value
   const o = request.options ?? {}
-  const progress = (stage: AskProgress['stage'], done: number, total: number | null, message: string): void =>
-    request.onProgress?.({ askId, stage, done, total, message })
+  const progress = (
+    stage: AskProgress['stage'],
+    done: number,
+    total: number | null,
+    message: string,
+    candidate?: AskProgress['candidate']
+  ): void => request.onProgress?.({ askId, stage, done, total, message, ...(candidate === undefined ? {} : { candidate }) })
   const cancelled = (): Result<AskSummary> => fail('cancelled', 'The question was cancelled.')
   const { client, executor } = deps
   const config = client.config
@@ -80,6 +86,29 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
     }
     generated = sampled.value
     candidates = await runs.finish(generated.samples, generated.programs)
+    if (o.repair ?? config.kind === 'builtin') {
+      const gen = generated
+      const failed = candidates.flatMap((c) => {
+        const note = c.program === null ? null : failureNote(request.question, c.result)
+        return note === null || c.program === null ? [] : [{ c, program: c.program, note }]
+      })
+      let repairsDone = 0
+      const repaired = await Promise.all(
+        failed.map(async ({ c, program, note }) => {
+          const fixed = await repairProgram(client, gen.prompt, gen.library, program, note, {
+            maxTokens: o.maxTokens ?? DEFAULTS.maxTokens,
+            ...(request.signal === undefined ? {} : { signal: request.signal })
+          })
+          repairsDone += 1
+          progress('generating', repairsDone, failed.length, `repairing ${repairsDone} of ${failed.length}`)
+          if (!fixed.ok) return c
+          // The candidate keeps its sample's log-probability: the repair is the same approach, corrected.
+          const sample = { ...fixed.value.sample, logprobSum: c.logprobSum, logprobMean: c.logprobMean }
+          return runs.rerun(c.index, sample, fixed.value.program, { program, error: note })
+        })
+      )
+      for (const r of repaired) candidates[r.index] = r
+    }
   } finally {
     // Every run of the question has ended; the executor handles messages in order, so the question's
     // interpreters are gone before anything sent later is served, and the answer need not wait for that.
@@ -144,7 +173,8 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
     executor: executor.kind,
     endpoint: { name: config.name, model: config.model, api: config.api },
     notes,
-    timings: { promptMs, generateMs, executeMs, totalMs: Date.now() - started }
+    timings: { promptMs, generateMs, executeMs, totalMs: Date.now() - started },
+    ...(generated.engine === null ? {} : { engine: generated.engine })
   }
   if (answer === null) {
     const failures = candidates.filter((c) => !c.result.ok)

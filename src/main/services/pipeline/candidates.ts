@@ -24,7 +24,7 @@ export type CandidateRunOptions = {
   /** How many candidates the question has, for progress. */
   total: number
   signal?: AbortSignal
-  progress: (stage: AskProgress['stage'], done: number, total: number | null, message: string) => void
+  progress: (stage: AskProgress['stage'], done: number, total: number | null, message: string, candidate?: AskProgress['candidate']) => void
 }
 
 export type CandidateRuns = {
@@ -32,6 +32,8 @@ export type CandidateRuns = {
   start(index: number, sample: Sample, program: Result<string>): void
   /** Every candidate, in sample order, once all have finished; those never started are started now. */
   finish(samples: Sample[], programs: Result<string>[]): Promise<CandidateSummary[]>
+  /** Runs a corrected program for candidate `index`, whose first program failed as `from` says. */
+  rerun(index: number, sample: Sample, program: Result<string>, from: { program: string; error: string }): Promise<CandidateSummary>
   /** Stop whatever is still running, and wait for it to end. */
   stop(): Promise<void>
 }
@@ -42,8 +44,8 @@ export function candidateRuns(o: CandidateRunOptions): CandidateRuns {
   const running = new Set<string>()
   let finished = 0
 
-  const execute = (index: number, code: string): Promise<RunOutcome> => {
-    const runId = `${o.askId}-c${index}`
+  const execute = (index: number, code: string, suffix = ''): Promise<RunOutcome> => {
+    const runId = `${o.askId}-c${index}${suffix}`
     const stop = (): void => void o.executor.stop(runId)
     o.signal?.addEventListener('abort', stop)
     running.add(runId)
@@ -64,23 +66,37 @@ export function candidateRuns(o: CandidateRunOptions): CandidateRuns {
       })
   }
 
-  const candidate = async (index: number, sample: Sample, program: Result<string>): Promise<CandidateSummary> => {
-    const base = { index, logprobSum: sample.logprobSum, logprobMean: sample.logprobMean }
-    const done = (): void => {
+  const candidate = async (
+    index: number,
+    sample: Sample,
+    program: Result<string>,
+    from?: { program: string; error: string }
+  ): Promise<CandidateSummary> => {
+    const base = {
+      index,
+      logprobSum: sample.logprobSum,
+      logprobMean: sample.logprobMean,
+      ...(from === undefined ? {} : { repairedFrom: from })
+    }
+    const done = (shown: AskProgress['candidate']): void => {
+      if (from !== undefined) {
+        o.progress('executing', finished, o.total, `repaired ${index + 1}`, { ...shown, index, repaired: true } as AskProgress['candidate'])
+        return
+      }
       finished += 1
-      o.progress('executing', finished, o.total, `executing ${finished}/${o.total}`)
+      o.progress('executing', finished, o.total, `executing ${finished}/${o.total}`, shown)
     }
     if (!program.ok) {
-      done()
+      done({ index, answer: null, error: program.error.message })
       return { ...base, program: null, result: { ok: false, error: program.error }, answerKey: null, qaCalls: 0, durationMs: 0 }
     }
     const runStart = Date.now()
     const earlier = byProgram.get(program.value)
-    const pending = earlier ?? execute(index, program.value)
+    const pending = earlier ?? execute(index, program.value, from === undefined ? '' : 'r')
     if (earlier === undefined) byProgram.set(program.value, pending)
     const outcome = await pending
-    done()
     const read: Result<AskAnswer> = outcome.result.ok ? readAnswer(outcome.result.value) : { ok: false, error: outcome.result.error }
+    done(read.ok ? { index, answer: read.value.text } : { index, answer: null, error: read.error.message })
     // The traceback is what lets the UI say which line failed and why (e.g. a removed network API).
     const detail = read.ok ? undefined : (read.error.detail ?? (outcome.result.ok ? undefined : outcome.result.error.traceback))
     return {
@@ -100,6 +116,7 @@ export function candidateRuns(o: CandidateRunOptions): CandidateRuns {
     start: (index, sample, program) => {
       if (!started.has(index)) started.set(index, candidate(index, sample, program))
     },
+    rerun: (index, sample, program, from) => candidate(index, sample, program, from),
     finish: (samples, programs) => {
       for (const [i, sample] of samples.entries()) {
         const program = programs[i]

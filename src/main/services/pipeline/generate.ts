@@ -5,13 +5,13 @@
  */
 
 import type { AskOptions, AskProgress } from '../../../shared/ask'
-import type { Sample } from '../../../shared/model'
+import type { EndpointConfig, EngineRequestStats, Sample } from '../../../shared/model'
 import type { Result } from '../../../shared/result'
 import { fail, ok } from '../../../shared/result'
 import type { ParsedTable } from '../../../shared/table'
 import type { ModelClient } from '../model'
 import { extractProgram } from './extract'
-import type { BuiltPrompt, PromptKind, PromptLibrary } from '../prompt'
+import type { BuiltPrompt, PromptKind, PromptLibrary, PromptProfile } from '../prompt'
 import { buildPrompt, digestTables, loadPromptLibrary } from '../prompt'
 import { inView } from '../tables/structure'
 import { chooseKind, variableNames } from './tables'
@@ -63,6 +63,13 @@ export type Generation = {
   timings: { promptMs: number; generateMs: number }
   /** Prompt tokens are estimated (see prompt/budget.ts); completion tokens as the server counted, null when it did not. */
   tokens: { prompt: number; completion: number | null }
+  /** Where the built-in engine's time went; null for other endpoints. */
+  engine: EngineRequestStats | null
+}
+
+/** The prompt profile an endpoint gets unless the question says otherwise. */
+export function defaultProfile(config: EndpointConfig): PromptProfile {
+  return config.kind === 'builtin' ? 'compact' : 'paper'
 }
 
 export function validate(request: AskRequest): string | null {
@@ -126,7 +133,10 @@ export async function prepare(request: AskRequest, deps: GenerateDeps): Promise<
       title: promptTitle(request.tables[i]?.name ?? '', request.tables[i]?.table.title, request.tables[i]?.table.notes),
       table
     })),
-    tokenBudget: deps.client.config.promptTokenBudget
+    tokenBudget: deps.client.config.promptTokenBudget,
+    profile: o.profile ?? defaultProfile(deps.client.config),
+    // Only the built-in engine lets the reply be started for the model.
+    prefillAllowed: deps.client.config.kind === 'builtin'
   })
   return ok({ library: library.value, prompt, kind, tables, names, promptMs: Date.now() - started })
 }
@@ -152,8 +162,14 @@ export async function samplePrograms(
     extractProgram(sample.text, prompt.codePrefix === null ? {} : { codePrefix: prompt.codePrefix })
   request.onProgress?.({ askId, stage: 'generating', done: 0, total: n, message: `generating 0/${n}` })
   const genStart = Date.now()
+  let engine: EngineRequestStats | null = null
   const sampled = await client.sample({
+    onEngineStats: (stats) => {
+      engine = stats
+    },
     ...(prompt.text !== null ? { prompt: prompt.text } : { messages: prompt.messages ?? [] }),
+    fixed: prompt.fixed,
+    ...(prompt.prefill === null ? {} : { prefill: prompt.prefill }),
     n,
     temperature: o.temperature ?? DEFAULTS.temperature,
     maxTokens: o.maxTokens ?? DEFAULTS.maxTokens,
@@ -170,6 +186,14 @@ export async function samplePrograms(
           done: 0,
           total: n,
           message: `loading the model ${Math.round(e.fraction * 100)}%`
+        })
+      else if (e.kind === 'prompt')
+        request.onProgress?.({
+          askId,
+          stage: 'generating',
+          done: 0,
+          total: n,
+          message: `reading the prompt: ${e.done.toLocaleString('en-US')} of ${e.total.toLocaleString('en-US')} tokens`
         })
       else if (e.kind === 'queued')
         request.onProgress?.({
@@ -207,7 +231,11 @@ export async function samplePrograms(
     programs,
     notes: [...prompt.notes],
     timings: { promptMs: prepared.promptMs, generateMs },
-    tokens: { prompt: prompt.tokens, completion: counted.every((t): t is number => t !== null) ? counted.reduce((a, b) => a + b, 0) : null }
+    tokens: {
+      prompt: prompt.tokens,
+      completion: counted.every((t): t is number => t !== null) ? counted.reduce((a, b) => a + b, 0) : null
+    },
+    engine
   })
 }
 

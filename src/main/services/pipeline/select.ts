@@ -6,6 +6,7 @@
 import type { SelectionMode } from '../../../shared/model'
 import type { Result } from '../../../shared/result'
 import { assertNever, fail, ok } from '../../../shared/result'
+import { normaliseAnswerKey } from '../../../shared/agreement'
 
 /** A sampled program after it ran. */
 export type Candidate = {
@@ -39,14 +40,7 @@ export type Selection = {
   votes?: VoteGroup[]
 }
 
-/** Answer keys that differ only in case, spacing, quotes, thousands separators or `.0` vote together. */
-export function normaliseAnswerKey(key: string): string {
-  let out = key.trim().toLowerCase().replace(/\s+/g, ' ')
-  out = out.replace(/^(["'])(.*)\1$/, '$2')
-  out = out.replace(/(\d),(?=\d{3}\b)/g, '$1')
-  out = out.replace(/\b(\d+)\.0+\b/g, '$1')
-  return out
-}
+export { normaliseAnswerKey }
 
 function scoreOf(c: Candidate, score: 'sum' | 'mean'): number | null {
   return score === 'mean' ? c.logprobMean : c.logprobSum

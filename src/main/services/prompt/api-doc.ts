@@ -50,3 +50,25 @@ export function apiDocFor(doc: string, names: readonly string[] | null): string 
   const usesPaths = kept.some((e) => e.name !== 'qa' && e.name !== 'sqldf')
   return [...(usesPaths && preamble !== '' ? [preamble] : []), ...kept.map((e) => e.text)].join('\n\n')
 }
+
+/**
+ * Each function in one or two lines: its signature, its one-line summary and its example with the result
+ * (`names` as for apiDocFor). Small models read this far better than whole parameter lists.
+ */
+export function apiSummaryFor(doc: string, names: readonly string[] | null): string {
+  const { entries } = parseApiDoc(doc)
+  const kept = names === null ? entries : entries.filter((e) => names.includes(e.name))
+  return kept
+    .map((e) => {
+      const lines = e.text.split('\n')
+      const signature = (lines[0] ?? '').trim()
+      const summary = (lines[1] ?? '').trim()
+      const at = lines.findIndex((l) => l.trim().startsWith('>>> '))
+      const call = at < 0 ? null : (lines[at] ?? '').trim().slice(4)
+      const result = at < 0 ? null : (lines[at + 1] ?? '').trim()
+      const example =
+        call === null ? '' : `\n    e.g. ${call}${result !== null && result !== '' && !result.startsWith('>>>') ? `  # ${result}` : ''}`
+      return `- ${signature}: ${summary}${example}`
+    })
+    .join('\n')
+}

@@ -7,9 +7,9 @@
  */
 
 import type { ChatMessage } from '../../../shared/model'
-import { apiDocFor } from './api-doc'
+import { apiDocFor, apiSummaryFor } from './api-doc'
 import { charsFor, chooseRows, estimateTokens, terms } from './budget'
-import type { ApiLevel, PromptKind, PromptLibrary, PromptMode, Shot } from './library'
+import type { ApiLevel, PromptKind, PromptLibrary, PromptMode, PromptProfile, Shot } from './library'
 import { fillTemplate } from './library'
 import type { ViewTable } from './table-view'
 import { relatedRows, tableDigest } from './table-digest'
@@ -30,6 +30,10 @@ export type BuildPromptRequest = {
   form: PromptForm
   /** Tokens the whole prompt may take (estimated, see budget.ts). */
   tokenBudget: number
+  /** Default `paper`. */
+  profile?: PromptProfile
+  /** Whether the endpoint lets the reply be started for the model (the built-in engine does; OpenAI's API does not). */
+  prefillAllowed?: boolean
 }
 
 export type TableCut = { name: string; rowsShown: number; rowsTotal: number }
@@ -44,7 +48,16 @@ export type BuiltPrompt = {
   messages: ChatMessage[] | null
   /** Code the completion prompt ends with inside its open block; the reply continues it. */
   codePrefix: string | null
+  /** Chat form: the start of the model's reply, given to it (the opening code fence); null when none. */
+  prefill: string | null
+  profile: PromptProfile
   stop: string[]
+  /**
+   * The fixed part: what every question of this kind and profile shares (instructions and worked
+   * examples), whatever the table or question. Leading messages (chat) or characters (completion); an
+   * engine that keeps evaluated prompts reads it once.
+   */
+  fixed: number
   /** Estimated prompt tokens. */
   tokens: number
   /** Ids of the worked examples used, in order. */
@@ -83,10 +96,35 @@ export function documentedFunctions(mode: PromptMode, apis: ApiLevel): string[] 
   return mode === 'sql' ? [...base, 'sqldf'] : base
 }
 
-export function systemText(library: PromptLibrary, kind: PromptKind, mode: PromptMode, apis: ApiLevel): string {
-  const apiDoc = apiDocFor(library.apiDoc, documentedFunctions(mode, apis))
-  const guidelines = fillTemplate(library.apiGuidelines[apis], { apiDoc: apiDoc === '' ? '' : `API functions:\n\n${apiDoc}` })
-  return fillTemplate(library.modes[mode], { intro: library.kinds[kind].intro, apis: guidelines }).trim()
+/**
+ * The instructions. The `paper` profile documents every function it offers in full; `compact` gives one
+ * line each to those its examples use, plus `qa` and `chart` (never in the examples, often in questions).
+ */
+export function systemText(
+  library: PromptLibrary,
+  kind: PromptKind,
+  mode: PromptMode,
+  apis: ApiLevel,
+  profile: PromptProfile = 'paper',
+  shotCode: readonly string[] = []
+): string {
+  const p = library.profiles[profile]
+  const offered = documentedFunctions(mode, apis)
+  let apiDoc: string
+  if (p.apiDoc === 'full') apiDoc = apiDocFor(library.apiDoc, offered)
+  else {
+    const used = new Set([
+      ...shotCode.flatMap((code) => apiCalls(code, library.apiFunctions)),
+      'qa',
+      'chart',
+      ...(mode === 'sql' ? ['sqldf'] : [])
+    ])
+    const names = library.apiFunctions.filter((f) => used.has(f) && (offered === null || offered.includes(f)))
+    apiDoc = apiSummaryFor(library.apiDoc, names)
+  }
+  const heading = p.apiDoc === 'full' ? 'API functions:\n\n' : ''
+  const guidelines = fillTemplate(p.apiGuidelines[apis], { apiDoc: apiDoc === '' ? '' : `${heading}${apiDoc}` })
+  return fillTemplate(p.modes[mode], { intro: library.kinds[kind].intro, apis: guidelines }).trim()
 }
 
 type PreparedTable = {
@@ -132,17 +170,29 @@ function fence(library: PromptLibrary, code: string): string {
 
 export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
   const { library, kind, mode, apis, form, question } = request
+  const profile = request.profile ?? 'paper'
+  const p = library.profiles[profile]
   const entry = library.kinds[kind]
+  const wanted = p.shots[kind]
   const notes: string[] = []
-  const system = systemText(library, kind, mode, apis)
   const shots: { shot: Shot; code: string }[] = []
   for (const shot of entry.shots.shots) {
-    if (shots.length >= entry.count) break
+    if (shots.length >= wanted) break
     const code = shotProgram(shot, mode, apis, library.apiFunctions)
-    if (code !== null) shots.push({ shot, code })
+    if (code === null) continue
+    if (p.skipQaShots && apiCalls(code, library.apiFunctions).includes('qa')) continue
+    shots.push({ shot, code })
   }
-  if (shots.length < entry.count)
-    notes.push(`Only ${shots.length} worked examples fit ${mode} mode with API level '${apis}' (the ${kind} set asks for ${entry.count}).`)
+  if (shots.length < wanted)
+    notes.push(`Only ${shots.length} worked examples fit ${mode} mode with API level '${apis}' (the ${kind} set asks for ${wanted}).`)
+  const system = systemText(
+    library,
+    kind,
+    mode,
+    apis,
+    profile,
+    shots.map((x) => x.code)
+  )
 
   const qTerms = terms(question)
   const prepared = request.tables.map((t) => prepare(t, qTerms))
@@ -155,15 +205,19 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
     questionLine.length +
     200
   const budgetChars = charsFor(request.tokenBudget)
-  const rowsWanted = prepared.reduce((s, p) => s + p.totalCost, 0)
   let kept = shotTexts.length
-  // Examples go before rows: keep at least one example, and room for the rows (or a fifth of the budget).
-  while (kept > 1 && budgetChars - fixedChars(kept) < Math.min(rowsWanted, budgetChars / 5)) kept -= 1
+  // Examples go before rows, and how many are kept depends on the budget alone, never on the table or the
+  // question: the instructions and examples are then the same for every question of a kind, a prefix an
+  // engine (or a hosted prompt cache) reads once. Keep at least one, and a fifth of the budget for the rest.
+  const fixedOnly = (k: number): number => system.length + shotTexts.slice(0, k).reduce((s, x) => s + x.user.length + x.code.length + 40, 0)
+  while (kept > 1 && fixedOnly(kept) > (budgetChars * 4) / 5) kept -= 1
   if (kept < shotTexts.length)
     notes.push(
       `${shotTexts.length - kept} of ${shotTexts.length} worked examples were left out to fit the prompt budget of ${request.tokenBudget} tokens.`
     )
   let rowBudget = Math.max(0, budgetChars - fixedChars(kept))
+  // A profile may hold the tables to less than the budget leaves (headers are always shown in full).
+  if (p.tableTokens !== null) rowBudget = Math.min(rowBudget, charsFor(p.tableTokens))
 
   const byCost = prepared.map((p, i) => ({ i, total: p.totalCost })).sort((a, b) => a.total - b.total)
   const shown: number[][] = prepared.map(() => [])
@@ -191,11 +245,13 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
   let text: string | null = null
   let messages: ChatMessage[] | null = null
   let tokens: number
+  let fixed: number
   if (form === 'completion') {
     const parts = [
       system,
       ...keptShots.map((s, k) => `${fillTemplate(library.layout.example, { number: String(k + 1) })}\n${s.user}\n${fence(library, s.code)}`)
     ]
+    fixed = parts.join('\n\n').length + 2
     parts.push(`${library.layout.task}\n${taskUser}\n${library.layout.codeOpen}\n`)
     text = parts.join('\n\n')
     tokens = estimateTokens(text)
@@ -205,6 +261,7 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
       messages.push({ role: 'user', content: `${s.user}\n${library.layout.chatAnswerNote}` })
       messages.push({ role: 'assistant', content: fence(library, s.code) })
     }
+    fixed = messages.length
     messages.push({ role: 'user', content: `${taskUser}\n${library.layout.chatAnswerNote}` })
     // A few tokens of framing per message, as chat templates add.
     tokens = messages.reduce((s, m) => s + estimateTokens(m.content) + 4, 0)
@@ -213,14 +270,25 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
     notes.push(
       `The prompt is about ${tokens} tokens, over the budget of ${request.tokenBudget}: the headers and instructions alone do not fit.`
     )
+  // The reply starts with the opening fence where the endpoint allows it: no preamble, and the closing
+  // fence ends the sample.
+  const prefill = form === 'chat' && p.prefill && request.prefillAllowed === true ? `${library.layout.codeOpen}\n` : null
   return {
     version: library.version,
     form,
     kind,
     text,
     messages,
-    codePrefix: form === 'completion' ? '' : null,
-    stop: form === 'completion' ? [library.layout.codeClose, `\n${library.layout.example.split(' ')[0] ?? '###'} `] : [],
+    fixed,
+    codePrefix: form === 'completion' || prefill !== null ? '' : null,
+    prefill,
+    profile,
+    stop:
+      form === 'completion'
+        ? [library.layout.codeClose, `\n${library.layout.example.split(' ')[0] ?? '###'} `]
+        : prefill !== null
+          ? [library.layout.codeClose]
+          : [],
     tokens,
     shots: keptShots.map((_, k) => shots[k]?.shot.id ?? ''),
     tables,

@@ -19,6 +19,28 @@ export type PromptMode = 'python' | 'sql'
 /** Which runtime functions the prompt offers: none, only `qa`, or all of them. */
 export type ApiLevel = 'none' | 'qa' | 'full'
 
+/**
+ * How the prompt is laid out. `paper`: as in Cao et al. (the whole API documentation, 5 worked examples,
+ * 8 for airline tables, tables up to the endpoint's budget). `compact`: made for small local models.
+ */
+export type PromptProfile = 'paper' | 'compact'
+export const PROMPT_PROFILES: readonly PromptProfile[] = ['paper', 'compact']
+
+export type Profile = {
+  /** Worked examples per kind. */
+  shots: Record<PromptKind, number>
+  /** Leave out the examples that call `qa(...)` (small models copy them where the table holds the answer). */
+  skipQaShots: boolean
+  /** `full`: each function's whole documentation; `summary`: its signature, one line and its example. */
+  apiDoc: 'full' | 'summary'
+  modes: Record<PromptMode, string>
+  apiGuidelines: Record<ApiLevel, string>
+  /** Tokens the tables may take (estimated); null: whatever the endpoint's budget leaves. */
+  tableTokens: number | null
+  /** Start the model's reply with the opening code fence, where the endpoint allows it (the built-in engine). */
+  prefill: boolean
+}
+
 /** A small table inside a worked example, in ParsedTable's shape. */
 export type ShotTable = { name: string; title: string; columns: string[][]; index: string[][]; values: string[][] }
 
@@ -38,7 +60,16 @@ export type Shot = {
 
 export type ShotSet = { version: number; kind: PromptKind; provenance: string; shots: Shot[] }
 
-export type Layout = { example: string; task: string; question: string; codeOpen: string; codeClose: string; chatAnswerNote: string }
+export type Layout = {
+  example: string
+  task: string
+  question: string
+  codeOpen: string
+  codeClose: string
+  chatAnswerNote: string
+  /** What the model is told when its program failed (`{{error}}`), asking for a corrected one. */
+  repair: string
+}
 
 export type PromptLibrary = {
   version: number
@@ -50,6 +81,7 @@ export type PromptLibrary = {
   apiFunctions: string[]
   qa: string
   layout: Layout
+  profiles: Record<PromptProfile, Profile>
 }
 
 export function promptsDir(root: string = appRoot()): string {
@@ -89,24 +121,60 @@ function readLibrary(dir: string): PromptLibrary {
   const guidelinesIn = object(manifest['apiGuidelines'], 'manifest.json apiGuidelines')
   const layoutIn = object(manifest['layout'], 'manifest.json layout')
   const layout = {} as Layout
-  for (const key of ['example', 'task', 'question', 'codeOpen', 'codeClose', 'chatAnswerNote'] as const)
+  for (const key of ['example', 'task', 'question', 'codeOpen', 'codeClose', 'chatAnswerNote', 'repair'] as const)
     layout[key] = string(layoutIn[key], `layout.${key}`)
   const apiDoc = text(string(manifest['apiDoc'], 'apiDoc'))
   const apiFunctions = parseApiDoc(apiDoc).entries.map((e) => e.name)
   if (!apiFunctions.includes('qa') || !apiFunctions.includes('sqldf')) throw new Error('api-doc.txt must document qa and sqldf')
+  const modesOf = (o: Record<string, unknown>, where: string): Record<PromptMode, string> => ({
+    python: text(string(o['python'], `${where}.python`)),
+    sql: text(string(o['sql'], `${where}.sql`))
+  })
+  const guidelinesOf = (o: Record<string, unknown>, where: string): Record<ApiLevel, string> => ({
+    none: text(string(o['none'], `${where}.none`)),
+    qa: text(string(o['qa'], `${where}.qa`)),
+    full: text(string(o['full'], `${where}.full`))
+  })
+  const modes = modesOf(modesIn, 'modes')
+  const apiGuidelines = guidelinesOf(guidelinesIn, 'apiGuidelines')
+  const paper: Profile = {
+    shots: Object.fromEntries(PROMPT_KINDS.map((k) => [k, kinds[k].count])) as Record<PromptKind, number>,
+    skipQaShots: false,
+    apiDoc: 'full',
+    modes,
+    apiGuidelines,
+    tableTokens: null,
+    prefill: false
+  }
+  const profilesIn = object(manifest['profiles'] ?? {}, 'manifest.json profiles')
+  const c = object(profilesIn['compact'], 'manifest.json profiles.compact')
+  const shotsIn = object(c['shots'], 'profiles.compact.shots')
+  const compact: Profile = {
+    shots: Object.fromEntries(
+      PROMPT_KINDS.map((k) => {
+        const n = shotsIn[k]
+        if (typeof n !== 'number' || !Number.isInteger(n) || n < 1)
+          throw new Error(`profiles.compact.shots.${k} must be a positive whole number`)
+        return [k, n]
+      })
+    ) as Record<PromptKind, number>,
+    skipQaShots: c['skipQaShots'] === true,
+    apiDoc: c['apiDoc'] === 'summary' ? 'summary' : 'full',
+    modes: modesOf(object(c['modes'], 'profiles.compact.modes'), 'profiles.compact.modes'),
+    apiGuidelines: guidelinesOf(object(c['apiGuidelines'], 'profiles.compact.apiGuidelines'), 'profiles.compact.apiGuidelines'),
+    tableTokens: typeof c['tableTokens'] === 'number' ? c['tableTokens'] : null,
+    prefill: c['prefill'] === true
+  }
   return {
     version,
     kinds,
-    modes: { python: text(string(modesIn['python'], 'modes.python')), sql: text(string(modesIn['sql'], 'modes.sql')) },
-    apiGuidelines: {
-      none: text(string(guidelinesIn['none'], 'apiGuidelines.none')),
-      qa: text(string(guidelinesIn['qa'], 'apiGuidelines.qa')),
-      full: text(string(guidelinesIn['full'], 'apiGuidelines.full'))
-    },
+    modes,
+    apiGuidelines,
     apiDoc,
     apiFunctions,
     qa: text(string(manifest['qa'], 'qa')),
-    layout
+    layout,
+    profiles: { paper, compact }
   }
 }
 

@@ -312,3 +312,84 @@ describe('worked examples', () => {
     expect(results.filter((r) => !r.ok)).toEqual([])
   })
 })
+
+describe('the compact profile for small local models', () => {
+  const lib = library()
+  const tables = (kind: PromptKind, k: number) => {
+    const shot = lib.kinds[kind].shots.shots[k]
+    if (shot === undefined) throw new Error(`no shot ${k} for ${kind}`)
+    return shot.tables.map((t) => ({ name: t.name, title: t.title, table: t }))
+  }
+  const build = (kind: PromptKind, k: number, question: string, extra: Partial<Parameters<typeof buildPrompt>[0]> = {}) =>
+    buildPrompt({
+      library: lib,
+      kind,
+      mode: 'python',
+      apis: 'full',
+      form: 'chat',
+      question,
+      tables: tables(kind, k),
+      tokenBudget: 6_000,
+      profile: 'compact',
+      prefillAllowed: true,
+      ...extra
+    })
+
+  it('has a fixed part that is the same whatever the table and the question, so an engine reads it once', () => {
+    for (const kind of PROMPT_KINDS) {
+      const a = build(kind, 0, 'how many rows are there?')
+      const b = build(kind, 1, 'which one is the largest of them all, by far?')
+      expect(a.fixed).toBeGreaterThan(1)
+      expect(a.messages?.slice(0, a.fixed)).toEqual(b.messages?.slice(0, b.fixed))
+      // The question's own part follows it.
+      expect(a.messages?.[a.fixed]?.content).toContain('how many rows are there?')
+    }
+  })
+
+  it('keeps fewer examples, none calling qa(), and documents in one line each the functions they use, qa and chart', () => {
+    const built = build('relational', 0, 'how many?')
+    expect(built.shots).toHaveLength(lib.profiles.compact.shots.relational)
+    const codes = built.shots.map((id) => lib.kinds.relational.shots.shots.find((s) => s.id === id)?.python.join('\n') ?? '')
+    expect(codes.some((c) => apiCalls(c, lib.apiFunctions).includes('qa'))).toBe(false)
+    const system = built.messages?.[0]?.content ?? ''
+    for (const f of ['qa', 'chart', ...new Set(codes.flatMap((c) => apiCalls(c, lib.apiFunctions)))]) expect(system).toContain(`- ${f}(`)
+    expect(system).not.toContain('Parameters:')
+    expect(system.length).toBeLessThan(lib.apiDoc.length / 2)
+    const paper = build('relational', 0, 'how many?', { profile: 'paper' })
+    expect(paper.messages?.[0]?.content).toContain('Parameters:')
+    expect(paper.shots).toHaveLength(lib.kinds.relational.count)
+  })
+
+  it('starts the reply with the code fence where the endpoint allows it, and stops at the closing one', () => {
+    const built = build('hierarchical', 0, 'how many?')
+    expect(built).toMatchObject({ prefill: '```python\n', stop: ['```'], codePrefix: '' })
+    const hosted = build('hierarchical', 0, 'how many?', { prefillAllowed: false })
+    expect(hosted).toMatchObject({ prefill: null, stop: [], codePrefix: null })
+  })
+
+  it('holds the tables to its own budget, below what the endpoint would allow', () => {
+    const long = {
+      name: 'df',
+      title: 'long',
+      columns: [['name'], ['value']],
+      index: [],
+      values: Array.from({ length: 2_000 }, (_, i) => [`item number ${i}`, String(i * 7)])
+    }
+    const built = buildPrompt({
+      library: lib,
+      kind: 'relational',
+      mode: 'python',
+      apis: 'full',
+      form: 'chat',
+      question: 'what is the value of item number 1500?',
+      tables: [{ name: 'df', title: 'long', table: long }],
+      tokenBudget: 30_000,
+      profile: 'compact'
+    })
+    const cut = built.tables[0]
+    expect(cut?.rowsShown).toBeLessThan(2_000)
+    expect(estimateTokens(built.messages?.at(-1)?.content ?? '')).toBeLessThan((lib.profiles.compact.tableTokens ?? 0) + 300)
+    // The rows the question names are among those kept.
+    expect(built.messages?.at(-1)?.content).toContain('item number 1500')
+  })
+})

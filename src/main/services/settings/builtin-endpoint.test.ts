@@ -50,7 +50,7 @@ describe('the built-in endpoint in the registry', () => {
     fakeModel(join(models.dir, 'base.gguf'), false, 'Base Coder')
     const config = registry.get(BUILTIN_ID)
     expect(config).toMatchObject({ model: 'Base Coder', api: 'completions', maxRetries: 0 })
-    expect(config?.builtin).toEqual({ modelFile: join(models.dir, 'base.gguf'), contextSize: 2048, threads: 0 })
+    expect(config?.builtin).toEqual({ modelFile: join(models.dir, 'base.gguf'), contextSize: 2048, threads: 0, gpu: 'auto' })
     // The context is capped at what the model was trained for (2048 in the fake header), and the prompt budget follows.
     expect(config?.promptTokenBudget).toBe(promptBudget(2048))
     expect(registry.builtinState()?.state).toBe('ready')
@@ -76,8 +76,12 @@ describe('the built-in endpoint in the registry', () => {
     expect(!small.ok && small.error.message).toMatch(/context size must be a whole number of tokens from 1024/)
     const threads = await registry.save({ kind: 'builtin', builtin: { threads: -1 } })
     expect(!threads.ok && threads.error.message).toMatch(/Threads must be a whole number from 0/)
+    const gpu = await registry.save({ kind: 'builtin', builtin: { gpu: 'tpu' as 'cpu' } })
+    expect(!gpu.ok && gpu.error.message).toMatch(/must be 'auto' \(the GPU when there is one\) or 'cpu'/)
+    const cpu = await registry.save({ kind: 'builtin', builtin: { gpu: 'cpu' } })
+    expect(cpu.ok && cpu.value.builtin?.gpu).toBe('cpu')
     // What was refused changed nothing.
-    expect(registry.get(BUILTIN_ID)?.builtin).toMatchObject({ modelFile: chat, threads: 2 })
+    expect(registry.get(BUILTIN_ID)?.builtin).toMatchObject({ modelFile: chat, threads: 2, gpu: 'cpu' })
   })
 
   it('says which file is wrong when the chosen model has gone', async () => {

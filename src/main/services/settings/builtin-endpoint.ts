@@ -29,7 +29,8 @@ export function builtinSettings(store: KeyValueStore): BuiltinSettings {
   return {
     modelFile: typeof raw.modelFile === 'string' && raw.modelFile !== '' ? raw.modelFile : null,
     contextSize: int(raw.contextSize, DEFAULT_CONTEXT) || DEFAULT_CONTEXT,
-    threads: int(raw.threads, 0)
+    threads: int(raw.threads, 0),
+    gpu: raw.gpu === 'cpu' ? 'cpu' : 'auto'
   }
 }
 
@@ -54,7 +55,7 @@ export function builtinConfig(store: KeyValueStore, models: LocalModels): Endpoi
     timeoutMs: 20 * 60_000,
     maxRetries: 0,
     promptTokenBudget: promptBudget(contextSize),
-    builtin: { modelFile: model?.file ?? null, contextSize, threads: settings.threads }
+    builtin: { modelFile: model?.file ?? null, contextSize, threads: settings.threads, gpu: settings.gpu ?? 'auto' }
   }
 }
 
@@ -74,6 +75,11 @@ export function saveBuiltin(store: KeyValueStore, models: LocalModels, draft: Bu
     if (!Number.isInteger(given.threads) || given.threads < 0 || given.threads > 256)
       return fail('bad-input', 'Threads must be a whole number from 0 (one per physical core) to 256.')
     next.threads = given.threads
+  }
+  if (given.gpu !== undefined) {
+    if (given.gpu !== 'auto' && given.gpu !== 'cpu')
+      return fail('bad-input', "Where the model runs must be 'auto' (the GPU when there is one) or 'cpu'.")
+    next.gpu = given.gpu
   }
   if (given.modelFile !== undefined) {
     if (given.modelFile !== null && given.modelFile !== '') {

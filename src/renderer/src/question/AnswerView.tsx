@@ -5,6 +5,7 @@ import { ProgramView } from './ProgramView'
 import { a1Name } from '../../../shared/cells'
 import { AnswerTable } from './AnswerTable'
 import { ChartView } from './ChartView'
+import { agreementOf } from '../../../shared/agreement'
 
 type Props = { summary: AskSummary; tableId: string | null; tableName: string | null }
 
@@ -14,6 +15,7 @@ export function AnswerView({ summary, tableId, tableName }: Props): React.JSX.El
   // A chart or a table says what it holds itself; the types and count of its values would only repeat it.
   const shaped = answer?.chart !== undefined || answer?.table !== undefined
   const types = answer && !shaped ? [...new Set(answer.items.map((i) => i.type))] : []
+  const agreement = answer ? agreementOf(summary.candidates, summary.chosen) : null
   return (
     <div className="answer-view">
       {answer ? (
@@ -45,6 +47,11 @@ export function AnswerView({ summary, tableId, tableName }: Props): React.JSX.El
         <div className="answer answer-none" role="alert">
           <strong>No answer.</strong> {summary.problem?.message ?? 'No candidate program produced one.'}
         </div>
+      )}
+      {agreement !== null && (
+        <p className={`answer-agreement agreement-${agreement.level}`} data-testid="answer-agreement">
+          {agreement.text}
+        </p>
       )}
       <p className="answer-meta muted small">
         {summary.endpoint.name} · {summary.endpoint.model} · {summary.candidates.length} candidates

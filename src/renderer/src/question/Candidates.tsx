@@ -45,6 +45,11 @@ export function Candidates({
                 <summary>
                   <span className="candidate-index">#{c.index + 1}</span>
                   {c.index === chosen && <span className="badge badge-ok">chosen</span>}
+                  {c.repairedFrom !== undefined && (
+                    <span className="badge" title={`The first program failed: ${c.repairedFrom.error}`}>
+                      repaired
+                    </span>
+                  )}
                   <span className="candidate-score" title="Sum (mean) of the token log-probabilities">
                     log p {score(c.logprobSum)} ({score(c.logprobMean)})
                   </span>
@@ -72,6 +77,12 @@ export function Candidates({
                   <Code code={c.program} label={`Program of candidate ${c.index + 1}`} />
                 )}
                 {!c.result.ok && c.result.error.detail && <pre className="stream stream-err">{c.result.error.detail}</pre>}
+                {c.repairedFrom !== undefined && (
+                  <div className="candidate-repair">
+                    <p className="muted small">Corrected once: the first program failed with {c.repairedFrom.error}</p>
+                    <Code code={c.repairedFrom.program} label={`First program of candidate ${c.index + 1}`} />
+                  </div>
+                )}
               </details>
             </li>
           )

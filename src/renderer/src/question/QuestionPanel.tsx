@@ -15,14 +15,18 @@ type Props = { tables: TableSummary[]; activeTable: TableSummary | null }
 
 const STAGES: AskProgress['stage'][] = ['prompt', 'generating', 'executing', 'qa', 'selecting']
 
-function stageText(p: AskProgress): string {
+/** What the model is doing before its samples arrive: loading, reading the prompt, waiting its turn. */
+const MODEL_STEP = /^(loading the model|reading the prompt|waiting for the model|repairing)/
+
+export function stageText(p: AskProgress): string {
   switch (p.stage) {
     case 'prompt':
       return 'building the prompt'
     case 'generating':
-      return p.total === null ? `generating ${p.done}` : `generating ${p.done} of ${p.total}`
+      if (MODEL_STEP.test(p.message)) return p.message
+      return p.total === null ? `sampling ${p.done}` : `sampling ${p.done} of ${p.total}`
     case 'executing':
-      return p.total === null ? `executing ${p.done}` : `executing ${p.done} of ${p.total}`
+      return p.total === null ? `running ${p.done}` : `running ${p.done} of ${p.total}`
     case 'qa':
       return `${p.done} QA ${p.done === 1 ? 'call' : 'calls'}`
     case 'selecting':
@@ -33,10 +37,26 @@ function stageText(p: AskProgress): string {
 function Progress({ state }: { state: Extract<AskState, { phase: 'asking' }> }): React.JSX.Element {
   const parts = STAGES.flatMap((s) => (state.progress[s] ? [stageText(state.progress[s])] : []))
   return (
-    <p className="ask-progress" role="status" aria-label="Question progress">
-      <span className="spinner" aria-hidden="true" />
-      {state.cancelling ? 'Cancelling…' : parts.length > 0 ? parts.join(' · ') : 'Sending the question…'}
-    </p>
+    <div className="ask-progress-box">
+      <p className="ask-progress" role="status" aria-label="Question progress">
+        <span className="spinner" aria-hidden="true" />
+        {state.cancelling ? 'Cancelling…' : parts.length > 0 ? parts.join(' · ') : 'Sending the question…'}
+      </p>
+      {state.early.length > 0 && (
+        <ol className="early-answers" aria-label="Answers so far">
+          {state.early.map((c) => (
+            <li
+              key={`${c.index}${c.repaired === true ? 'r' : ''}`}
+              value={c.index + 1}
+              className={c.answer === null ? 'failed' : undefined}
+            >
+              {c.repaired === true ? 'repaired: ' : ''}
+              {c.answer ?? `failed: ${c.error ?? 'no answer'}`}
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
   )
 }
 

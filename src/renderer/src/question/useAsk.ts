@@ -15,6 +15,8 @@ export type AskState =
       request: AskRequest
       progress: Partial<Record<AskProgress['stage'], AskProgress>>
       last: AskProgress | null
+      /** Candidates that have run so far, in the order they finished: shown before the answer is chosen. */
+      early: NonNullable<AskProgress['candidate']>[]
       cancelling: boolean
     }
   | { phase: 'done'; summary: AskSummary; tableIds: string[] }
@@ -44,7 +46,14 @@ export function useAsk(): AskController {
       api.on('question:progress', (event) => {
         if (event.askId !== current.current) return
         setState((s) =>
-          s.phase === 'asking' && s.askId === event.askId ? { ...s, progress: { ...s.progress, [event.stage]: event }, last: event } : s
+          s.phase === 'asking' && s.askId === event.askId
+            ? {
+                ...s,
+                progress: { ...s.progress, [event.stage]: event },
+                last: event,
+                early: event.candidate === undefined ? s.early : [...s.early, event.candidate]
+              }
+            : s
         )
       }),
     [api]
@@ -54,7 +63,7 @@ export function useAsk(): AskController {
     (request: AskRequest) => {
       const askId = newId()
       current.current = askId
-      setState({ phase: 'asking', askId, request, progress: {}, last: null, cancelling: false })
+      setState({ phase: 'asking', askId, request, progress: {}, last: null, early: [], cancelling: false })
       api
         .askQuestion({
           askId,

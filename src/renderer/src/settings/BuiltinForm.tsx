@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import type { EndpointView } from '../../../shared/ask'
+import type { EngineView } from '../../../shared/local-model'
 import { ModelOffer, formatBytes } from './ModelOffer'
 import { FormFooter } from './FormFooter'
 import type { EndpointsState } from './useEndpoints'
@@ -17,6 +18,7 @@ export function BuiltinForm({ endpoint, endpoints, onSaved, onCancel }: Props): 
   const [file, setFile] = useState(state?.state === 'invalid' ? state.file : (current?.modelFile ?? AUTOMATIC))
   const [context, setContext] = useState(String(current?.contextSize ?? 8192))
   const [threads, setThreads] = useState(String(current?.threads ?? 0))
+  const [gpu, setGpu] = useState<'auto' | 'cpu'>(current?.gpu ?? 'auto')
   const [makeDefault, setMakeDefault] = useState(endpoint.isDefault)
   const [error, setError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
@@ -34,7 +36,11 @@ export function BuiltinForm({ endpoint, endpoints, onSaved, onCancel }: Props): 
     setError(null)
     endpoints
       .save(
-        { kind: 'builtin', id: endpoint.id, builtin: { modelFile: file === AUTOMATIC ? null : file, contextSize, threads: threadCount } },
+        {
+          kind: 'builtin',
+          id: endpoint.id,
+          builtin: { modelFile: file === AUTOMATIC ? null : file, contextSize, threads: threadCount, gpu }
+        },
         undefined,
         makeDefault
       )
@@ -73,6 +79,14 @@ export function BuiltinForm({ endpoint, endpoints, onSaved, onCancel }: Props): 
             <input type="number" min={0} max={256} value={threads} onChange={(e) => setThreads(e.currentTarget.value)} />
           </label>
         </div>
+        <label>
+          Where it runs
+          <select aria-label="Where the model runs" value={gpu} onChange={(e) => setGpu(e.currentTarget.value === 'cpu' ? 'cpu' : 'auto')}>
+            <option value="auto">Automatic: the GPU when there is one (Metal, CUDA or Vulkan), else the CPU</option>
+            <option value="cpu">The CPU only</option>
+          </select>
+        </label>
+        {models.view !== null && <EngineStatus engine={models.view.engine} />}
         <FormFooter
           makeDefault={makeDefault}
           onMakeDefault={setMakeDefault}
@@ -87,5 +101,27 @@ export function BuiltinForm({ endpoint, endpoints, onSaved, onCancel }: Props): 
         <ModelOffer models={models} />
       </details>
     </div>
+  )
+}
+
+/** One line on the engine: not started yet, or where the model runs and how, and anything to know. */
+function EngineStatus({ engine }: { engine: EngineView }): React.JSX.Element {
+  const where =
+    engine.backend === null
+      ? null
+      : engine.backend === 'cpu'
+        ? `on the CPU (${engine.threads ?? '?'} threads)`
+        : `on the GPU (${engine.backend}, ${engine.gpuLayers ?? 0} of ${engine.layers ?? '?'} layers)`
+  const text =
+    engine.state === 'stopped' || where === null
+      ? engine.state === 'loading' || engine.state === 'starting'
+        ? 'The model is loading…'
+        : 'Not running: the model starts when a table opens or with the first question.'
+      : `${engine.model ?? 'The model'} runs ${where}, ${engine.sequences ?? 1} samples side by side${engine.state === 'busy' ? '; answering now' : ''}.`
+  return (
+    <p className="engine-status" role="status" aria-label="Built-in model status">
+      {text}
+      {engine.note !== null && <span className="engine-note"> {engine.note}</span>}
+    </p>
   )
 }

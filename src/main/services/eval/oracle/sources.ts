@@ -32,9 +32,27 @@ export function oracleSource(dataset: EvalDataset, gold: GoldQuery): OracleSourc
   }
 }
 
-function hitabOracle(dataset: EvalDataset): OracleSource {
+/**
+ * Whether each HiTab question's gold answer is what its own gold formulas give on the raw grid; null where
+ * the formulas cannot be evaluated there. A model's miss on a question whose gold fails this is a gold problem.
+ */
+export function hitabGoldCheck(dataset: EvalDataset): (q: EvalQuestion) => boolean | null {
+  const rawTexts = rawTextsOf(dataset)
+  return (q) => {
+    if (q.gold.kind !== 'hitab') return null
+    let direct
+    try {
+      direct = evaluateOnTexts(q.gold.formulas, rawTexts(q.tableKey), q.gold.referenceCells)
+    } catch {
+      return null
+    }
+    return direct === null ? null : hitabCorrect(q.gold.answer, direct)
+  }
+}
+
+function rawTextsOf(dataset: EvalDataset): (tableKey: string) => string[][] {
   const texts = new Map<string, string[][]>()
-  const rawTexts = (tableKey: string): string[][] => {
+  return (tableKey: string): string[][] => {
     let t = texts.get(tableKey)
     if (t === undefined) {
       const raw = JSON.parse(readFileSync(join(dataset.dir, 'data', 'tables', 'raw', `${tableKey}.json`), 'utf8')) as { texts?: string[][] }
@@ -43,6 +61,10 @@ function hitabOracle(dataset: EvalDataset): OracleSource {
     }
     return t
   }
+}
+
+function hitabOracle(dataset: EvalDataset): OracleSource {
+  const rawTexts = rawTextsOf(dataset)
   return {
     name: 'oracle',
     trusted: true,

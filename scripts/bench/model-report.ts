@@ -1,0 +1,149 @@
+/**
+ * What the model bench reports from the question logs of a run (pure functions, tested on their own):
+ * accuracy under each selection rule on the same candidates, how often the programs agree and how right
+ * the answer is at each level of agreement, the kinds of misses, and where the time went.
+ */
+import type { SelectionMode } from '../../src/shared/model'
+import { normaliseAnswerKey, selectCandidate } from '../../src/main/services/pipeline/select'
+import type { QuestionRecord } from '../../src/main/services/eval/types'
+
+export function median(values: number[]): number {
+  if (values.length === 0) return 0
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
+}
+
+export const pct = (part: number, whole: number): number => (whole === 0 ? 0 : Number(((100 * part) / whole).toFixed(2)))
+
+const scored = (records: QuestionRecord[]): QuestionRecord[] => records.filter((r) => r.unscorable === undefined)
+
+/** The candidate a selection rule picks from a logged question, or null when none ran. */
+export function pickWith(r: QuestionRecord, mode: SelectionMode): number | null {
+  if (r.candidates.length === 0) return null
+  const chosen = selectCandidate(
+    r.candidates.map((c) => ({
+      program: c.program,
+      logprobSum: c.logprobSum ?? null,
+      logprobMean: c.logprobMean ?? null,
+      exec: c.ok && c.answer !== undefined ? { ok: true, answerKey: JSON.stringify(c.answer) } : { ok: false }
+    })),
+    { mode }
+  )
+  if (!chosen.ok) return null
+  // As the app does: the most probable program that ran, when the most probable one failed.
+  const index = chosen.value.index
+  if (r.candidates[index]?.ok === true) return index
+  return chosen.value.ranking.find((k) => r.candidates[k]?.ok === true) ?? index
+}
+
+/** Execution accuracy when each question's answer is chosen by `mode` among its logged candidates. */
+export function eaWith(records: QuestionRecord[], mode: SelectionMode): number {
+  const rs = scored(records)
+  const right = rs.filter((r) => {
+    const k = pickWith(r, mode)
+    return k !== null && r.candidates[k]?.correct === true
+  }).length
+  return pct(right, rs.length)
+}
+
+/** Questions where at least one candidate is right: what a perfect selection would reach. */
+export function anyRight(records: QuestionRecord[]): number {
+  const rs = scored(records)
+  return pct(rs.filter((r) => r.candidates.some((c) => c.correct === true)).length, rs.length)
+}
+
+export type Agreement = 'all agree' | 'majority' | 'split' | 'none ran'
+
+/** How many of a question's candidates gave the chosen answer, as the user is told. */
+export function agreementOf(r: QuestionRecord, mode: SelectionMode): { level: Agreement; agree: number; of: number } {
+  const of = r.candidates.length
+  const k = pickWith(r, mode)
+  const chosen = k === null ? undefined : r.candidates[k]
+  if (chosen === undefined || !chosen.ok || chosen.answer === undefined) return { level: 'none ran', agree: 0, of }
+  const key = normaliseAnswerKey(JSON.stringify(chosen.answer))
+  const agree = r.candidates.filter((c) => c.ok && c.answer !== undefined && normaliseAnswerKey(JSON.stringify(c.answer)) === key).length
+  const level: Agreement = agree === of ? 'all agree' : agree * 2 > of ? 'majority' : 'split'
+  return { level, agree, of }
+}
+
+export type CalibrationRow = { level: Agreement; questions: number; correct: number; ea: number }
+
+/** EA at each level of agreement: how far an analyst can trust an answer the programs agree on. */
+export function calibration(records: QuestionRecord[], mode: SelectionMode): CalibrationRow[] {
+  const levels: Agreement[] = ['all agree', 'majority', 'split', 'none ran']
+  const rs = scored(records)
+  return levels.map((level) => {
+    const at = rs.filter((r) => agreementOf(r, mode).level === level)
+    const correct = at.filter((r) => {
+      const k = pickWith(r, mode)
+      return k !== null && r.candidates[k]?.correct === true
+    }).length
+    return { level, questions: at.length, correct, ea: pct(correct, at.length) }
+  })
+}
+
+/** Misses by kind (and, for failed programs, by error), over the scored questions that are wrong. */
+export function missKinds(records: QuestionRecord[]): { kinds: Record<string, number>; errors: Record<string, number> } {
+  const kinds: Record<string, number> = {}
+  const errors: Record<string, number> = {}
+  for (const r of scored(records)) {
+    if (r.correct) continue
+    const kind = r.miss?.kind ?? 'unread'
+    kinds[kind] = (kinds[kind] ?? 0) + 1
+    if (kind === 'error') {
+      const detail = r.miss?.detail ?? 'other'
+      errors[detail] = (errors[detail] ?? 0) + 1
+    }
+  }
+  return { kinds, errors }
+}
+
+/**
+ * Of all samples, those whose reply held a program, those whose program ran to an answer (after any
+ * repair), and those whose first program did; and the repairs asked for and how many gave a program that ran.
+ */
+export function programs(records: QuestionRecord[]): {
+  samples: number
+  extractedPct: number
+  ranPct: number
+  ranFirstPct: number
+  repairs: number
+  repairsRan: number
+} {
+  const samples = records.flatMap((r) => r.candidates)
+  const repaired = samples.filter((c) => c.repairedFrom !== undefined)
+  return {
+    samples: samples.length,
+    extractedPct: pct(samples.filter((c) => c.program !== '' || c.repairedFrom !== undefined).length, samples.length),
+    ranPct: pct(samples.filter((c) => c.program !== '' && c.ok).length, samples.length),
+    ranFirstPct: pct(samples.filter((c) => c.program !== '' && c.ok && c.repairedFrom === undefined).length, samples.length),
+    repairs: repaired.length,
+    repairsRan: repaired.filter((c) => c.ok).length
+  }
+}
+
+/** Where the questions' time went, from the engine's figures in the logs. */
+export function timing(records: QuestionRecord[]): {
+  questionP50Ms: number
+  firstAnswerP50Ms: number
+  promptTokensEvaluatedP50: number
+  promptTokensP50: number
+  samplesAtCap: number
+  samplesTotal: number
+  prefixSources: Record<string, number>
+} {
+  const engine = records.flatMap((r) => (r.engine === undefined ? [] : [r.engine]))
+  const samples = engine.flatMap((e) => e.samples)
+  const prefixSources: Record<string, number> = {}
+  for (const e of engine) prefixSources[e.prefix.source] = (prefixSources[e.prefix.source] ?? 0) + 1
+  return {
+    questionP50Ms: Math.round(median(records.map((r) => r.timeMs))),
+    firstAnswerP50Ms: Math.round(median(records.flatMap((r) => (r.firstRunMs === undefined ? [] : [r.firstRunMs])))),
+    promptTokensEvaluatedP50: Math.round(median(engine.map((e) => e.promptEvaluatedTokens))),
+    promptTokensP50: Math.round(median(engine.map((e) => e.promptTokens))),
+    samplesAtCap: samples.filter((s) => s.finish === 'length').length,
+    samplesTotal: samples.length,
+    prefixSources
+  }
+}

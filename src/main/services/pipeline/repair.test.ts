@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest'
+import { failureNote, repairNote } from './repair'
+
+describe('what calls for a repair', () => {
+  it('a failed program, with its error cut short; an empty answer', () => {
+    expect(repairNote('how many?', { failed: "KeyError: 'Sales'\n  in line 2" })).toBe("KeyError: 'Sales' in line 2")
+    expect(repairNote('how many?', { failed: 'x'.repeat(1000) })?.length).toBe(400)
+    expect(repairNote('how many?', { empty: true })).toMatch(/answer is empty/)
+    expect(repairNote('how many?', { fine: true })).toBeNull()
+  })
+
+  it('a table where one value was asked, but not where a list or a table was', () => {
+    const table = { table: { rows: 4, cells: 8 } }
+    expect(repairNote('How many people worked in 2019?', table)).toMatch(/table of 4 rows, but the question asks for one value/)
+    expect(repairNote('which region had the most sales?', table)).not.toBeNull()
+    expect(repairNote('List the sales by region', table)).toBeNull()
+    expect(repairNote('Show the totals for each year', table)).toBeNull()
+    expect(repairNote('how many people worked in 2019?', { table: { rows: 1, cells: 1 } })).toBeNull()
+  })
+
+  it('never a reply without a program, nor a cancelled run', () => {
+    expect(failureNote('how many?', { ok: false, error: { code: 'model-no-code', message: 'no code' } })).toBeNull()
+    expect(failureNote('how many?', { ok: false, error: { code: 'cancelled', message: 'cancelled' } })).toBeNull()
+    expect(failureNote('how many?', { ok: false, error: { code: 'no-answer', message: 'empty (float nan)' } })).toMatch(/empty/)
+    expect(failureNote('how many?', { ok: false, error: { code: 'python-error', message: 'NameError: x' } })).toBe('NameError: x')
+  })
+})

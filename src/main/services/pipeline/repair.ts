@@ -1,0 +1,113 @@
+/**
+ * Execution feedback: a candidate whose program failed (an exception, no answer, an empty or NaN answer,
+ * a table where one value was asked) is asked for once more, with its program and the short error, in the
+ * same conversation as the question. Small models often write the right program but for one wrong
+ * header or name; the error (which lists the close matches) is usually what they need to fix it.
+ *
+ * The repair's prompt starts with the question's own prompt, so an engine that keeps evaluated prompts
+ * reads only the program and the error. It is sampled greedily: one fix per failed program.
+ */
+
+import type { AskAnswer } from '../../../shared/ask'
+import type { ChatMessage, Sample } from '../../../shared/model'
+import type { AppError, Result } from '../../../shared/result'
+import { fail, ok } from '../../../shared/result'
+import type { ModelClient } from '../model'
+import type { BuiltPrompt, PromptLibrary } from '../prompt'
+import { fillTemplate } from '../prompt'
+import { extractProgram } from './extract'
+
+/** Most characters of the error the model is shown. */
+const ERROR_CHARS = 400
+
+/**
+ * Questions that ask for one thing: "how many …", "what was …", "which …", "who …", "is …". A question for
+ * a list, a table or a chart ("list …", "show … by …") is not among them.
+ */
+const ONE_THING =
+  /^\s*(how (many|much|long|old|far)|what (is|was|are|were)|which|who|whom|when|where|is|are|was|were|did|does|do|has|have)\b/i
+const MANY_THINGS = /\b(list|table|chart|plot|each|every|per|by (year|month|region|country|category)|all the)\b/i
+
+/** What a program's run came to, as far as a repair is concerned. */
+export type RunShape =
+  | { failed: string }
+  | { empty: true }
+  /** A table answer: its rows and cells. */
+  | { table: { rows: number; cells: number } }
+  | { fine: true }
+
+/** Why a run calls for a repair, in one short paragraph for the model; null when it needs none. */
+export function repairNote(question: string, run: RunShape): string | null {
+  if ('failed' in run) {
+    const text = run.failed.replace(/\s+/g, ' ').trim()
+    return text.length > ERROR_CHARS ? `${text.slice(0, ERROR_CHARS - 1)}…` : text
+  }
+  if ('empty' in run) return "The program's answer is empty (None, NaN or nothing). Compute the value the question asks for."
+  if ('table' in run && run.table.cells > 1 && ONE_THING.test(question) && !MANY_THINGS.test(question))
+    return `The answer is a table of ${run.table.rows} rows, but the question asks for one value. Reduce it to the single value (or name) asked for.`
+  return null
+}
+
+/** Why a candidate's outcome in the app calls for a repair; null when it needs none. */
+export function failureNote(question: string, outcome: { ok: true; answer: AskAnswer } | { ok: false; error: AppError }): string | null {
+  if (!outcome.ok) {
+    // A reply without a program has nothing to repair; a cancelled run is not the program's fault.
+    if (outcome.error.code === 'model-no-code' || outcome.error.code === 'cancelled') return null
+    return repairNote(question, outcome.error.code === 'no-answer' ? { empty: true } : { failed: outcome.error.message })
+  }
+  const { answer } = outcome
+  if (answer.chart !== undefined || answer.table === undefined) return null
+  const cells = answer.table.rowCount * Math.max(1, answer.table.columns.length)
+  return repairNote(question, { table: { rows: answer.table.rowCount, cells } })
+}
+
+/** The question's prompt, followed by the failed program and what went wrong. */
+export function repairPrompt(
+  prompt: BuiltPrompt,
+  library: PromptLibrary,
+  program: string,
+  note: string
+): { prompt?: string; messages?: ChatMessage[]; fixed: number } {
+  const feedback = fillTemplate(library.layout.repair, { error: note })
+  const fenced = `${library.layout.codeOpen}\n${program}\n${library.layout.codeClose}`
+  if (prompt.text !== null) {
+    // The completion prompt ends inside an open code block: close it, then open the corrected one.
+    return {
+      prompt: `${prompt.text}${program}\n${library.layout.codeClose}\n\n${feedback}\n${library.layout.codeOpen}\n`,
+      fixed: prompt.fixed
+    }
+  }
+  return {
+    messages: [...(prompt.messages ?? []), { role: 'assistant', content: fenced }, { role: 'user', content: feedback }],
+    fixed: prompt.fixed
+  }
+}
+
+export type Repair = { sample: Sample; program: Result<string> }
+
+/** Asks the model once to fix `program`, which failed as `note` says. */
+export async function repairProgram(
+  client: ModelClient,
+  prompt: BuiltPrompt,
+  library: PromptLibrary,
+  program: string,
+  note: string,
+  o: { maxTokens: number; signal?: AbortSignal }
+): Promise<Result<Repair>> {
+  const request = repairPrompt(prompt, library, program, note)
+  const sampled = await client.sample({
+    ...request,
+    ...(prompt.prefill === null ? {} : { prefill: prompt.prefill }),
+    n: 1,
+    temperature: 0,
+    maxTokens: o.maxTokens,
+    stop: prompt.stop,
+    logprobs: true,
+    ...(o.signal === undefined ? {} : { signal: o.signal })
+  })
+  if (!sampled.ok) return sampled
+  const sample = sampled.value[0]
+  if (sample === undefined) return fail('model-bad-reply', 'The model sent no repair.')
+  const fixed = extractProgram(sample.text, prompt.codePrefix === null ? {} : { codePrefix: prompt.codePrefix })
+  return ok({ sample, program: fixed })
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest'
+import type { CandidateRecord, QuestionRecord } from '../../src/main/services/eval/types'
+import { agreementOf, anyRight, calibration, eaWith, missKinds, programs } from '../../scripts/bench/model-report'
+
+const c = (answer: string | null, correct: boolean, logprob: number, extra: Partial<CandidateRecord> = {}): CandidateRecord => ({
+  program: answer === null ? 'fail' : `answer = ${answer}`,
+  ok: answer !== null,
+  ...(answer === null ? { error: 'KeyError: x' } : { answer: { kind: 'scalar', value: answer }, correct }),
+  logprobSum: logprob,
+  ...extra
+})
+
+const q = (id: string, candidates: CandidateRecord[], correct: boolean, miss?: QuestionRecord['miss']): QuestionRecord => ({
+  id,
+  question: id,
+  tableKey: 't',
+  types: {},
+  program: null,
+  candidates,
+  answer: null,
+  gold: [],
+  correct,
+  error: null,
+  timeMs: 1,
+  tokens: null,
+  ...(miss === undefined ? {} : { miss })
+})
+
+// 1: the most probable program is wrong, three others agree on the right answer.
+// 2: all five agree, right. 3: split, the most probable is right. 4: nothing ran.
+const records = [
+  q('1', [c('7', false, -1), c('9', true, -3), c('9', true, -4), c('9', true, -5), c(null, false, -2)], false, {
+    category: 'model',
+    evidence: '',
+    kind: 'wrong-cell'
+  }),
+  q(
+    '2',
+    [1, 2, 3, 4, 5].map((k) => c('5', true, -k)),
+    true
+  ),
+  q('3', [c('1', true, -1), c('2', false, -2), c('3', false, -3), c(null, false, -4), c(null, false, -5)], true),
+  q('4', [c(null, false, -1), c(null, false, -2)], false, { category: 'api', evidence: '', kind: 'error', detail: 'KeyError' })
+]
+
+describe('what the model bench reports from its logs', () => {
+  it('compares selection rules on the same candidates, and what a perfect choice would reach', () => {
+    expect(eaWith(records, 'logprob')).toBe(50)
+    expect(eaWith(records, 'vote')).toBe(75)
+    expect(anyRight(records)).toBe(75)
+  })
+
+  it('tells how many programs agree with the answer, and how right each level of agreement is', () => {
+    expect(agreementOf(records[0] as QuestionRecord, 'vote')).toEqual({ level: 'majority', agree: 3, of: 5 })
+    expect(agreementOf(records[1] as QuestionRecord, 'vote')).toEqual({ level: 'all agree', agree: 5, of: 5 })
+    expect(agreementOf(records[2] as QuestionRecord, 'logprob')).toEqual({ level: 'split', agree: 1, of: 5 })
+    expect(calibration(records, 'vote')).toEqual([
+      { level: 'all agree', questions: 1, correct: 1, ea: 100 },
+      { level: 'majority', questions: 1, correct: 1, ea: 100 },
+      { level: 'split', questions: 1, correct: 1, ea: 100 },
+      { level: 'none ran', questions: 1, correct: 0, ea: 0 }
+    ])
+  })
+
+  it('counts misses by kind and failed programs by error, and the programs that ran before and after repair', () => {
+    expect(missKinds(records)).toEqual({ kinds: { 'wrong-cell': 1, error: 1 }, errors: { KeyError: 1 } })
+    const withRepair = [q('5', [c('1', true, -1, { repairedFrom: { program: 'x', error: 'NameError' } }), c(null, false, -2)], true)]
+    expect(programs(withRepair)).toMatchObject({ samples: 2, ranPct: 50, ranFirstPct: 0, repairs: 1, repairsRan: 1 })
+  })
+})

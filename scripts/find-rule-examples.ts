@@ -28,8 +28,7 @@ import {
   type RuleExample,
   type StructureSummary
 } from '../test/support/rule-examples'
-import { financialReport, FINANCIAL_REPORT_NAME } from '../test/fixtures/sheets/financial-report'
-import { indentedReport, INDENTED_REPORT_NAME } from '../test/fixtures/sheets/indented-report'
+import { BUILT_WORKBOOKS } from '../test/fixtures/sheets/built'
 
 const MAX_ROWS = 80
 const MAX_COLS = 10
@@ -47,11 +46,8 @@ function sources(): ExampleSource[] {
     const file = relative(root, path)
     for (const g of openAll(path)) out.push({ corpus: 'sheets', id: `${file} › ${g.name.split(' › ').pop() ?? ''}` })
   }
-  for (const [name, bytes] of [
-    [FINANCIAL_REPORT_NAME, financialReport()],
-    [INDENTED_REPORT_NAME, indentedReport()]
-  ] as const)
-    for (const g of openBytes(name, bytes)) out.push({ corpus: 'built', id: `${name} › ${g.name.split(' › ').pop() ?? ''}` })
+  for (const [name, make] of Object.entries(BUILT_WORKBOOKS))
+    for (const g of openBytes(name, make())) out.push({ corpus: 'built', id: `${name} › ${g.name.split(' › ').pop() ?? ''}` })
   const wikitq = join(datasetsDir(), 'wikitq', 'csv')
   for (const page of readdirSync(wikitq).sort())
     for (const file of readdirSync(join(wikitq, page)).sort())

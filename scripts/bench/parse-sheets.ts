@@ -1,6 +1,6 @@
 /**
  * The real-sheet benchmark: the structure of the main table of every workbook in datasets/spreadsheets, and of
- * two workbooks built from public layouts, against hand labels (test/fixtures/sheet-structure.json): the title
+ * five workbooks built from public layouts (test/fixtures/sheets), against hand labels (test/fixtures/sheet-structure.json): the title
  * rows, the header rows, the columns that name the rows, the notes under the table and each body row's parent.
  */
 import { existsSync, readFileSync } from 'node:fs'
@@ -9,8 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { detectStructure, structureGrid } from '../../src/main/services/tables/structure'
 import { datasetsDir } from '../../src/main/services/paths'
 import type { HeaderNode, ParsedTable, RawGrid } from '../../src/shared/table'
-import { financialReport, FINANCIAL_REPORT_NAME } from '../../test/fixtures/sheets/financial-report'
-import { indentedReport, INDENTED_REPORT_NAME } from '../../test/fixtures/sheets/indented-report'
+import { BUILT_WORKBOOKS } from '../../test/fixtures/sheets/built'
 import { columnLetter, openBytes } from './parse-cells'
 
 export type SheetStructureLabel = {
@@ -36,11 +35,6 @@ export type SheetStructureResult = {
   misses: SheetStructureMiss[]
 }
 
-const BUILT: Record<string, () => Uint8Array> = {
-  [FINANCIAL_REPORT_NAME]: financialReport,
-  [INDENTED_REPORT_NAME]: indentedReport
-}
-
 export function readSheetLabels(): SheetStructureLabel[] {
   const fixture = fileURLToPath(new URL('../../test/fixtures/sheet-structure.json', import.meta.url))
   return (JSON.parse(readFileSync(fixture, 'utf8')) as { tables: SheetStructureLabel[] }).tables
@@ -50,8 +44,8 @@ export function readSheetLabels(): SheetStructureLabel[] {
 export function builtWorkbook(file: string): RawGrid[] | string | undefined {
   if (!file.startsWith('built:')) return undefined
   const name = file.slice('built:'.length)
-  const make = BUILT[name]
-  return make === undefined ? `no built workbook ${name}: ${Object.keys(BUILT).join(', ')}` : openBytes(name, make())
+  const make = BUILT_WORKBOOKS[name]
+  return make === undefined ? `no built workbook ${name}: ${Object.keys(BUILT_WORKBOOKS).join(', ')}` : openBytes(name, make())
 }
 
 /** The grid of a labelled table as the app opens it, or undefined when its file is absent. */
@@ -162,11 +156,12 @@ export function evaluateSheetStructure(labels = readSheetLabels(), open = labell
     const gotHeader = { from: titleRows + 1, to: titleRows + options.headerRows }
     if (gotHeader.from === header[0] && gotHeader.to === header[header.length - 1]) result.headerExact++
     else result.misses.push({ table: name, what: 'header', detail: { got: gotHeader, want: label.header } })
-    // The label columns that hold a label in some body row.
+    // The label columns that hold a label in some body row (behind index columns from `labelsFrom` on).
     const offset = grid.sheetColumn ?? 0
+    const from = options.labelsFrom ?? 0
     const holding = new Set<number>()
     for (const r of parents.keys())
-      for (let c = 0; c < options.headerCols; c++) if ((grid.cells[r - 1]?.[c] ?? '').trim() !== '') holding.add(c + offset)
+      for (let c = from; c < from + options.headerCols; c++) if ((grid.cells[r - 1]?.[c] ?? '').trim() !== '') holding.add(c + offset)
     const want = columnRange(label.labels)
     const got = [...holding].sort((a, b) => a - b)
     if (JSON.stringify(got) === JSON.stringify(want)) result.labelColumnsExact++

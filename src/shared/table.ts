@@ -51,6 +51,11 @@ export type RawGrid = {
    * Source references in the structured table name the sheet's columns.
    */
   sheetColumn?: number
+  /**
+   * Each row's level in the sheet's row outline (Excel's grouped rows: 1 for a row inside one group, 2 inside two,
+   * 0 for none), indexed as `cells`; absent when no row is grouped.
+   */
+  outline?: number[]
   /** Relational schema of a database table (SQLite import); row 0 of `cells` holds the column names. */
   relational?: RelationalInfo
   /**
@@ -132,6 +137,12 @@ export type StructureOptions = {
   headerRows: number
   /** Number of left header columns (>= 0). */
   headerCols: number
+  /**
+   * The first left header column, when columns before it index the rows without naming them (a row number, a
+   * variant repeated on every row, codes): those stay ordinary data columns, and the label columns are
+   * `labelsFrom`..`labelsFrom + headerCols - 1`. Absent means 0.
+   */
+  labelsFrom?: number
   /**
    * Nesting of rows inside the left header: 'auto' (default) makes section rows (label, no data), unit
    * rows ("percent" above the data) and indented labels parents of the rows below; 'none' keeps every

@@ -18,8 +18,7 @@ import type { StructureWhy } from '../../src/shared/structure-why'
 import { explainStructure } from '../../src/main/services/tables/structure/explain'
 import { RULE_TABLE } from '../../src/main/services/tables/structure/rules/table'
 import { OPTIONAL_RULES, withoutRules, withRules, type StageId } from '../../src/main/services/tables/structure/rules/types'
-import { financialReport, FINANCIAL_REPORT_NAME } from '../fixtures/sheets/financial-report'
-import { indentedReport, INDENTED_REPORT_NAME } from '../fixtures/sheets/indented-report'
+import { BUILT_WORKBOOKS } from '../fixtures/sheets/built'
 
 export type Corpus = 'hitab' | 'aitqa' | 'sheets' | 'wikitq' | 'built'
 
@@ -88,8 +87,8 @@ export function openSource(source: ExampleSource): RawGrid | undefined {
     }
     case 'built': {
       const [file = '', sheet = ''] = source.id.split(' › ')
-      const bytes = file === FINANCIAL_REPORT_NAME ? financialReport() : file === INDENTED_REPORT_NAME ? indentedReport() : null
-      return bytes === null ? undefined : opened(file, bytes).find((g) => g.name.endsWith(` › ${sheet}`))
+      const make = BUILT_WORKBOOKS[file]
+      return make === undefined ? undefined : opened(file, make()).find((g) => g.name.endsWith(` › ${sheet}`))
     }
   }
 }

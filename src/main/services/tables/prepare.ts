@@ -55,14 +55,18 @@ export function indexColumnNames(grid: RawGrid, parsed: ParsedTable): string[] {
   const titleRows = parsed.options.titleRows ?? 0
   const names = new Array<string>(depth).fill('')
   const offset = Math.max(0, depth - headerCols)
-  const text = (r: number, c: number): string => (grid.cells[r]?.[c] ?? '').trim()
+  // Label columns behind index columns start at `labelsFrom`.
+  const from = parsed.options.labelsFrom ?? 0
+  const caption = new Set((parsed.title ?? '').split('\n').map((line) => line.trim()))
+  const text = (r: number, c: number): string => (grid.cells[r]?.[c + from] ?? '').trim()
   for (let c = 0; c < headerCols && offset + c < depth; c++) {
     const named = new Set<string>()
     for (let r = titleRows; r < titleRows + headerRows; r++) if (text(r, c) !== '') named.add(text(r, c))
     if (named.size >= 3) continue
     let name = ''
     for (let r = titleRows + headerRows - 1; r >= titleRows && name === ''; r--) name = text(r, c)
-    names[offset + c] = name
+    // A corner the structure pass read as the table's caption is its title, not a level's name.
+    names[offset + c] = caption.has(name) ? '' : name
   }
   return names
 }

@@ -106,6 +106,7 @@ export class SheetBuilder {
   private readonly styles = new Map<string, CellStyle>()
   readonly merges: MergedRegion[] = []
   readonly warnings: string[] = []
+  private readonly levels = new Map<number, number>()
   private maxRow = -1
   private maxCol = -1
   private dropped = 0
@@ -132,6 +133,11 @@ export class SheetBuilder {
       if (col > this.maxCol) this.maxCol = col
     }
     if (style !== undefined && (style.bold === true || (style.indent ?? 0) > 0)) this.styles.set(`${row},${col}`, style)
+  }
+
+  /** The row's level in the sheet's row outline (grouped rows), when it has one. */
+  outline(row: number, level: number): void {
+    if (row >= 0 && row < LIMITS.maxRows && Number.isInteger(level) && level > 0) this.levels.set(row, Math.min(level, 7))
   }
 
   build(name: string, extraWarnings: string[] = []): RawGrid {
@@ -183,6 +189,14 @@ export class SheetBuilder {
     }
     const grid: RawGrid = anyStyle ? { name, cells, merges, styles, warnings } : { name, cells, merges, warnings }
     if (values !== null) grid.values = values
+    const outline = new Array<number>(height).fill(0)
+    let grouped = false
+    for (const [r, level] of this.levels)
+      if (r < height) {
+        outline[r] = level
+        grouped = true
+      }
+    if (grouped) grid.outline = outline
     return grid
   }
 }

@@ -23,6 +23,25 @@ const SHEET1 =
   '</sheetData><mergeCells count="2"><mergeCell ref="A1:D1"/><mergeCell ref="B2:B2"/></mergeCells>'
 
 describe('importXlsx', () => {
+  it("reads each row's level in the sheet's row outline, and leaves it out when no row is grouped", async () => {
+    const grouped =
+      '<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Revenue</t></is></c></row>' +
+      '<row r="2" outlineLevel="1"><c r="A2" t="inlineStr"><is><t>Sales</t></is></c></row>' +
+      '<row r="3" outlineLevel="2" hidden="1"><c r="A3" t="inlineStr"><is><t>Online</t></is></c></row>' +
+      '<row r="4" outlineLevel="0"><c r="A4" t="inlineStr"><is><t>Costs</t></is></c></row></sheetData>'
+    const r = await importFile(
+      'book.xlsx',
+      makeXlsx([
+        { name: 'Grouped', xml: grouped },
+        { name: 'Plain', xml: SHEET1 }
+      ])
+    )
+    expect(r.ok).toBe(true)
+    if (!r.ok) return
+    expect(r.value[0]?.outline).toEqual([0, 1, 2, 0])
+    expect(r.value[1]?.outline).toBeUndefined()
+  })
+
   it('reads every sheet with shared/inline strings, displayed numbers, merges, bold and indent', async () => {
     const bytes = makeXlsx(
       [

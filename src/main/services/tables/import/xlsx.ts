@@ -180,6 +180,7 @@ function readSheet(xml: string, shared: string[], styles: Styles, date1904: bool
         case 'row':
           row = a.r !== undefined ? Number(a.r) - 1 : row + 1
           col = -1
+          if (a.outlineLevel !== undefined) sheet.outline(row, Number(a.outlineLevel))
           break
         case 'c': {
           const ref = a.r !== undefined ? parseA1(a.r) : null

@@ -9,8 +9,10 @@ import { resolveHeaderRows } from './rules/header-rows'
 export function detectHeaders(g: Grid): StructureOptions {
   if (g.rows === 0 || g.cols === 0) return { headerRows: 0, headerCols: 0, leftHierarchy: 'auto' }
   const headerRows = detectHeaderRows(g)
-  const headerCols = resolveLabelColumns(g, headerRows).count
-  return { headerRows, headerCols, leftHierarchy: 'auto' }
+  const labels = resolveLabelColumns(g, headerRows)
+  const options: StructureOptions = { headerRows, headerCols: labels.count, leftHierarchy: 'auto' }
+  if (labels.from > 0) options.labelsFrom = labels.from
+  return options
 }
 
 /** The header rows: read one by one (stage header-rows), then as a whole (stage header-extent). */

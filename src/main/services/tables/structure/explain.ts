@@ -7,16 +7,18 @@ import type { RowPlacement, RowReasons, StructureReason, StructureWhy } from '..
 import { probeColumns } from './detect'
 import { normalizeBelow, normalizeGrid, rawText, type Grid } from './grid'
 import { detectStructure } from './index'
+import { labelOrder, reorderColumns } from './label-order'
 import { buildLeftTree } from './left-tree'
 import { repeatedHeaderRows, withoutRepeatedHeaders } from './repeated-headers'
 import { BLOCK_REFINERS, LABEL_BLOCK_RULES } from './rules/blocks'
 import { HEADER_EXTENT_RULES, resolveHeaderExtent } from './rules/header-extent'
 import { HEADER_ROW_RULES, resolveHeaderRows } from './rules/header-rows'
 import { LABEL_COLUMN_RULES, LABEL_EXTENT_RULES, resolveLabelColumns } from './rules/label-columns'
-import { INDENT_COLUMN_RULES, NESTING_RULES, SWEEP_RULES } from './rules/nesting'
+import { INDENT_COLUMN_RULES, NESTING_RULES, STATED_RULES, SWEEP_RULES } from './rules/nesting'
 import { NOTE_RULES, resolveNotes } from './rules/notes'
 import { labelText, ROLE_REFINERS, ROLE_RULES } from './rules/row-roles'
 import type { Why } from './rules/sweep-cues'
+import { CORNER_RULES, resolveCorner } from './rules/corner-caption'
 import { resolveTitle, TITLE_RULES } from './rules/title'
 import { formatMessage, reasonOf, type Evidence } from './rules/types'
 
@@ -33,12 +35,14 @@ const RULES: ReadonlyMap<string, Messages> = new Map(
     HEADER_EXTENT_RULES,
     LABEL_COLUMN_RULES,
     LABEL_EXTENT_RULES,
+    CORNER_RULES,
     NOTE_RULES,
     ROLE_RULES,
     ROLE_REFINERS,
     LABEL_BLOCK_RULES,
     BLOCK_REFINERS,
     INDENT_COLUMN_RULES,
+    STATED_RULES,
     NESTING_RULES,
     SWEEP_RULES
   ].flatMap((rules: readonly ({ id: string } & Messages)[]) => rules.map((r) => [r.id, r] as const))
@@ -79,9 +83,18 @@ export function explainStructure(grid: RawGrid, options?: StructureOptions): Str
   const g: Grid = titleRows === 0 ? whole : normalizeBelow(grid, titleRows, whole)
   const headerRows = Math.max(0, Math.min(chosen.headerRows, g.rows))
   const headerCols = Math.max(0, Math.min(chosen.headerCols, g.cols))
+  const labelsFrom = headerCols === 0 ? 0 : Math.max(0, Math.min(chosen.labelsFrom ?? 0, g.cols - headerCols))
+  // The body as the structure pass reads it: label columns behind index columns at the front (label-order.ts).
+  const view = labelsFrom === 0 ? g : reorderColumns(g, labelOrder(g.cols, labelsFrom, headerCols))
   const sheetRow = (r: number): number => r + titleRows
 
   const title: RowReasons[] = []
+  // Why the row after the title block (the first header row) is no title line, when a rule says so.
+  let notTitle: StructureReason | undefined
+  if (grid.relational === undefined) {
+    const end = resolveTitle(whole).end
+    if (end !== undefined && (detected.titleRows ?? 0) === titleRows && end.claim.row === titleRows) notTitle = reason(end)
+  }
   if (grid.relational === undefined && titleRows > 0) {
     const found = resolveTitle(whole)
     const byHand = titleRows !== (detected.titleRows ?? 0)
@@ -90,6 +103,10 @@ export function explainStructure(grid: RawGrid, options?: StructureOptions): Str
       if (e !== undefined || byHand) title.push({ row: r, reasons: byHand ? [HAND] : [reason(e as Evidence<unknown>)] })
     }
   }
+
+  // The corner's caption is a line of the title, on the first header row.
+  const caption = grid.relational === undefined ? resolveCorner(view, headerRows, headerCols) : undefined
+  if (caption !== undefined) title.push({ row: sheetRow(0), reasons: [reason(caption)] })
 
   const headers: RowReasons[] = []
   if (headerRows !== detected.headerRows)
@@ -101,19 +118,20 @@ export function explainStructure(grid: RawGrid, options?: StructureOptions): Str
     for (let r = 0; r <= headerRows && r < g.rows; r++) {
       const reasons: StructureReason[] = []
       const e = read.evidence.get(r)
-      if (r === 0)
+      if (r === 0) {
         reasons.push({
           rule: 'header-first-row',
           text: headerRows === 0 ? 'the first row holds plain numbers: no header row' : 'the first row names the columns'
         })
-      else if (e !== undefined) reasons.push(reason(e))
+        if (notTitle !== undefined) reasons.push(notTitle)
+      } else if (e !== undefined) reasons.push(reason(e))
       if (extent.evidence !== undefined && (r === headerRows || r === read.rows)) reasons.push(reason(extent.evidence))
       if (reasons.length > 0) headers.push({ row: sheetRow(r), reasons })
     }
   }
 
   let labelColumns: StructureReason[] = []
-  if (headerCols !== detected.headerCols) labelColumns = [HAND]
+  if (headerCols !== detected.headerCols || labelsFrom !== (detected.labelsFrom ?? 0)) labelColumns = [HAND]
   else {
     const found = resolveLabelColumns(g, headerRows)
     if (found.evidence !== undefined) labelColumns.push(reason(found.evidence))
@@ -123,11 +141,11 @@ export function explainStructure(grid: RawGrid, options?: StructureOptions): Str
   const hierarchy = chosen.leftHierarchy !== 'none'
   const notes: RowReasons[] = []
   if (hierarchy)
-    for (const [r, e] of [...resolveNotes(g, headerRows).lines].sort((a, b) => a[0] - b[0]))
+    for (const [r, e] of [...resolveNotes(view, headerRows).lines].sort((a, b) => a[0] - b[0]))
       notes.push({ row: sheetRow(r), reasons: [reason(e)] })
 
-  const repeats = grid.relational === undefined ? repeatedHeaderRows(g, headerRows, headerCols) : []
-  const body = withoutRepeatedHeaders(g, repeats, headerRows, headerCols)
+  const repeats = grid.relational === undefined ? repeatedHeaderRows(view, headerRows, headerCols) : []
+  const body = withoutRepeatedHeaders(view, repeats, headerRows, headerCols)
   const left = buildLeftTree(body, headerRows, headerCols, hierarchy, true)
   const rows: RowPlacement[] = []
   const placements = left.why?.placements ?? []

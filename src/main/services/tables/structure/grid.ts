@@ -14,8 +14,12 @@ export type Grid = {
   /** The source's style of a cell, if it has one. */
   style: (row: number, col: number) => CellStyle | undefined
   indent: (row: number, col: number) => number
+  /** Each row's level in the sheet's row outline (RawGrid.outline; 0: none), or null when no row is grouped. */
+  outline: ((row: number) => number) | null
   /** The source marks header cells (an HTML `<th>`); `headerCell` is false throughout when it does not. */
   marksHeaders: boolean
+  /** Some cell's style indents it: without, `indent` reads only leading spaces. */
+  stylesIndent: boolean
   headerCell: (row: number, col: number) => boolean
   warnings: string[]
   /** From RawGrid.hints.records: a table of records rather than a report. */
@@ -94,10 +98,14 @@ function normalize(raw: RawGrid, top: number, whole: Grid | null): Grid {
   if (clipped > 0) warnings.push(`${clipped} merged region(s) reached outside the table and were clipped.`)
   if (dropped > 0) warnings.push(`${dropped} merged region(s) were outside the table or overlapped another and were ignored.`)
 
-  const { style, marksHeaders } =
+  const { style, marksHeaders, stylesIndent } =
     whole === null
       ? stylesOf(raw.styles)
-      : { style: (row: number, col: number) => whole.style(row + top, col), marksHeaders: whole.marksHeaders }
+      : {
+          style: (row: number, col: number) => whole.style(row + top, col),
+          marksHeaders: whole.marksHeaders,
+          stylesIndent: whole.stylesIndent
+        }
   const indent = (row: number, col: number): number => {
     const styled = style(row, col)?.indent
     if (styled !== undefined && styled > 0) return styled
@@ -108,6 +116,8 @@ function normalize(raw: RawGrid, top: number, whole: Grid | null): Grid {
     return spaces === text.length ? 0 : Math.floor(spaces / 2)
   }
   const headerCell = (row: number, col: number): boolean => style(row, col)?.header === true
+  const levels = raw.outline
+  const outline = levels === undefined ? null : (row: number): number => levels[row + top] ?? 0
   return {
     rows,
     cols,
@@ -116,7 +126,9 @@ function normalize(raw: RawGrid, top: number, whole: Grid | null): Grid {
     owner: merges.length > 0 ? owner : null,
     style,
     indent,
+    outline,
     marksHeaders,
+    stylesIndent,
     headerCell,
     warnings: [...raw.warnings, ...warnings],
     records: raw.hints?.records === true || raw.relational !== undefined
@@ -134,14 +146,17 @@ const STYLE_COLS = 1 << 20
 function stylesOf(styles: Record<string, CellStyle> | undefined): {
   style: (row: number, col: number) => CellStyle | undefined
   marksHeaders: boolean
+  stylesIndent: boolean
 } {
-  if (styles === undefined) return { style: () => undefined, marksHeaders: false }
+  if (styles === undefined) return { style: () => undefined, marksHeaders: false, stylesIndent: false }
   const at = new Map<number, CellStyle>()
   let marksHeaders = false
+  let stylesIndent = false
   for (const key in styles) {
     const style = styles[key]
     if (style === undefined) continue
     if (style.header === true) marksHeaders = true
+    if ((style.indent ?? 0) > 0) stylesIndent = true
     const comma = key.indexOf(',')
     const r = key.slice(0, comma)
     const c = key.slice(comma + 1)
@@ -150,7 +165,7 @@ function stylesOf(styles: Record<string, CellStyle> | undefined): {
     if (comma > 0 && String(row) === r && String(col) === c && row >= 0 && col >= 0 && col < STYLE_COLS)
       at.set(row * STYLE_COLS + col, style)
   }
-  return { style: (row, col) => at.get(row * STYLE_COLS + col), marksHeaders }
+  return { style: (row, col) => at.get(row * STYLE_COLS + col), marksHeaders, stylesIndent }
 }
 
 /** The merged region covering a cell, if any. */
@@ -211,6 +226,7 @@ export function cropGrid(raw: RawGrid, area: { top?: number; left?: number; righ
     return part
   })
   const out: RawGrid = { ...raw, cells, merges: cropMerges(raw.merges, top, left, right) }
+  if (raw.outline !== undefined && top > 0) out.outline = raw.outline.slice(top)
   if (raw.styles !== undefined) {
     const styles: Record<string, CellStyle> = {}
     for (const [key, style] of Object.entries(raw.styles)) {

@@ -1,6 +1,8 @@
 import type { CellRef, HeaderNode, ParsedTable, RawGrid, StructureOptions } from '../../../../shared/table'
 import { detectHeaders } from './detect'
 import { blankColumns, normalizeBelow, normalizeGrid, regionAt, type Grid } from './grid'
+import { labelOrder, reorderColumns } from './label-order'
+import { resolveCorner } from './rules/corner-caption'
 import { buildLeftTree, type LeftTree } from './left-tree'
 import { parseNumber } from './number'
 import { detectTitleRows, noteText, titleText } from './margins'
@@ -104,29 +106,40 @@ export function structureGrid(grid: RawGrid, options?: StructureOptions): Parsed
     warnings.push(
       `Header size ${chosen.headerRows}×${chosen.headerCols} does not fit a ${g.rows}×${g.cols} table; using ${headerRows}×${headerCols}.`
     )
+  const labelsFrom = clampCount(chosen.labelsFrom ?? 0, Math.max(0, g.cols - headerCols))
+  if (labelsFrom !== (chosen.labelsFrom ?? 0))
+    warnings.push(`Label columns from column ${(chosen.labelsFrom ?? 0) + 1} do not fit a ${g.cols}-column table; using ${labelsFrom + 1}.`)
   const usedOptions: StructureOptions = { ...chosen, headerRows, headerCols }
   if (titleRows > 0) usedOptions.titleRows = titleRows
   else delete usedOptions.titleRows
+  if (labelsFrom > 0 && headerCols > 0) usedOptions.labelsFrom = labelsFrom
+  else delete usedOptions.labelsFrom
+  // Label columns behind index columns are read at the front of a view of the grid; the index columns stay data.
+  const order = usedOptions.labelsFrom === undefined ? null : labelOrder(g.cols, labelsFrom, headerCols)
+  const view = order === null ? g : reorderColumns(g, order)
   // A database table's header is its schema: a row equal to its column names is data.
-  const parsed = assemble(grid.name, g, usedOptions, warnings, titleRows, grid.relational === undefined)
+  const parsed = assemble(grid.name, view, usedOptions, warnings, titleRows, grid.relational === undefined)
+  // A statement's name and unit in the corner of its header are part of its title (rules/corner-caption.ts).
+  const caption = grid.relational === undefined ? (resolveCorner(view, headerRows, headerCols)?.claim.caption ?? '') : ''
   // The source's own title (an HTML caption, HiTab's title, a sheet's title over tables side by side) when the
   // grid's title rows hold none.
   const given = grid.hints?.title?.trim() ?? ''
   // Stored values are read at the sheet cells the shifted references name.
-  const shifted = withStoredValues(shiftCells(parsed, titleRows, grid.sheetColumn ?? 0), grid)
+  const shifted = withStoredValues(shiftCells(parsed, titleRows, grid.sheetColumn ?? 0, order), grid)
   const own = titleRows === 0 ? '' : titleText(whole, titleRows)
-  if (own === '' && given === '') return shifted
-  return { ...shifted, title: own === '' ? given : own }
+  const title = [own === '' ? given : own, caption].filter((line) => line !== '').join('\n')
+  return title === '' ? shifted : { ...shifted, title }
 }
 
 /**
  * Source references of a table structured without its first `rows` rows, or cut from a sheet at column
- * `cols`, moved back to the sheet's rows and columns: header cells, data rows and columns and tree nodes name
- * the cells the user sees.
+ * `cols`, or read through a view whose column k is the grid's column `order[k]`, moved back to the sheet's rows
+ * and columns: header cells, data rows and columns and tree nodes name the cells the user sees.
  */
-function shiftCells(parsed: ParsedTable, rows: number, cols: number): ParsedTable {
-  if (rows === 0 && cols === 0) return parsed
-  const move = (cell: CellRef | null): CellRef | null => (cell === null ? null : { row: cell.row + rows, col: cell.col + cols })
+function shiftCells(parsed: ParsedTable, rows: number, cols: number, order: readonly number[] | null): ParsedTable {
+  if (rows === 0 && cols === 0 && order === null) return parsed
+  const column = (c: number): number => (order === null ? c : (order[c] ?? c)) + cols
+  const move = (cell: CellRef | null): CellRef | null => (cell === null ? null : { row: cell.row + rows, col: column(cell.col) })
   const moveTree = (node: HeaderNode): HeaderNode => {
     // Iterative: left trees can be thousands of levels deep.
     const copy: HeaderNode = { text: node.text, cell: move(node.cell), children: [] }
@@ -146,7 +159,7 @@ function shiftCells(parsed: ParsedTable, rows: number, cols: number): ParsedTabl
     columnCells: parsed.columnCells.map(move),
     indexCells: parsed.indexCells.map(move),
     rowSource: parsed.rowSource.map((r) => r + rows),
-    colSource: parsed.colSource.map((c) => c + cols),
+    colSource: parsed.colSource.map(column),
     topTree: moveTree(parsed.topTree),
     leftTree: moveTree(parsed.leftTree)
   }
@@ -183,7 +196,7 @@ function assemble(
   for (let c = headerCols; c < g.cols; c++) if (dropped?.[c] !== 1) colSource.push(c)
 
   const columns = rowAlignedTuples(top.paths, headerRows)
-  const index = headerCols === 0 ? left.paths.map(() => []) : toTuples(left.paths)
+  const index = headerCols === 0 ? left.paths.map(() => []) : indexTuples(left.paths)
   const values: string[][] = new Array<string[]>(left.dataRows.length)
   for (let i = 0; i < left.dataRows.length; i++) {
     const row = g.cells[left.dataRows[i] ?? 0] ?? []
@@ -324,6 +337,25 @@ function rowAlignedTuples(paths: HeaderNode[][], headerRows: number): string[][]
   const width = tuples.reduce((w, t) => Math.max(w, t.length), 0)
   for (const t of tuples) while (t.length < width) t.push('')
   return tuples
+}
+
+/**
+ * The row tuples of the left tree's paths, padded to the deepest label: a level that would hold no label in any
+ * row (a blank leaf of a row without a label of its own, deeper than every label) is not made. Blank nodes are
+ * leaves, so such levels are always the last ones.
+ */
+function indexTuples(paths: HeaderNode[][]): string[][] {
+  let depth = paths.length > 0 ? 1 : 0
+  for (const p of paths) {
+    let end = p.length
+    while (end > depth && (p[end - 1]?.text ?? '') === '') end--
+    if (end > depth) depth = end
+  }
+  return paths.map((p) => {
+    const t = new Array<string>(depth)
+    for (let k = 0; k < depth; k++) t[k] = p[k]?.text ?? ''
+    return t
+  })
 }
 
 function toTuples(paths: HeaderNode[][]): string[][] {

@@ -171,8 +171,12 @@ describe('left hierarchy: units, sections and indentation', () => {
       ['3', '  Sales', '40'],
       ['4', 'Charges', '20']
     ])
-    const q = structureGrid(lines, { ...detectStructure(lines), headerRows: 1, headerCols: 2 })
+    const q = structureGrid(lines, { ...detectStructure(lines), headerRows: 1, headerCols: 2, labelsFrom: 0 })
     expect(rowPaths(q)).toEqual(['1 > Taxes', '1 > Taxes > 2 > Property', '1 > Taxes > 3 > Sales', '4 > Charges'])
+    // As detected, the line numbers index the rows and stay a column of the table (labels-after-index-columns).
+    const detected = structureGrid(lines, detectStructure(lines))
+    expect(rowPaths(detected)).toEqual(['Taxes', 'Taxes > Property', 'Taxes > Sales', 'Charges'])
+    expect(detected.columns).toEqual([['Line'], ['Amount']])
   })
 
   it('makes a section row merged across the table a banner over the plain sections below it', () => {

@@ -4,9 +4,10 @@ import type { Grid } from './grid'
 import { periodShape } from './number'
 import { rowLabel, type RowRole } from './rows'
 import { resolveBlocks, type BlockClaim } from './rules/blocks'
-import { INDENT_COLUMN_RULES, resolveNestingFacts, type NestingContext } from './rules/nesting'
+import { INDENT_COLUMN_RULES, resolveNestingFacts, STATED_RULES, type NestingContext, type StatedClaim } from './rules/nesting'
 import { resolveNotes } from './rules/notes'
 import { resolveRoles, type RoleClaim, type RowRolesContext } from './rules/row-roles'
+import { statedSweep } from './rules/stated-sweep'
 import { sweep, type Placement } from './rules/sweep'
 import type { Why } from './rules/sweep-cues'
 import { collect, strongest, type Evidence } from './rules/types'
@@ -21,7 +22,13 @@ export type LeftTree = {
   /** First row of the notes under the table (`g.rows` when there are none). */
   notesFrom: number
   /** With `explain`: why each body row has its role, heads a block, and sits where it does. */
-  why?: { roles: (Evidence<RoleClaim> | undefined)[]; blocks: Map<number, Evidence<BlockClaim>>; placements: Placement[] }
+  why?: {
+    roles: (Evidence<RoleClaim> | undefined)[]
+    blocks: Map<number, Evidence<BlockClaim>>
+    placements: Placement[]
+    /** The hierarchy the sheet states, when it states one. */
+    stated?: Evidence<StatedClaim>
+  }
 }
 
 /**
@@ -68,6 +75,15 @@ export function buildLeftTree(g: Grid, headerRows: number, headerCols: number, h
   // A staircase's depth is its column: the sweep reads it where it reads an indented column's indentation.
   ctx.staircase = column?.kind === 'staircase' ? { from: column.from, to: column.to } : null
   ctx.indentColumn = column?.kind === 'indent-column' ? column.col : column?.kind === 'staircase' ? column.from : -1
+  // A hierarchy the sheet states (parent codes, numbered labels, the row outline) decides every row's parent.
+  const stated = hierarchy ? strongest(collect(STATED_RULES, ctx)) : undefined
+  if (stated !== undefined && stated.claim.kind === 'stated') {
+    const input = { g, headerRows, headerCols, hierarchy, roles, roleRules, lastDataRow, blocks: null, blockRules: null, explain }
+    const built = statedSweep({ ...input, facts: resolveNestingFacts(ctx, []) }, stated as Evidence<StatedClaim>)
+    const tree: LeftTree = { root: built.root, dataRows: built.dataRows, paths: built.paths, roles, notesFrom }
+    if (explain) tree.why = { roles: evidence, blocks: new Map(), placements: built.placements, stated: stated as Evidence<StatedClaim> }
+    return tree
+  }
   const facts = resolveNestingFacts(ctx)
   let blocks: Int32Array | null = null
   let blockRules: Map<number, Why> | null = null

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { RawGrid } from '../../../../shared/table'
 import { financialReport, FINANCIAL_REPORT_NAME } from '../../../../../test/fixtures/sheets/financial-report'
 import { importFileSync } from '../import'
+import { prepareTable } from '../prepare'
+import { explainStructure } from './explain'
 import { detectStructure, structureGrid } from './index'
 import { withoutRules } from './rules/types'
 
@@ -100,6 +102,48 @@ describe('the rules on small tables', () => {
     expect(detectStructure(title).titleRows).toBe(1)
   })
 
+  it('title-not-column-names: one row of column names over a single value column is the header, in four languages', () => {
+    const body = [
+      ['Raw materials', '1,200'],
+      ['Work in process', '300'],
+      ['Finished goods', '2,500'],
+      ['Total inventories', '4,000']
+    ]
+    const notes: [string, string][] = [
+      ['Schedule of Components of Inventories (Details) - USD ($) $ in Millions', 'Total'],
+      ['Schedule of Components of Inventories (Details) - USD ($) $ in Millions', '12 Months Ended Dec. 31, 2024'],
+      ['Composantes des stocks (détail) - EUR (€) en millions d’euros', '31 déc. 2024'],
+      ['Zusammensetzung der Vorräte (Einzelheiten) - EUR (€) in Millionen', 'Insgesamt'],
+      ['Composición de las existencias (detalle) - EUR (€) en millones de euros', '31 dic. 2024']
+    ]
+    for (const [caption, name] of notes) {
+      const g = grid([[caption, name], ...body])
+      expect(detectStructure(g).titleRows ?? 0, name).toBe(0)
+      expect(structureGrid(g, detectStructure(g)).columns, name).toEqual([[name]])
+      // Without the rule the long caption and the name beside it read as a paragraph over the table.
+      expect(
+        withoutRules(['title-not-column-names'], () => detectStructure(g).titleRows),
+        name
+      ).toBe(1)
+    }
+    // A schedule whose lines are years; the explanation gives the rule on the header row.
+    const maturities = grid([
+      ['Leases - Maturities of Lease Liabilities (Details) - USD ($) $ in Millions', 'Operating leases'],
+      ['2025', '412'],
+      ['2026', '388'],
+      ['Total', '800']
+    ])
+    expect(detectStructure(maturities)).toMatchObject({ headerRows: 1, headerCols: 1 })
+    expect(explainStructure(maturities).headerRows[0]?.reasons.map((r) => r.rule)).toEqual(['header-first-row', 'title-not-column-names'])
+    // Section labels without values may come between the names and the first values.
+    const sections = grid([[notes[0]?.[0] ?? '', 'Total'], ['Current:', ''], ...body])
+    expect(detectStructure(sections).titleRows ?? 0).toBe(0)
+    // A unit beside a title, or a title over a header row of its own, stays a title line.
+    expect(detectStructure(grid([[notes[0]?.[0] ?? '', '(in millions)'], ...body])).titleRows).toBe(1)
+    const overHeader = grid([[notes[0]?.[0] ?? '', 'Total'], ['', '2024'], ...body])
+    expect(detectStructure(overHeader)).toEqual(withoutRules(['title-not-column-names'], () => detectStructure(overHeader)))
+  })
+
   it('block-result-line: a difference of the rows above heads nothing, a total over its parts still does', () => {
     const statementRows = grid([
       ['', '2024', '2023'],
@@ -152,3 +196,57 @@ describe('the rules on small tables', () => {
     expect(paths(grid(mixed)).get('Common stock')).toBe('Commitments and contingencies > Shareholders equity > Common stock')
   })
 })
+
+describe("a statement's corner caption", () => {
+  it('corner-caption: the name and unit in the corner are the title, not the name of an index level', () => {
+    const grid = statement('CONSOLIDATED STATEMENTS OF OPERATIONS')
+    const caption = 'Consolidated Statements of Operations - USD ($) shares in Thousands, $ in Thousands'
+    const prepared = prepareTable(grid)
+    expect(prepared.parsed.title).toBe(caption)
+    expect(prepared.indexColumns).toEqual(['', ''])
+    expect(explainStructure(grid).title).toContainEqual({
+      row: 0,
+      reasons: [{ rule: 'corner-caption', text: 'the corner of the header names the table and its unit, not the row labels' }]
+    })
+    // Without the rule the caption names the inner level of the row index, and the table has no title.
+    const before = withoutRules(['corner-caption'], () => prepareTable(grid))
+    expect(before.indexColumns).toEqual(['', caption])
+    expect(before.parsed.title).toBeUndefined()
+    // A corner that names the labels, or a unit alone, stays the labels' name.
+    for (const corner of [
+      'Region, subregion, country or area',
+      '(Thousands of Dollars)',
+      'explanatory variables, prior to entry into export markets'
+    ]) {
+      const named = prepareTable(
+        grid_([
+          [corner, '2024', '2023'],
+          ['North', '5', '4'],
+          ['South', '3', '2']
+        ])
+      )
+      expect(named.indexColumns, corner).toEqual([corner])
+      expect(named.parsed.title, corner).toBeUndefined()
+    }
+  })
+
+  it('makes no index level that holds no label: a row without a label under a section adds none', () => {
+    const t = structureGrid(
+      grid_([
+        ['Interim Consolidated Balance Sheets - USD ($) $ in Millions', 'Mar. 31, 2024', 'Dec. 31, 2023'],
+        ['Cash and cash equivalents', '5,100', '4,800'],
+        ['Receivables', '1,900', '1,800'],
+        ['GUARANTEES', '', ''],
+        ['', '1,200', '1,100']
+      ])
+    )
+    expect(t.title).toBe('Interim Consolidated Balance Sheets - USD ($) $ in Millions')
+    // The last row's path is the section and a blank leaf: the blank is no level of the index.
+    expect(t.index).toEqual([['Cash and cash equivalents'], ['Receivables'], ['GUARANTEES']])
+    expect(t.leftTree.children[2]?.children[0]?.text).toBe('')
+  })
+})
+
+function grid_(cells: string[][]): RawGrid {
+  return { name: 't', cells, merges: [], warnings: [] }
+}

@@ -1,6 +1,7 @@
 /**
  * The words the structure rules read in labels, per language, as data (`knowledge/<language>.json`): totals,
- * subtotals, "of which", "other", negations, units, remarks, title words and summary statistics. Every
+ * subtotals, "of which", "other", negations, units, remarks, title words, summary statistics and the headers of
+ * label columns. Every
  * language is read at once: a French total in an English workbook is still a total, and no table has to be
  * told its language. Adding a language is adding its file to `LANGUAGES`.
  *
@@ -44,6 +45,8 @@ export type LanguageCues = {
   titleWords: string[]
   /** Summary statistics that sum up a whole table when they close it ("mean", "médiane", "Median"). */
   summary: string[]
+  /** Openings of the header of the column that names the rows ("Region", "Pays", "Bezeichnung", "Concepto"). */
+  labelHeaders: string[]
 }
 
 const FIELDS = [
@@ -60,7 +63,8 @@ const FIELDS = [
   'remarks',
   'legendVerbs',
   'titleWords',
-  'summary'
+  'summary',
+  'labelHeaders'
 ] as const satisfies readonly (keyof LanguageCues)[]
 
 export type CueKind = (typeof FIELDS)[number]

@@ -18,13 +18,17 @@ import {
   withTextColumns,
   yearColumn
 } from '../header-cols'
+import { labelsAfterIndex } from './labels-after-index'
 import { staircaseLabels } from './staircase'
 import { applies, decide, ranked, type Evidence, type Rule, type Unranked } from './types'
 
 export type LabelColumnsContext = { g: Grid; headerRows: number }
 
-/** The first `count` columns name the rows. */
-export type LabelColumnsClaim = { count: number }
+/**
+ * `count` columns name the rows: the first ones, or from column `from` on, when the columns before it index the
+ * rows and stay columns of the table (rules/labels-after-index.ts).
+ */
+export type LabelColumnsClaim = { count: number; from?: number }
 
 type LabelColumnsRule = Rule<LabelColumnsContext, LabelColumnsClaim>
 
@@ -123,6 +127,7 @@ const besideMeasures: Unranked<LabelColumnsRule> = {
 export const LABEL_COLUMN_RULES: readonly LabelColumnsRule[] = ranked<LabelColumnsRule>([
   tooSmall,
   staircaseLabels,
+  labelsAfterIndex,
   cornerColumns,
   numericFirst,
   noHeader,
@@ -174,6 +179,8 @@ export const LABEL_EXTENT_RULES: readonly LabelExtentRule[] = ranked<LabelExtent
 
 export type LabelColumnsAnswer = {
   count: number
+  /** The first label column (0 but behind index columns). */
+  from: number
   evidence: Evidence<LabelColumnsClaim> | undefined
   /** Why each column after the first `evidence.claim.count` was added. */
   extensions: Evidence<LabelColumnsClaim>[]
@@ -192,8 +199,10 @@ export function resolveLabelColumns(
   const ctx: LabelColumnsContext = { g, headerRows }
   const evidence = decide(rules, ctx)
   let count = evidence?.claim.count ?? 0
+  const from = evidence?.claim.from ?? 0
   const added: Evidence<LabelColumnsClaim>[] = []
-  if (count === 0) return { count, evidence, extensions: added }
+  // Behind index columns the label column is found by what it holds: the columns after it hold codes and values.
+  if (count === 0 || from > 0) return { count, from, evidence, extensions: added }
   for (const rule of [...extensions].sort((a, b) => b.strength - a.strength || (a.id < b.id ? -1 : 1))) {
     if (!applies(rule, ctx)) continue
     const found = rule.extend(ctx, count)
@@ -201,5 +210,5 @@ export function resolveLabelColumns(
     count = found.count
     added.push({ rule: rule.id, claim: { count }, strength: rule.strength, message: found.message, data: found.data })
   }
-  return { count, evidence, extensions: added }
+  return { count, from, evidence, extensions: added }
 }

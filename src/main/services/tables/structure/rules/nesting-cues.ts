@@ -229,9 +229,20 @@ export function onceWrittenColumns(g: Grid, headerRows: number, count: number, r
  * last data row (footnotes below, often indented with spaces, say nothing about the hierarchy); -1 if none.
  */
 export function indentationColumn(g: Grid, headerRows: number, headerCols: number, lastDataRow: number): number {
+  // Without merges or indenting styles, a label that starts with a printable character other than a space is
+  // written and at level 0: the common label is not trimmed, looked up or measured (the same answers).
+  const plain = g.owner === null && !g.stylesIndent
   for (let c = 0; c < headerCols; c++) {
     let first: number | null = null
     for (let r = headerRows; r <= lastDataRow; r++) {
+      if (plain) {
+        const lead = (g.cells[r]?.[c] ?? '').charCodeAt(0)
+        if (lead > 32 && lead < 127) {
+          if (first === null) first = 0
+          else if (first !== 0) return c
+          continue
+        }
+      }
       if (rawText(g, r, c).length === 0) continue
       const level = g.indent(r, c)
       if (first === null) first = level

@@ -26,6 +26,9 @@ import {
   totalsOverSections
 } from './nesting-cues'
 import { labelText } from './row-roles'
+import { numberedLabelsRule } from './numbered-labels'
+import { outlineLevelsRule } from './outline-levels'
+import { parentCodes } from './parent-codes'
 import { staircaseNesting, type Staircase } from './staircase'
 
 export type NestingContext = {
@@ -51,6 +54,13 @@ export type NestingClaim =
   | { kind: 'section-depth'; row: number; depth: number }
   | { kind: 'outer-section' | 'before-recurrence' | 'group-row' | 'grand-total' | 'closes-after' | 'whole' | 'country'; row: number }
   | { kind: 'members' | 'total-of-sections' | 'names-section'; row: number; from: number }
+  | StatedClaim
+
+/**
+ * The hierarchy the sheet states (rules/parent-codes.ts, numbered-labels.ts, outline-levels.ts): each body
+ * row's parent body row (-1: top), and per row the code, number or level that says so, for the reasons.
+ */
+export type StatedClaim = { kind: 'stated'; row: -1; parents: Int32Array; marks: readonly string[] }
 
 type NestingRule = Rule<NestingContext, NestingClaim>
 
@@ -261,6 +271,12 @@ const countries: Unranked<NestingRule> = {
   }
 }
 
+/**
+ * The rules that read a hierarchy the sheet states itself (codes and parent codes, numbered labels, the row
+ * outline): the strongest that finds one decides every row's parent (rules/stated-sweep.ts).
+ */
+export const STATED_RULES: readonly NestingRule[] = ranked<NestingRule>([parentCodes, numberedLabelsRule, outlineLevelsRule])
+
 /** The rule that finds the indented label column, which the other rules of the stage read. */
 export const INDENT_COLUMN_RULES: readonly NestingRule[] = ranked<NestingRule>([indentColumnRule, staircaseNesting])
 
@@ -354,6 +370,9 @@ export function resolveNestingFacts(ctx: NestingContext, rules: readonly Nesting
         break
       case 'names-section':
         facts.namedSection[c.row] = c.from
+        break
+      case 'stated':
+        // Resolved on its own (STATED_RULES) before the sweep: not a fact of this stage's other rules.
         break
       default: {
         let flags = facts.flags.get(c.kind)

@@ -166,7 +166,6 @@ export function sweep(input: SweepInput): SweepResult {
     while (stack.length > 0 && (stack[stack.length - 1]?.level ?? -Infinity) >= effective) stack.pop()
     if (closedSome())
       closed.push({ rule: indented ? indentRule : role === 'section' ? 'row-label-only' : 'nesting-level', message: 'level' })
-    const label = labelText(g, r, headerCols)
     // A data row of one label column without indentation, nested by its wording and the sums.
     const worded = !indented && headerCols === 1 && hierarchy && role === 'data'
     // A second whole ("territories overall" after "provinces overall"'s rows) is a sibling of the first.
@@ -180,7 +179,8 @@ export function sweep(input: SweepInput): SweepResult {
     // "non-dangerous goods" after the parts of the section "dangerous goods" is that section's sibling; so is
     // "changes in employment rate" after those of "changes in employment shares".
     before = stack.length
-    if (siblingCloses) closeAtSibling(stack, label)
+    // The label is read only where a sibling can close a group (nothing else in the sweep reads it).
+    if (siblingCloses) closeAtSibling(stack, labelText(g, r, headerCols))
     if (closedSome()) closed.push({ rule: 'nesting-sibling-closes', message: 'sibling' })
     // "male" after the parts of one "age group" and before the next is not an age group.
     before = stack.length
@@ -267,7 +267,7 @@ export function sweep(input: SweepInput): SweepResult {
       paths.push(path)
       opens(
         input,
-        { r, i, role, path, fromStack, stack, group, effective, level, indented, continuation, groupLabel, membersFrom, label },
+        { r, i, role, path, fromStack, stack, group, effective, level, indented, continuation, groupLabel, membersFrom },
         previousRole,
         {
           wholeLabel,
@@ -301,7 +301,6 @@ type Row = {
   continuation: boolean
   groupLabel: number
   membersFrom: number
-  label: string
 }
 
 /** What a data row opens once placed: a group of its own, a block, a whole; or the section a total ends. */

@@ -6,6 +6,7 @@ import { cellKind, isDateLike } from '../number'
 import { rawText, regionAt, type Grid } from '../grid'
 import { UNIT_WORDS } from '../rows'
 import { alternatives } from '../knowledge/cues'
+import { titleNotColumnNames } from './title-column-names'
 import { rowDecider, ranked, type Evidence, type RowRule, type Unranked } from './types'
 
 // A title block is a few lines; a table needs a header row and a data row below it.
@@ -35,7 +36,7 @@ export type TitleClaim = { row: number; title: boolean; col: number }
 type TitleRule = RowRule<TitleContext, TitleClaim>
 
 /** The written columns of a row above the limit that holds text (more than three: none of them is a line). */
-function forLine(ctx: TitleContext, r: number, each: (row: number, filled: number[]) => void): void {
+export function forLine(ctx: TitleContext, r: number, each: (row: number, filled: number[]) => void): void {
   if (r >= ctx.limit) return
   let filled = ctx.written.get(r)
   if (filled === undefined) ctx.written.set(r, (filled = writtenColumns(ctx.g, r, 4)))
@@ -151,6 +152,7 @@ const periodsOverValues: Unranked<TitleRule> = {
 
 export const TITLE_RULES: readonly TitleRule[] = ranked<TitleRule>([
   periodsOverValues,
+  titleNotColumnNames,
   singleLine,
   continuation,
   unitUnderTitle,
@@ -160,8 +162,11 @@ export const TITLE_RULES: readonly TitleRule[] = ranked<TitleRule>([
   reachesIntoTable
 ])
 
-/** The title block's length and the evidence that decided each of its lines. */
-export type TitleAnswer = { rows: number; lines: Map<number, Evidence<TitleClaim>> }
+/**
+ * The title block's length and the evidence that decided each of its lines; `end`: the evidence that the row
+ * after it is no title line, when a rule says so (a header row of period ends or column names).
+ */
+export type TitleAnswer = { rows: number; lines: Map<number, Evidence<TitleClaim>>; end?: Evidence<TitleClaim> }
 
 /**
  * The block is the leading rows that are each blank or a title line (some rule says so and none says it is
@@ -179,13 +184,18 @@ export function resolveTitle(g: Grid, rules: readonly TitleRule[] = TITLE_RULES)
   }
   let r = 0
   const decide = rowDecider(rules, ctx)
+  let end: Evidence<TitleClaim> | undefined
   for (; r < ctx.limit; r++) {
     if (emptyRow(g, r)) continue
     const best = decide(r)
-    if (best === undefined || !best.claim.title) break
+    if (best === undefined || !best.claim.title) {
+      end = best
+      break
+    }
     lines.set(r, best)
   }
-  return r >= ctx.limit ? { rows: 0, lines: new Map() } : { rows: r, lines }
+  if (r >= ctx.limit) return { rows: 0, lines: new Map() }
+  return end === undefined ? { rows: r, lines } : { rows: r, lines, end }
 }
 
 /** Columns of the row with written text, stopping after `max`. */

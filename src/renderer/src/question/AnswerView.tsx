@@ -1,4 +1,5 @@
 import type { AskSummary } from '../../../shared/ask'
+import { answerHeadline } from '../../../shared/ask'
 import { formatDuration } from '../common/format'
 import { Candidates } from './Candidates'
 import { ProgramView } from './ProgramView'
@@ -21,7 +22,7 @@ export function AnswerView({ summary, tableId, tableName }: Props): React.JSX.El
       {answer ? (
         <div className="answer" aria-label="Answer">
           <span className="answer-text" data-testid="answer-text">
-            {answer.text === '' ? '(empty)' : answer.text}
+            {answerHeadline(answer)}
           </span>
           {types.map((t) => (
             <span key={t} className="answer-type">
@@ -54,7 +55,8 @@ export function AnswerView({ summary, tableId, tableName }: Props): React.JSX.El
         </p>
       )}
       <p className="answer-meta muted small">
-        {summary.endpoint.name} · {summary.endpoint.model} · {summary.candidates.length} candidates
+        {summary.endpoint.name} · {summary.endpoint.model} · {summary.candidates.length} candidate
+        {summary.candidates.length === 1 ? '' : 's'}
         {summary.selection
           ? ` · chosen by ${summary.selection.mode}${summary.selection.fallbackReason ? ` (${summary.selection.fallbackReason})` : ''}`
           : ''}

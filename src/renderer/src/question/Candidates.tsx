@@ -1,4 +1,5 @@
 import type { AskSummary, CandidateSummary } from '../../../shared/ask'
+import { answerHeadline } from '../../../shared/ask'
 import { formatDuration } from '../common/format'
 import { blockedReason, type BlockedReason } from './blocked'
 import { Code } from './Code'
@@ -54,7 +55,7 @@ export function Candidates({
                     log p {score(c.logprobSum)} ({score(c.logprobMean)})
                   </span>
                   {c.result.ok ? (
-                    <span className="candidate-result">{c.result.answer.text === '' ? '(empty)' : c.result.answer.text}</span>
+                    <span className="candidate-result">{answerHeadline(c.result.answer)}</span>
                   ) : (
                     <span className="candidate-result candidate-error">
                       {c.result.error.code}: {c.result.error.message}

@@ -1,4 +1,5 @@
 import type { AskSummary } from '../../../shared/ask'
+import { answerHeadline } from '../../../shared/ask'
 import { useStudio } from '../question/studio'
 
 /** The current session's questions, newest first; a click shows the answer again in the question panel. */
@@ -20,10 +21,10 @@ export function QuestionHistory({ questions }: { questions: AskSummary[] }): Rea
             >
               <span className="question-history-q">{q.question}</span>
               <span className={q.answer ? 'question-history-a' : 'question-history-a failed'}>
-                {q.answer ? `→ ${q.answer.text}` : `no answer: ${q.problem?.message ?? ''}`}
+                {q.answer ? `→ ${answerHeadline(q.answer)}` : `no answer: ${q.problem?.message ?? ''}`}
               </span>
               <span className="small muted">
-                {q.endpoint.model} · {q.candidates.length} candidates
+                {q.endpoint.model} · {q.candidates.length} candidate{q.candidates.length === 1 ? '' : 's'}
               </span>
             </button>
           </li>

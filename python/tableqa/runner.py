@@ -12,6 +12,7 @@ import io
 import json
 import linecache
 import math
+import sys
 import time
 import traceback
 from collections.abc import Mapping
@@ -263,7 +264,7 @@ def _run(code: str, namespace: dict[str, Any], table_kind: str) -> dict[str, Any
             if last is not None:
                 value = eval(last, namespace)
     except BaseException as exc:
-        return _failure(exc, out, err)
+        return _failure(exc, out, err, namespace)
     duration = round((time.perf_counter() - start) * 1000, 3)
     if value is None and "answer" in namespace:
         value = namespace["answer"]
@@ -321,7 +322,45 @@ def _answer_too_large(described: dict[str, Any]) -> str:
     )
 
 
-def _failure(exc: BaseException, out: _CappedText, err: _CappedText) -> dict[str, Any]:
+HINT_PATHS = 3
+HINT_SCAN = 20_000
+
+
+def _header_hint(exc: BaseException, namespace: Mapping[str, Any]) -> str:
+    """Where the labels of a failed lookup stand in the program's tables, or ``""``.
+
+    A ``KeyError`` on a table with hierarchical headers is most often a label asked at the wrong level
+    (``df.loc["child"]`` where the row is ``("parent", "child")``). The hint names the header paths that
+    hold the label, so that whoever reads the error (a person, or the model asked to repair its program)
+    can write the full path.
+    """
+    pd = sys.modules.get("pandas")
+    if pd is None or not isinstance(exc, KeyError) or not exc.args:
+        return ""
+    key = exc.args[0]
+    wanted = [k for k in (key if isinstance(key, tuple) else (key,)) if isinstance(k, str) and k.strip()]
+    hints: list[str] = []
+    for name, value in list(namespace.items()):
+        if name.startswith("_") or not isinstance(value, pd.DataFrame):
+            continue
+        for axis, index in (("row", value.index), ("column", value.columns)):
+            if index.nlevels < 2 or len(index) > HINT_SCAN:
+                continue
+            paths = [tuple(str(x) for x in p) for p in index]
+            for label in wanted:
+                folded = label.strip().casefold()
+                found = [p for p in paths if any(x.strip().casefold() == folded for x in p)]
+                if not found:
+                    continue
+                shown = ", ".join(repr(p) for p in found[:HINT_PATHS])
+                more = f" and {len(found) - HINT_PATHS} more" if len(found) > HINT_PATHS else ""
+                hints.append(f"{label!r} is a {axis} header of {name} within the full path {shown}{more}")
+    return "; ".join(hints[:4])
+
+
+def _failure(
+    exc: BaseException, out: _CappedText, err: _CappedText, namespace: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     if isinstance(exc, KeyboardInterrupt):
         return {
             "ok": False,
@@ -334,6 +373,9 @@ def _failure(exc: BaseException, out: _CappedText, err: _CappedText) -> dict[str
             },
         }
     message, tb_text = _format_error(exc)
+    hint = _header_hint(exc, namespace) if namespace is not None else ""
+    if hint:
+        message = f"{message} ({hint})"
     return {
         "ok": False,
         "error": {

@@ -185,3 +185,21 @@ def test_an_error_message_is_capped() -> None:
     assert result["ok"] is False
     assert len(result["error"]["message"]) < MESSAGE_CAP_CHARS + 100
     assert result["error"]["message"].endswith("more characters]")
+
+
+def test_a_key_error_on_hierarchical_headers_names_the_full_paths() -> None:
+    pd = pytest.importorskip("pandas")
+    rows = pd.MultiIndex.from_tuples([("industry", "mining"), ("industry", "transportation"), ("total", "")])
+    cols = pd.MultiIndex.from_tuples([("black male workers", "percent"), ("other male workers", "percent")])
+    df = pd.DataFrame([[1.0, 2.0], [11.1, 7.1], [100.0, 100.0]], index=rows, columns=cols)
+    message = error_of(run('answer = df.loc["Transportation"]', {"df": df}))["message"]
+    assert message.startswith("KeyError: 'Transportation'")
+    hint = "'Transportation' is a row header of df within the full path ('industry', 'transportation')"
+    assert hint in message
+    # A column label asked alone names every path that holds it (at most three, then a count).
+    message = error_of(run('answer = df["percent"]', {"df": df}))["message"]
+    assert "('black male workers', 'percent'), ('other male workers', 'percent')" in message
+    # Flat headers and labels found nowhere add nothing.
+    flat = pd.DataFrame({"a": [1]})
+    assert error_of(run('answer = flat["b"]', {"flat": flat}))["message"] == "KeyError: 'b'"
+    assert error_of(run('answer = df.loc["nowhere"]', {"df": df}))["message"] == "KeyError: 'nowhere'"

@@ -198,11 +198,22 @@ function loggedCalls(file: string): Call[] {
     .map((l) => JSON.parse(l) as Call)
 }
 
-function records(dir: string): QuestionRecord[] {
-  return readFileSync(join(dir, 'questions.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as QuestionRecord)
+/**
+ * The records of the sample's questions: a --keep folder may also hold questions of a larger sample asked
+ * in an earlier sitting, and a question asked again after an interrupted line counts once (the last).
+ */
+function records(dir: string, ids: ReadonlySet<string>): QuestionRecord[] {
+  const byId = new Map<string, QuestionRecord>()
+  for (const line of readFileSync(join(dir, 'questions.jsonl'), 'utf8').split('\n')) {
+    if (line.trim() === '') continue
+    try {
+      const r = JSON.parse(line) as QuestionRecord
+      if (ids.has(r.id)) byId.set(r.id, r)
+    } catch {
+      // A line cut off by an interrupted run: the runner asked that question again.
+    }
+  }
+  return [...byId.values()]
 }
 
 export async function run(args: string[]): Promise<SuiteResult> {
@@ -317,7 +328,12 @@ export async function run(args: string[]): Promise<SuiteResult> {
         progress: true,
         ...(values.data === undefined ? {} : { data: values.data })
       })
-      runs.push({ name: dataset, summary, records: records(dir) })
+      const ids = new Set(
+        loadDataset(dataset, 'dev', resolveDataDir(values.data))
+          .questions.slice(0, count)
+          .map((q) => q.id)
+      )
+      runs.push({ name: dataset, summary, records: records(dir, ids) })
     }
     host.logging = false
 

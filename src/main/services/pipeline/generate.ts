@@ -67,9 +67,13 @@ export type Generation = {
   engine: EngineRequestStats | null
 }
 
-/** The prompt profile an endpoint gets unless the question says otherwise. */
-export function defaultProfile(config: EndpointConfig): PromptProfile {
-  return config.kind === 'builtin' ? 'compact' : 'paper'
+/**
+ * The prompt profile an endpoint gets unless the question says otherwise: `paper` for every kind. Measured
+ * on the built-in 1.5B model (docs/BENCHMARKS.md › model), `compact` answered fewer questions right, and
+ * with the fixed part of the prompt read once per model its extra tokens cost little per question.
+ */
+export function defaultProfile(_config: EndpointConfig): PromptProfile {
+  return 'paper'
 }
 
 export function validate(request: AskRequest): string | null {

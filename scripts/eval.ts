@@ -3,8 +3,8 @@
  * --base-url URL --model NAME [--api chat|completions|responses]) [--api-key-env VAR] [--n 5]
  * [--temperature 0.7] [--limit N] [--apis none|qa|full] [--table-repr multiindex|flatten]
  * [--lang python|sql] [--select logprob|vote|greedy] [--repair on|off] [--profile paper|compact] [--concurrency K] [--out DIR] [--data DIR]`
- * `--profile` is the prompt's layout (default `paper`, the method as published and the app's default; `compact`
- * has shorter instructions, fewer examples and a smaller table view). `--repair on` asks once more, with the error, for each candidate whose program failed (off by default
+ * `--profile` is the prompt's layout (default `paper`, the method as published; the app gives the built-in
+ * model `compact`). `--repair on` asks once more, with the error, for each candidate whose program failed (off by default
  * here, so that runs compare with the paper's method; the app does it for the built-in model).
  */
 import { parseArgs } from 'node:util'

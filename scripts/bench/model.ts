@@ -10,7 +10,7 @@
  * timings (DIR/engine.jsonl) stay in DIR, and the same command run again there asks only the questions not
  * answered yet and reports over all of them, so a run can span sittings. `--repair` (on by default, as the
  * app does for the built-in model) asks once more, with the error, for each candidate whose program failed;
- * `--profile` lays the prompt out as the paper does (the default, also the app's) or compactly.
+ * `--profile` lays the prompt out as the paper does or compactly (the built-in model's default).
  *
  * Metrics (over WikiTQ and HiTab unless named for a dataset):
  * - model_load_ms, model_rss_mb: the engine process loading the model; its largest resident memory.
@@ -252,7 +252,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
   if (values.repair !== undefined && values.repair !== 'on' && values.repair !== 'off') throw new Error('--repair must be on or off')
   // As the app does for the built-in model: on unless asked otherwise.
   const repair = values.repair !== 'off'
-  const profile = values.profile === undefined ? 'paper' : values.profile
+  const profile = values.profile === undefined ? 'compact' : values.profile
   if (profile !== 'paper' && profile !== 'compact') throw new Error('--profile must be paper or compact')
   const gpu = values.gpu === undefined ? undefined : values.gpu
   if (gpu !== undefined && gpu !== 'auto' && gpu !== 'cpu') throw new Error('--gpu must be auto or cpu')

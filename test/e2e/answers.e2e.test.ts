@@ -2,7 +2,17 @@ import { readFileSync } from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-openai-server'
-import { addEndpoint, dataset, keepScreenshot, launchBrowser, recordEvents, startWebApp, type EventRecorder, type WebApp } from './support'
+import {
+  addEndpoint,
+  dataset,
+  keepScreenshot,
+  launchBrowser,
+  recordEvents,
+  startWebApp,
+  usePandas,
+  type EventRecorder,
+  type WebApp
+} from './support'
 
 // A football club's seasons: Year, W, L, T, Finish, Coach; 1918 "did not play".
 const SEASONS = dataset('wikitq', 'csv', '200-csv', '32.csv')
@@ -155,20 +165,8 @@ describe('answers as charts and tables', () => {
   })
 
   it('shows a DataFrame answer as a small grid, with CSV export', async () => {
-    // A DataFrame needs pandas: the sandbox has it only with a package source, local Python always.
-    if ((await page.getByTestId('python-status').innerText()).includes('(pandas)') !== true) {
-      await page.getByRole('button', { name: 'Endpoints…' }).click()
-      const settings = page.getByRole('dialog', { name: 'Model endpoints' })
-      await settings.getByRole('radio', { name: /Local Python/ }).check()
-      await settings.getByTestId('python-path').fill('python3')
-      await settings.getByRole('button', { name: 'Apply' }).click()
-      await settings.getByText('Programs now run in your local Python.').waitFor({ timeout: 30_000 })
-      await settings.getByRole('button', { name: 'Close' }).click()
-      await page
-        .getByTestId('python-status')
-        .filter({ hasText: /ready \(pandas\)/i })
-        .waitFor({ timeout: 60_000 })
-    }
+    // A DataFrame needs pandas.
+    await usePandas(page)
     await ask(TABLE_QUESTION)
     const table = page.getByRole('region', { name: 'Answer table' })
     await table.waitFor({ timeout: 60_000 })

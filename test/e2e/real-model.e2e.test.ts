@@ -8,7 +8,7 @@ import { appRoot } from '../../src/main/services/paths'
 import { SETTINGS_STORE } from '../../src/main/services/settings'
 import { openFileStore } from '../../src/main/services/store/store'
 import { describeWithRealModel } from '../support/test-model'
-import { launchBrowser, screenshot, startWebApp, type WebApp } from './support'
+import { launchBrowser, screenshot, startWebApp, usePandas, type WebApp } from './support'
 
 const SAMPLES = join(appRoot(), 'resources', 'samples')
 const CHART_QUESTION = 'Plot the total amount of each customer as a bar chart.'
@@ -54,20 +54,8 @@ describeWithRealModel('charts and tables answered by the real built-in model', (
   it('starts with the real model ready, and programs running in a Python with pandas', async () => {
     await page.goto(app?.url ?? '')
     await expect.poll(() => page.getByTestId('endpoint-health').innerText(), { timeout: 120_000 }).toContain('ready on this computer')
-    // Programs of a real model use pandas: the sandbox has it only with a package source, local Python always.
-    if ((await page.getByTestId('python-status').innerText()).includes('(pandas)') !== true) {
-      await page.getByRole('button', { name: 'Endpoints…' }).click()
-      const settings = page.getByRole('dialog', { name: 'Model endpoints' })
-      await settings.getByRole('radio', { name: /Local Python/ }).check()
-      await settings.getByTestId('python-path').fill('python3')
-      await settings.getByRole('button', { name: 'Apply' }).click()
-      await settings.getByText('Programs now run in your local Python.').waitFor({ timeout: 30_000 })
-      await settings.getByRole('button', { name: 'Close' }).click()
-      await page
-        .getByTestId('python-status')
-        .filter({ hasText: /ready \(pandas\)/i })
-        .waitFor({ timeout: 60_000 })
-    }
+    // Programs of a real model use pandas.
+    await usePandas(page)
   })
 
   it('answers a chart question with a drawn chart', async () => {

@@ -70,6 +70,25 @@ export async function showPythonPanel(page: Page): Promise<void> {
   await page.getByLabel('Python code').waitFor()
 }
 
+/**
+ * Programs that need pandas: the sandbox has it only with a package source, local Python always. Switches
+ * the executor to local Python through the settings dialog unless the status bar already reports pandas.
+ */
+export async function usePandas(page: Page): Promise<void> {
+  if ((await page.getByTestId('python-status').innerText()).includes('(pandas)')) return
+  await page.getByRole('button', { name: 'Endpoints…' }).click()
+  const settings = page.getByRole('dialog', { name: 'Model endpoints' })
+  await settings.getByRole('radio', { name: /Local Python/ }).check()
+  await settings.getByTestId('python-path').fill('python3')
+  await settings.getByRole('button', { name: 'Apply' }).click()
+  await settings.getByText('Programs now run in your local Python.').waitFor({ timeout: 30_000 })
+  await settings.getByRole('button', { name: 'Close' }).click()
+  await page
+    .getByTestId('python-status')
+    .filter({ hasText: /ready \(pandas\)/i })
+    .waitFor({ timeout: 60_000 })
+}
+
 /** Add an OpenAI-compatible server as the endpoint through the settings dialog, and wait until the status bar finds it reachable. */
 export async function addEndpoint(page: Page, endpoint: { url: string; key: string; name?: string; model?: string }): Promise<void> {
   await page.getByRole('button', { name: 'Endpoints…' }).click()

@@ -49,15 +49,21 @@ export function startEngine(port: EnginePort): void {
       ? problem('internal', `${what} failed: ${messageOf(error)}`)
       : problem('model-gpu', `${what} failed on the GPU (${e.info.backend}): ${messageOf(error)}`)
 
+  /** The request's prompt as tokens and the length of its fixed part; null (and the request failed) when it cannot be laid out. */
+  const layOut = (e: Engine, request: GenerateRequest | WarmRequest): { tokens: Token[]; fixed: number } | null => {
+    try {
+      return promptTokens(e.model, e.wrapper, request.input)
+    } catch (error) {
+      port.send({ type: 'failed', id: request.id, error: problem('bad-input', `The prompt could not be laid out: ${messageOf(error)}`) })
+      return null
+    }
+  }
+
   const generate = async (e: Engine, request: GenerateRequest): Promise<void> => {
     const { id } = request
-    let tokens: Token[]
-    let fixed: number
-    try {
-      ;({ tokens, fixed } = promptTokens(e.model, e.wrapper, request.input))
-    } catch (error) {
-      return port.send({ type: 'failed', id, error: problem('bad-input', `The prompt could not be laid out: ${messageOf(error)}`) })
-    }
+    const laid = layOut(e, request)
+    if (laid === null) return
+    const { tokens, fixed } = laid
     const room = e.info.contextSize - tokens.length
     if (room < 16)
       return port.send({
@@ -116,13 +122,9 @@ export function startEngine(port: EnginePort): void {
 
   const warm = async (e: Engine, request: WarmRequest): Promise<void> => {
     const { id } = request
-    let tokens: Token[]
-    let fixed: number
-    try {
-      ;({ tokens, fixed } = promptTokens(e.model, e.wrapper, request.input))
-    } catch (error) {
-      return port.send({ type: 'failed', id, error: problem('bad-input', `The prompt could not be laid out: ${messageOf(error)}`) })
-    }
+    const laid = layOut(e, request)
+    if (laid === null) return
+    const { tokens, fixed } = laid
     if (fixed === 0) return port.send({ type: 'warmed', id, prefix: { tokens: 0, source: 'none', ms: 0, saved: false } })
     const prefix = tokens.slice(0, fixed)
     const held = await holdPrompt(e, prefix, fixed, { cancelled: () => cancelled.has(id) }, () => yielded.has(id))

@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { AskKind, AskOptions, AskProgress, AskSummary } from '../src/shared/ask'
+import { answerHeadline, answerTableText } from '../src/shared/ask'
 import type { ApiKind, EngineRequestStats, SelectionMode } from '../src/shared/model'
 import { ResponseCache } from '../src/main/services/model'
 import { defaultDataDir } from '../src/main/services/paths'
@@ -220,7 +221,11 @@ function printSummary(s: AskSummary, executor: string): void {
   out.push(`Executor: ${executor}`)
   out.push(`Endpoint: ${s.endpoint.name} (${s.endpoint.model}, ${s.endpoint.api}); prompt: ${s.kind}, about ${s.promptTokens} tokens`)
   out.push('')
-  out.push(s.answer === null ? `No answer: ${s.problem?.message ?? 'unknown reason'}` : `Answer: ${s.answer.text}`)
+  out.push(s.answer === null ? `No answer: ${s.problem?.message ?? 'unknown reason'}` : `Answer: ${answerHeadline(s.answer)}`)
+  // A table answer is shown as the grid it is (its values joined on one line would be unreadable). A chart
+  // is named by what it plots: the app draws it, and --json gives its Vega-Lite spec.
+  if (s.answer?.table !== undefined && s.answer.chart === undefined && answerHeadline(s.answer) !== s.answer.text)
+    out.push(indent(answerTableText(s.answer.table)))
   if (s.answer?.note !== undefined) out.push(`Note: ${s.answer.note}`)
   if (s.selection !== null)
     out.push(
@@ -231,7 +236,7 @@ function printSummary(s: AskSummary, executor: string): void {
   out.push('', 'Candidates:')
   for (const c of s.candidates) {
     const lp = c.logprobSum === null ? 'no log-prob' : `log-prob ${c.logprobSum.toFixed(2)}`
-    const result = c.result.ok ? c.result.answer.text : `${c.result.error.code}: ${c.result.error.message}`
+    const result = c.result.ok ? answerHeadline(c.result.answer) : `${c.result.error.code}: ${c.result.error.message}`
     out.push(`  ${c.index + 1}. [${lp}${c.qaCalls > 0 ? `, ${c.qaCalls} qa call(s)` : ''}] ${result}`)
     if (c.program !== null) out.push(indent(c.program, '       '))
   }

@@ -189,3 +189,43 @@ export function answerHeadline(answer: Pick<AskAnswer, 'text' | 'table' | 'chart
     return `A table of ${t.rowCount.toLocaleString('en-US')} rows × ${t.columns.length} columns`
   return answer.text === '' ? '(empty)' : answer.text
 }
+
+/**
+ * A table answer as plain text for a terminal: header rows (one per column level), the row-index tuples
+ * on the left, columns padded to their widest cell, the first `maxRows` rows and a line saying how many
+ * more there are. Cells keep their text; numbers are right-aligned.
+ */
+export function answerTableText(t: AnswerTable, maxRows = 20): string {
+  const shown = t.rows.slice(0, maxRows)
+  const indexWidth = t.index[0]?.length ?? 0
+  const levels = Math.max(1, ...t.columns.map((c) => c.length))
+  const cellText = (v: AnswerCell): string =>
+    v === null ? '' : typeof v === 'number' ? v.toLocaleString('en-US', { maximumFractionDigits: 6 }) : String(v)
+  const header: string[][] = []
+  for (let level = 0; level < levels; level += 1) {
+    const left = Array.from({ length: indexWidth }, (_, k) => (level === levels - 1 ? (t.indexNames[k] ?? '') : ''))
+    // A label repeated across neighbouring columns at an upper level is shown once, as a spreadsheet merges it.
+    const labels = t.columns.map((c, j) => {
+      const label = c[level] ?? ''
+      const prev = t.columns[j - 1]
+      const sameParent = prev !== undefined && prev.slice(0, level + 1).join('\u0000') === c.slice(0, level + 1).join('\u0000')
+      return level < levels - 1 && sameParent ? '' : label
+    })
+    header.push([...left, ...labels])
+  }
+  const body = shown.map((row, i) => [...(t.index[i] ?? []).map(String), ...row.map(cellText)])
+  const numeric = [
+    ...Array.from({ length: indexWidth }, () => false),
+    ...t.columns.map((_, j) => shown.some((r) => typeof r[j] === 'number'))
+  ]
+  const all = [...header, ...body]
+  const widths = numeric.map((_, j) => Math.max(...all.map((r) => (r[j] ?? '').length)))
+  const line = (r: string[], alignNumbers: boolean): string =>
+    r
+      .map((c, j) => (alignNumbers && numeric[j] === true ? c.padStart(widths[j] ?? 0) : c.padEnd(widths[j] ?? 0)))
+      .join('  ')
+      .trimEnd()
+  const lines = [...header.map((r) => line(r, false)), ...body.map((r) => line(r, true))]
+  if (t.rowCount > shown.length) lines.push(`… ${(t.rowCount - shown.length).toLocaleString('en-US')} more rows`)
+  return lines.join('\n')
+}

@@ -11,6 +11,7 @@ import type { ScriptedServer } from '../support/scripted-openai-server'
 import { startScriptedServer } from '../support/scripted-openai-server'
 
 const QUESTION = 'what percent of immigrant black male workers worked in manufacturing?'
+const TABLE_QUESTION = 'show the first three rows for black male workers'
 const TABLE = join(datasetsDir(), 'hitab', 'data', 'tables', 'raw', '1008.json')
 const fenced = (code: string): string => `\`\`\`python\n${code}\n\`\`\``
 
@@ -46,6 +47,10 @@ beforeAll(async () => {
             { text: fenced('answer = df.loc["nowhere"]'), logprobs: [-0.5, -0.5] }
           ]
         }
+      },
+      {
+        match: (r) => r.prompt.includes(`Question: ${TABLE_QUESTION}`),
+        reply: { choices: [{ text: fenced('answer = df["black male workers"].head(3)'), logprobs: [-1] }] }
       }
     ]
   })
@@ -111,6 +116,24 @@ describe('npm run ask', () => {
     // Progress on stderr: each candidate's answer as soon as it ran.
     expect(run.stderr).toContain('generating 3/3')
     expect(run.stderr).toMatch(/candidate 3 ran: failed \(KeyError/)
+  })
+
+  it('prints a table answer as a grid, headed by its size', async () => {
+    const run = await cli(
+      ['--table', TABLE, '--question', TABLE_QUESTION, '--endpoint', 'scripted', '--api-key-env', 'CLI_TEST_KEY', '--n', '1'],
+      { CLI_TEST_KEY: 'sk-cli-test-key-0001' }
+    )
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/^Answer: A table of 3 rows × 4 columns$/m)
+    // Its header row (the index has no name), then one row per index path with the values aligned under it.
+    const lines = run.stdout.split('\n')
+    const at = lines.findIndex((l) => l.startsWith('Answer: '))
+    expect(lines[at + 1]).toMatch(/^ +immigrant {2}second generation {2}third generation or more {2}total$/)
+    expect(lines[at + 2]).toMatch(/^ {4}percent {2}agriculture, forestry, fishing and hunting +0\.7 +0\.3 +1\.3 +0\.8$/)
+    // Numbers are right-aligned: every row, like the header, ends at the same column.
+    expect(new Set(lines.slice(at + 1, at + 5).map((l) => l.length)).size).toBe(1)
+    // The candidate list heads it the same way.
+    expect(run.stdout).toMatch(/^ {2}1\. \[log-prob -1\.00\] A table of 3 rows × 4 columns$/m)
   })
 
   it('fails clearly without the key, with an unknown endpoint, and with bad flags', async () => {

@@ -23,6 +23,7 @@ from . import qa as qa_module
 from . import trace
 from .answer import is_pandas_like, normalize_answer
 from .chart import Chart
+from .pathloc import LOC_READER, header_path_reads, loc_read
 
 __all__ = [
     "ANSWER_CAP_BYTES",
@@ -167,7 +168,8 @@ def _table_kind(namespace: Mapping[str, Any]) -> str:
 
 
 def _compile(code: str) -> tuple[CodeType | None, CodeType | None]:
-    tree = ast.parse(code, FILENAME, "exec")
+    # `.loc` reads also take header paths as people write them (tableqa.pathloc).
+    tree = header_path_reads(ast.parse(code, FILENAME, "exec"))
     last: CodeType | None = None
     if tree.body and isinstance(tree.body[-1], ast.Expr):
         expr = ast.Expression(tree.body[-1].value)
@@ -244,6 +246,7 @@ def run(code: str, namespace: dict[str, Any]) -> dict[str, Any]:
     namespace.pop("answer", None)
     namespace.setdefault("__name__", "__program__")
     namespace.setdefault("__builtins__", __builtins__)
+    namespace[LOC_READER] = loc_read
     table_kind = _table_kind(namespace)
     linecache.cache[FILENAME] = (len(code), None, code.splitlines(keepends=True), FILENAME)
     try:

@@ -189,12 +189,23 @@ def test_an_error_message_is_capped() -> None:
 
 def test_a_key_error_on_hierarchical_headers_names_the_full_paths() -> None:
     pd = pytest.importorskip("pandas")
-    rows = pd.MultiIndex.from_tuples([("industry", "mining"), ("industry", "transportation"), ("total", "")])
+    rows = pd.MultiIndex.from_tuples(
+        [
+            ("industry", "mining"),
+            ("industry", "transportation"),
+            ("services", "transportation"),
+            ("total", ""),
+        ]
+    )
     cols = pd.MultiIndex.from_tuples([("black male workers", "percent"), ("other male workers", "percent")])
-    df = pd.DataFrame([[1.0, 2.0], [11.1, 7.1], [100.0, 100.0]], index=rows, columns=cols)
+    df = pd.DataFrame([[1.0, 2.0], [11.1, 7.1], [3.0, 4.0], [100.0, 100.0]], index=rows, columns=cols)
+    # The label stands under two parents: no single reading, so pandas' error, with where it stands.
     message = error_of(run('answer = df.loc["Transportation"]', {"df": df}))["message"]
     assert message.startswith("KeyError: 'Transportation'")
-    hint = "'Transportation' is a row header of df within the full path ('industry', 'transportation')"
+    hint = (
+        "'Transportation' is a row header of df within the full path ('industry', 'transportation'), "
+        "('services', 'transportation')"
+    )
     assert hint in message
     # A column label asked alone names every path that holds it (at most three, then a count).
     message = error_of(run('answer = df["percent"]', {"df": df}))["message"]
@@ -203,3 +214,68 @@ def test_a_key_error_on_hierarchical_headers_names_the_full_paths() -> None:
     flat = pd.DataFrame({"a": [1]})
     assert error_of(run('answer = flat["b"]', {"flat": flat}))["message"] == "KeyError: 'b'"
     assert error_of(run('answer = df.loc["nowhere"]', {"df": df}))["message"] == "KeyError: 'nowhere'"
+
+
+def _survey() -> Any:
+    pd = pytest.importorskip("pandas")
+    rows = pd.MultiIndex.from_tuples(
+        [("percent", "mining"), ("percent", "transportation and warehousing"), ("percent", "total")]
+    )
+    cols = pd.MultiIndex.from_tuples(
+        [
+            ("black male workers", "immigrant"),
+            ("black male workers", "total"),
+            ("other male workers", "total"),
+        ]
+    )
+    return pd.DataFrame([[1.0, 2.0, 3.0], [11.1, 9.0, 7.1], [100.0, 100.0, 100.0]], index=rows, columns=cols)
+
+
+def test_loc_reads_a_label_below_the_top_level_as_its_header_path_and_says_so() -> None:
+    df = _survey()
+    out = ok_value(
+        run('answer = df.loc["transportation and warehousing", ("other male workers", "total")]', {"df": df})
+    )
+    assert out["value"]["json"]["items"][0]["value"] == 7.1
+    assert "read as header paths: row ('percent', 'transportation and warehousing')" in out["stderr"]
+    # Labels of both axes run together ("Too many indexers" in pandas) are split where they fit.
+    out = ok_value(run('df.loc["transportation and warehousing", "other male workers", "total"]', {"df": df}))
+    assert out["value"]["json"]["items"][0]["value"] == 7.1
+    # A row label with a branch of columns: the row's values in that branch.
+    out = ok_value(run('df.loc["transportation and warehousing", "black male workers"]', {"df": df}))
+    assert [i["value"] for i in out["value"]["json"]["items"]] == [11.1, 9.0]
+
+
+def test_loc_leaves_what_pandas_answers_and_refuses_what_is_not_one_reading() -> None:
+    df = _survey()
+    # pandas' own answers are untouched: a full path, a top-level branch.
+    out = ok_value(run('df.loc[("percent", "mining"), ("black male workers", "total")]', {"df": df}))
+    assert out["value"]["json"]["items"][0]["value"] == 2.0
+    assert out["stderr"] == ""
+    # "total" is a row and a column header under several parents: no single reading, pandas' error stays.
+    message = error_of(run('df.loc["total", "total"]', {"df": df}))["message"]
+    assert message.startswith("KeyError")
+    # Labels found nowhere, slices, and assignments are pandas' business.
+    assert error_of(run('df.loc["nowhere", "total"]', {"df": df}))["message"].startswith("KeyError")
+    out = ok_value(run('df.loc["percent":"percent"].shape[0]', {"df": df}))
+    assert out["value"]["repr"] == "3"
+    out = ok_value(
+        run(
+            'df.loc[("percent", "mining"), ("black male workers", "total")] = 5\nanswer = df.iat[0, 1]',
+            {"df": df},
+        )
+    )
+    assert out["value"]["json"]["items"][0]["value"] == 5
+
+
+def test_loc_header_paths_do_not_change_series_or_other_objects() -> None:
+    df = _survey()
+    out = ok_value(
+        run('s = df[("other male workers", "total")]\nanswer = s.loc[("percent", "total")]', {"df": df})
+    )
+    assert out["value"]["json"]["items"][0]["value"] == 100
+    message = error_of(run('s = df[("other male workers", "total")]\nanswer = s.loc["mining"]', {"df": df}))[
+        "message"
+    ]
+    assert message.startswith("KeyError")
+    assert error_of(run("answer = [1].loc[0]", {}))["message"].startswith("AttributeError")

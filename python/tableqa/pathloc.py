@@ -1,0 +1,248 @@
+"""``df.loc`` reads that also take header paths the way people (and models) write them.
+
+On a table with hierarchical headers, ``df.loc["services", "men"]`` fails in pandas when the row is
+``("employed", "services")`` and the column ``("2020", "men")``: pandas wants every level from the top.
+``df.loc["services", "2020", "men"]`` fails too ("Too many indexers"): the labels of both axes run
+together. Both name one cell of the header tree without doubt, and the Operation APIs
+(:mod:`tableqa.ops`) already read such paths.
+
+Before a program runs, every ``X.loc[key]`` it *reads* (not assignments, not keys with slices) becomes
+``loc_read(X, key)`` (:func:`header_path_reads`). That first does exactly what pandas does. Only when
+pandas raises ``KeyError`` or ``IndexingError`` on a DataFrame and the key is made of labels, the labels
+are read as header paths (:func:`tableqa.headers.match_header`): split into a row part and a column part
+in every way their order allows, each part naming one header or one whole branch. When exactly one
+reading fits (the split the key was written with wins among several), that selection is returned and a
+line on stderr says how the key was read; otherwise pandas' own error is raised unchanged (the runner
+then adds where the labels stand). Nothing pandas answers changes.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from . import trace
+from .headers import PREFIX, HeaderMatch, match_header
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["LOC_READER", "header_path_reads", "loc_read", "read_key"]
+
+# The name a program's ``.loc`` reads are routed through (set in its namespace by the runner).
+LOC_READER = "__tableqa_loc__"
+
+# A key longer than this is not a header path someone wrote by hand; it is left to pandas.
+MAX_LABELS = 8
+
+Label = str | int | float
+
+
+def _labels(key: object) -> tuple[list[Label], int] | None:
+    """The key's labels in order and where its own row/column boundary falls, or None if it holds
+    anything but labels (slices, lists, masks, callables are pandas' business)."""
+
+    def flat(part: object) -> list[Label] | None:
+        if isinstance(part, bool):
+            return None
+        if isinstance(part, (str, int, float)):
+            return [part]
+        if isinstance(part, tuple) and all(
+            isinstance(x, (str, int, float)) and not isinstance(x, bool) for x in part
+        ):
+            return list(part)
+        return None
+
+    if not isinstance(key, tuple):
+        one = flat(key)
+        return None if one is None else (one, len(one))
+    if len(key) == 2:
+        rows, cols = flat(key[0]), flat(key[1])
+        if rows is not None and cols is not None:
+            return rows + cols, len(rows)
+    labels = flat(key)
+    return None if labels is None else (labels, len(labels))
+
+
+def _branch(keys: Sequence[Hashable], labels: Sequence[Label]) -> list[int] | None:
+    """Positions of the one header, or the one branch, that ``labels`` name on an axis; None when
+    they name nothing or several unrelated headers."""
+    found: list[HeaderMatch] = match_header(keys, tuple(labels))
+    if not found:
+        return None
+    best = min(m.kind for m in found)
+    top = [m for m in found if m.kind == best]
+    if len(top) == 1:
+        return [top[0].position]
+    # Several headers under one node named from the top (a whole branch) is one selection; the same
+    # label under different parents, or duplicated headers, is not.
+    return [m.position for m in top] if best == PREFIX else None
+
+
+def read_key(frame: pd.DataFrame, key: object) -> tuple[list[int], list[int]] | None:
+    """Row and column positions that a label key names as header paths, or None when no single
+    reading fits.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame([[1, 2], [3, 4]],
+    ...     index=pd.MultiIndex.from_tuples([("employed", "industry"), ("employed", "services")]),
+    ...     columns=pd.MultiIndex.from_tuples([("2020", "men"), ("2020", "women")]))
+    >>> read_key(df, ("services", "women"))
+    ([1], [1])
+    >>> read_key(df, ("services", "2020", "women"))
+    ([1], [1])
+    >>> read_key(df, ("women", "services"))
+    ([1], [1])
+    >>> read_key(df, ("nowhere", "women")) is None
+    True
+    """
+    parsed = _labels(key)
+    if parsed is None:
+        return None
+    labels, written = parsed
+    if not labels or len(labels) > MAX_LABELS:
+        return None
+    row_keys = list(frame.index.tolist())
+    col_keys = list(frame.columns.tolist())
+    every_col = list(range(len(col_keys)))
+    readings: dict[tuple[bool, int], tuple[list[int], list[int]]] = {}
+    for i in range(len(labels) + 1):
+        for rows_first in (True, False):
+            first, second = labels[:i], labels[i:]
+            row_part, col_part = (first, second) if rows_first else (second, first)
+            if not row_part:
+                continue  # a key names rows first; a bare column label stays pandas' KeyError
+            rows = _branch(row_keys, row_part)
+            cols = every_col if not col_part else _branch(col_keys, col_part)
+            if rows is None or cols is None:
+                continue
+            readings[(rows_first, i)] = (rows, cols)
+    if not readings:
+        return None
+    if (True, written) in readings:
+        return readings[(True, written)]
+    distinct = {(tuple(r), tuple(c)) for r, c in readings.values()}
+    if len(distinct) != 1:
+        return None
+    return next(iter(readings.values()))
+
+
+def _select(frame: pd.DataFrame, rows: list[int], cols: list[int]) -> Any:
+    if len(rows) == 1 and len(cols) == 1:
+        return frame.iat[rows[0], cols[0]]
+    if len(rows) == 1:
+        return frame.iloc[rows[0], cols]
+    if len(cols) == 1:
+        return frame.iloc[rows, cols[0]]
+    return frame.iloc[rows, cols]
+
+
+def _record(frame: pd.DataFrame, rows: list[int], cols: list[int]) -> None:
+    from .frame import source_of
+
+    src = source_of(frame)
+    if src is None:
+        return
+    row_keys, col_keys = frame.index.tolist(), frame.columns.tolist()
+    for i in rows:
+        for j in cols:
+            trace.record_cells(src.cells(row_keys[i], col_keys[j]))
+
+
+def _shown(keys: list[Hashable], positions: list[int]) -> str:
+    if len(positions) == len(keys) and len(keys) > 1:
+        return "all"
+    if len(positions) == 1:
+        return repr(keys[positions[0]])
+    return f"{len(positions)} under {keys[positions[0]]!r}…"
+
+
+def _indexing_errors() -> tuple[type[BaseException], ...]:
+    pd = sys.modules.get("pandas")
+    errors = getattr(pd, "errors", None) if pd is not None else None
+    indexing = getattr(errors, "IndexingError", None)
+    return (KeyError, indexing) if isinstance(indexing, type) else (KeyError,)
+
+
+def _is_frame(obj: object) -> bool:
+    pd = sys.modules.get("pandas")
+    return pd is not None and isinstance(obj, pd.DataFrame)
+
+
+def _key_text(key: object) -> str:
+    if isinstance(key, tuple):
+        return ", ".join(repr(k) for k in key)
+    return repr(key)
+
+
+def loc_read(obj: Any, key: object) -> Any:
+    """``obj.loc[key]``, and where pandas finds nothing on a DataFrame, the key read as header paths.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame([[1, 2], [3, 4]],
+    ...     index=pd.MultiIndex.from_tuples([("employed", "industry"), ("employed", "services")]),
+    ...     columns=pd.MultiIndex.from_tuples([("2020", "men"), ("2020", "women")]))
+    >>> int(loc_read(df, ("services", "women")))
+    4
+    >>> loc_read(df, ("employed", "industry")).tolist()
+    [1, 2]
+    """
+    try:
+        return obj.loc[key]
+    except _indexing_errors():
+        reading = read_key(obj, key) if _is_frame(obj) else None
+        if reading is None:
+            raise
+    rows, cols = reading
+    _record(obj, rows, cols)
+    print(
+        f"note: .loc[{_key_text(key)}] read as header paths: row {_shown(obj.index.tolist(), rows)}, "
+        f"column {_shown(obj.columns.tolist(), cols)}",
+        file=sys.stderr,
+    )
+    return _select(obj, rows, cols)
+
+
+def _has_slice(node: ast.expr) -> bool:
+    if isinstance(node, ast.Slice):
+        return True
+    return isinstance(node, ast.Tuple) and any(isinstance(e, (ast.Slice, ast.Starred)) for e in node.elts)
+
+
+class _LocReads(ast.NodeTransformer):
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        target = node.value
+        if (
+            isinstance(node.ctx, ast.Load)
+            and isinstance(target, ast.Attribute)
+            and target.attr == "loc"
+            and not _has_slice(node.slice)
+        ):
+            call = ast.Call(
+                func=ast.Name(id=LOC_READER, ctx=ast.Load()), args=[target.value, node.slice], keywords=[]
+            )
+            return ast.copy_location(call, node)
+        return node
+
+
+def header_path_reads(tree: ast.Module) -> ast.Module:
+    """The program with each ``X.loc[key]`` read routed through :func:`loc_read` (its namespace must
+    bind :data:`LOC_READER` to it); assignments through ``.loc`` and keys with slices are left alone.
+
+    Examples
+    --------
+    >>> tree = header_path_reads(ast.parse("a = df.loc['x', 'y']\\ndf.loc['x'] = 1\\nb = df.loc[1:2]"))
+    >>> print(ast.unparse(tree))
+    a = __tableqa_loc__(df, ('x', 'y'))
+    df.loc['x'] = 1
+    b = df.loc[1:2]
+    """
+    changed: ast.Module = _LocReads().visit(tree)
+    return ast.fix_missing_locations(changed)

@@ -9,6 +9,8 @@ import type { Result } from '../../../shared/result'
 import { fail, ok } from '../../../shared/result'
 import { appRoot } from '../paths'
 import { parseApiDoc } from './api-doc'
+import type { QuestionForm } from './question-form'
+import { QUESTION_FORMS, isQuestionForm } from './question-form'
 
 /** Which family of worked examples fits the input. */
 export type PromptKind = 'relational' | 'hierarchical' | 'airline' | 'multi-table'
@@ -49,6 +51,11 @@ export type Shot = {
   id: string
   tables: ShotTable[]
   question: string
+  /**
+   * The form of its question, as questionForm() reads it (a test checks they agree), so that a question
+   * of the same form can be given this example.
+   */
+  form?: QuestionForm
   /** The answer every solution gives, as normalised answer values. */
   answer: (string | number | boolean)[]
   /** Answers the `qa` helper gives in this example, keyed `question | value`. */
@@ -209,6 +216,11 @@ function parseShot(value: unknown, where: string): Shot {
   const python = lines('python')
   if (python === undefined) throw new Error(`${where}: a python solution is required`)
   const shot: Shot = { id: string(s['id'], `${where}.id`), tables, question: string(s['question'], `${where}.question`), answer, python }
+  const form = s['form']
+  if (form !== undefined) {
+    if (!isQuestionForm(form)) throw new Error(`${where}.form must be one of ${QUESTION_FORMS.join(', ')}`)
+    shot.form = form
+  }
   const plain = lines('plain')
   const sql = lines('sql')
   if (plain !== undefined) shot.plain = plain

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { appRoot } from '../paths'
@@ -7,7 +8,8 @@ import { apiDocPath, generateApiDoc, parseApiDoc } from './api-doc'
 import { estimateTokens } from './budget'
 import { apiCalls, buildPrompt, qaPrompt, shotProgram } from './build'
 import type { ApiLevel, PromptKind, PromptLibrary, PromptMode } from './library'
-import { PROMPT_KINDS, loadPromptLibrary } from './library'
+import { PROMPT_KINDS, loadPromptLibrary, promptsDir } from './library'
+import { questionForm } from './question-form'
 import { renderFrame } from './table-view'
 
 function library(): PromptLibrary {
@@ -131,6 +133,29 @@ describe('prompt library', () => {
     const lib = library()
     const counts = Object.fromEntries(PROMPT_KINDS.map((k) => [k, lib.kinds[k].count]))
     expect(counts).toEqual({ relational: 5, hierarchical: 5, airline: 8, 'multi-table': 5 })
+  })
+
+  it("tags every example with its question's form, as the question-form reader reads it", () => {
+    for (const kind of PROMPT_KINDS)
+      for (const shot of library().kinds[kind].shots.shots) expect(shot.form, shot.id).toBe(questionForm(shot.question))
+  })
+
+  it('refuses an example whose form is not one of the forms', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tableqa-prompts-'))
+    try {
+      cpSync(promptsDir(), dir, { recursive: true })
+      const file = join(dir, 'shots', 'relational.json')
+      const set = JSON.parse(readFileSync(file, 'utf8')) as { shots: Record<string, unknown>[] }
+      const first = set.shots[0]
+      if (first === undefined) throw new Error('no relational shot')
+      first['form'] = 'median'
+      writeFileSync(file, JSON.stringify(set))
+      const loaded = loadPromptLibrary(dir)
+      expect(loaded.ok).toBe(false)
+      if (!loaded.ok) expect(loaded.error.detail).toMatch(/relational shot 1\.form must be one of lookup, /)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('fills the QA prompt with and without a value', () => {

@@ -13,7 +13,7 @@ import { charsFor, chooseRows, estimateTokens, terms } from './budget'
 import type { ApiLevel, PromptKind, PromptLibrary, PromptMode, PromptProfile, Shot } from './library'
 import { fillTemplate } from './library'
 import type { QuestionForm } from './question-form'
-import { questionForm } from './question-form'
+import { QUESTION_FORMS, questionForm } from './question-form'
 import type { ViewTable } from './table-view'
 import { relatedRows, tableDigest } from './table-digest'
 import { cellText, headerListing, omitted, renderFrame } from './table-view'
@@ -180,7 +180,8 @@ function fixedShots(library: PromptLibrary, kind: PromptKind, mode: PromptMode, 
 /**
  * Worked examples for one question, beyond the fixed ones: up to the profile's closeShots examples of the
  * kind tagged with the question's form, in file order, that are not fixed and fit the mode and API level
- * as the fixed ones must. None when no example of that form is left, which is normal.
+ * as the fixed ones must. None when no example of that form is left, which is normal. `limit` (default
+ * the profile's closeShots) lets the documentation gather every example a question might be given.
  */
 export function closeShotsFor(
   library: PromptLibrary,
@@ -189,12 +190,13 @@ export function closeShotsFor(
   apis: ApiLevel,
   profile: PromptProfile,
   form: QuestionForm,
-  fixed: readonly Shot[]
+  fixed: readonly Shot[],
+  limit: number = library.profiles[profile].closeShots
 ): ChosenShot[] {
   const p = library.profiles[profile]
   const chosen: ChosenShot[] = []
   for (const shot of library.kinds[kind].shots.shots) {
-    if (chosen.length >= p.closeShots) break
+    if (chosen.length >= limit) break
     if (shot.form !== form || fixed.some((f) => f.id === shot.id)) continue
     const code = shotProgram(shot, mode, apis, library.apiFunctions)
     if (code === null) continue
@@ -228,14 +230,31 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
   const shots = fixedShots(library, kind, mode, apis, profile)
   if (shots.length < wanted)
     notes.push(`Only ${shots.length} worked examples fit ${mode} mode with API level '${apis}' (the ${kind} set asks for ${wanted}).`)
-  // Only the fixed examples choose what the compact documentation lists: it is part of the fixed prefix.
+  // The compact documentation lists the functions of every example this kind may show, fixed or chosen
+  // per question: it is part of the fixed prefix, so it may not depend on the question, and a chosen
+  // example should not call a function the instructions leave out.
+  const mayShow = [
+    ...shots,
+    ...(p.closeShots === 0 ? [] : QUESTION_FORMS).flatMap((f) =>
+      closeShotsFor(
+        library,
+        kind,
+        mode,
+        apis,
+        profile,
+        f,
+        shots.map((x) => x.shot),
+        Number.POSITIVE_INFINITY
+      )
+    )
+  ]
   const system = systemText(
     library,
     kind,
     mode,
     apis,
     profile,
-    shots.map((x) => x.code)
+    mayShow.map((x) => x.code)
   )
   const askedForm = questionForm(question)
 

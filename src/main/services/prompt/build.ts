@@ -1,9 +1,10 @@
 /**
  * Builds the prompt for one question: instructions with the API guidelines and documentation, worked
- * examples for the input's kind, then each table (pandas view + header tuples, cut to the token budget)
- * and the question. Two forms of the same content: one completion text that ends inside an open code
- * block (StarCoder-class models continue it), and chat messages where each example is a user/assistant
- * exchange (chat and responses APIs).
+ * examples for the input's kind, where the profile asks for them worked examples of the question's form,
+ * then each table (pandas view + header tuples, cut to the token budget) and the question. Two forms of
+ * the same content: one completion text that ends inside an open code block (StarCoder-class models
+ * continue it), and chat messages where each example is a user/assistant exchange (chat and responses
+ * APIs).
  */
 
 import type { ChatMessage } from '../../../shared/model'
@@ -11,6 +12,8 @@ import { apiDocFor, apiSummaryFor } from './api-doc'
 import { charsFor, chooseRows, estimateTokens, terms } from './budget'
 import type { ApiLevel, PromptKind, PromptLibrary, PromptMode, PromptProfile, Shot } from './library'
 import { fillTemplate } from './library'
+import type { QuestionForm } from './question-form'
+import { QUESTION_FORMS, questionForm } from './question-form'
 import type { ViewTable } from './table-view'
 import { relatedRows, tableDigest } from './table-digest'
 import { cellText, headerListing, omitted, renderFrame } from './table-view'
@@ -60,8 +63,12 @@ export type BuiltPrompt = {
   fixed: number
   /** Estimated prompt tokens. */
   tokens: number
-  /** Ids of the worked examples used, in order. */
+  /** Ids of the worked examples used, in order: the fixed ones, then those chosen for the question. */
   shots: string[]
+  /** Ids of the worked examples chosen for this question (its form), shown after the fixed part. */
+  closeShots: string[]
+  /** The question's form, which chose closeShots. */
+  questionForm: QuestionForm
   tables: TableCut[]
   /** What was cut to fit the budget, in words. */
   notes: string[]
@@ -153,6 +160,52 @@ function prepare(t: PromptTable, questionTerms: ReadonlySet<string>): PreparedTa
   }
 }
 
+type ChosenShot = { shot: Shot; code: string }
+
+/** The fixed worked examples of a kind and profile: the first that fit the mode and API level. */
+function fixedShots(library: PromptLibrary, kind: PromptKind, mode: PromptMode, apis: ApiLevel, profile: PromptProfile): ChosenShot[] {
+  const p = library.profiles[profile]
+  const wanted = p.shots[kind]
+  const chosen: ChosenShot[] = []
+  for (const shot of library.kinds[kind].shots.shots) {
+    if (chosen.length >= wanted) break
+    const code = shotProgram(shot, mode, apis, library.apiFunctions)
+    if (code === null) continue
+    if (p.skipQaShots && apiCalls(code, library.apiFunctions).includes('qa')) continue
+    chosen.push({ shot, code })
+  }
+  return chosen
+}
+
+/**
+ * Worked examples for one question, beyond the fixed ones: up to the profile's closeShots examples of the
+ * kind tagged with the question's form, in file order, that are not fixed and fit the mode and API level
+ * as the fixed ones must. None when no example of that form is left, which is normal. `limit` (default
+ * the profile's closeShots) lets the documentation gather every example a question might be given.
+ */
+export function closeShotsFor(
+  library: PromptLibrary,
+  kind: PromptKind,
+  mode: PromptMode,
+  apis: ApiLevel,
+  profile: PromptProfile,
+  form: QuestionForm,
+  fixed: readonly Shot[],
+  limit: number = library.profiles[profile].closeShots
+): ChosenShot[] {
+  const p = library.profiles[profile]
+  const chosen: ChosenShot[] = []
+  for (const shot of library.kinds[kind].shots.shots) {
+    if (chosen.length >= limit) break
+    if (shot.form !== form || fixed.some((f) => f.id === shot.id)) continue
+    const code = shotProgram(shot, mode, apis, library.apiFunctions)
+    if (code === null) continue
+    if (p.skipQaShots && apiCalls(code, library.apiFunctions).includes('qa')) continue
+    chosen.push({ shot, code })
+  }
+  return chosen
+}
+
 function exampleBlock(library: PromptLibrary, shot: Shot): string {
   return shot.tables
     .map((t) => {
@@ -172,27 +225,38 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
   const { library, kind, mode, apis, form, question } = request
   const profile = request.profile ?? 'paper'
   const p = library.profiles[profile]
-  const entry = library.kinds[kind]
   const wanted = p.shots[kind]
   const notes: string[] = []
-  const shots: { shot: Shot; code: string }[] = []
-  for (const shot of entry.shots.shots) {
-    if (shots.length >= wanted) break
-    const code = shotProgram(shot, mode, apis, library.apiFunctions)
-    if (code === null) continue
-    if (p.skipQaShots && apiCalls(code, library.apiFunctions).includes('qa')) continue
-    shots.push({ shot, code })
-  }
+  const shots = fixedShots(library, kind, mode, apis, profile)
   if (shots.length < wanted)
     notes.push(`Only ${shots.length} worked examples fit ${mode} mode with API level '${apis}' (the ${kind} set asks for ${wanted}).`)
+  // The compact documentation lists the functions of every example this kind may show, fixed or chosen
+  // per question: it is part of the fixed prefix, so it may not depend on the question, and a chosen
+  // example should not call a function the instructions leave out.
+  const mayShow = [
+    ...shots,
+    ...(p.closeShots === 0 ? [] : QUESTION_FORMS).flatMap((f) =>
+      closeShotsFor(
+        library,
+        kind,
+        mode,
+        apis,
+        profile,
+        f,
+        shots.map((x) => x.shot),
+        Number.POSITIVE_INFINITY
+      )
+    )
+  ]
   const system = systemText(
     library,
     kind,
     mode,
     apis,
     profile,
-    shots.map((x) => x.code)
+    mayShow.map((x) => x.code)
   )
+  const askedForm = questionForm(question)
 
   const qTerms = terms(question)
   const prepared = request.tables.map((t) => prepare(t, qTerms))
@@ -215,7 +279,35 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
     notes.push(
       `${shotTexts.length - kept} of ${shotTexts.length} worked examples were left out to fit the prompt budget of ${request.tokenBudget} tokens.`
     )
-  let rowBudget = Math.max(0, budgetChars - fixedChars(kept))
+  // Examples chosen for the question come after the fixed part, which they therefore never change. They
+  // are left out when the fixed examples themselves were cut, and when they would take instructions and
+  // examples past the same four fifths of the budget.
+  const closeTexts: { id: string; user: string; code: string }[] = []
+  if (p.closeShots > 0 && kept === shotTexts.length) {
+    let used = fixedOnly(kept)
+    for (const { shot, code } of closeShotsFor(
+      library,
+      kind,
+      mode,
+      apis,
+      profile,
+      askedForm,
+      shots.map((x) => x.shot)
+    )) {
+      const user = exampleBlock(library, shot)
+      const cost = user.length + code.length + 40
+      if (used + cost > (budgetChars * 4) / 5) {
+        notes.push(
+          `The worked example chosen for this ${askedForm} question (${shot.id}) was left out to fit the prompt budget of ${request.tokenBudget} tokens.`
+        )
+        break
+      }
+      used += cost
+      closeTexts.push({ id: shot.id, user, code })
+    }
+  }
+  const closeChars = closeTexts.reduce((s, x) => s + x.user.length + x.code.length + 40, 0)
+  let rowBudget = Math.max(0, budgetChars - fixedChars(kept) - closeChars)
   // A profile may hold the tables to less than the budget leaves (headers are always shown in full).
   if (p.tableTokens !== null) rowBudget = Math.min(rowBudget, charsFor(p.tableTokens))
 
@@ -247,21 +339,24 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
   let tokens: number
   let fixed: number
   if (form === 'completion') {
-    const parts = [
-      system,
-      ...keptShots.map((s, k) => `${fillTemplate(library.layout.example, { number: String(k + 1) })}\n${s.user}\n${fence(library, s.code)}`)
-    ]
+    const example = (s: { user: string; code: string }, k: number): string =>
+      `${fillTemplate(library.layout.example, { number: String(k + 1) })}\n${s.user}\n${fence(library, s.code)}`
+    const parts = [system, ...keptShots.map(example)]
     fixed = parts.join('\n\n').length + 2
+    // The question's own examples continue the numbering, after the fixed part.
+    parts.push(...closeTexts.map((s, k) => example(s, keptShots.length + k)))
     parts.push(`${library.layout.task}\n${taskUser}\n${library.layout.codeOpen}\n`)
     text = parts.join('\n\n')
     tokens = estimateTokens(text)
   } else {
     messages = [{ role: 'system', content: system }]
-    for (const s of keptShots) {
-      messages.push({ role: 'user', content: `${s.user}\n${library.layout.chatAnswerNote}` })
-      messages.push({ role: 'assistant', content: fence(library, s.code) })
-    }
+    const exchange = (s: { user: string; code: string }): ChatMessage[] => [
+      { role: 'user', content: `${s.user}\n${library.layout.chatAnswerNote}` },
+      { role: 'assistant', content: fence(library, s.code) }
+    ]
+    messages.push(...keptShots.flatMap(exchange))
     fixed = messages.length
+    messages.push(...closeTexts.flatMap(exchange))
     messages.push({ role: 'user', content: `${taskUser}\n${library.layout.chatAnswerNote}` })
     // A few tokens of framing per message, as chat templates add.
     tokens = messages.reduce((s, m) => s + estimateTokens(m.content) + 4, 0)
@@ -290,7 +385,9 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
           ? [library.layout.codeClose]
           : [],
     tokens,
-    shots: keptShots.map((_, k) => shots[k]?.shot.id ?? ''),
+    shots: [...keptShots.map((_, k) => shots[k]?.shot.id ?? ''), ...closeTexts.map((x) => x.id)],
+    closeShots: closeTexts.map((x) => x.id),
+    questionForm: askedForm,
     tables,
     notes
   }

@@ -9,6 +9,8 @@ import type { Result } from '../../../shared/result'
 import { fail, ok } from '../../../shared/result'
 import { appRoot } from '../paths'
 import { parseApiDoc } from './api-doc'
+import type { QuestionForm } from './question-form'
+import { QUESTION_FORMS, isQuestionForm } from './question-form'
 
 /** Which family of worked examples fits the input. */
 export type PromptKind = 'relational' | 'hierarchical' | 'airline' | 'multi-table'
@@ -21,7 +23,8 @@ export type ApiLevel = 'none' | 'qa' | 'full'
 
 /**
  * How the prompt is laid out. `paper`: as in Cao et al. (the whole API documentation, 5 worked examples,
- * 8 for airline tables, tables up to the endpoint's budget). `compact`: made for small local models.
+ * 8 for airline tables, tables up to the endpoint's budget). `compact`: made for small local models (and
+ * one more example chosen for the question's form, after the fixed part).
  */
 export type PromptProfile = 'paper' | 'compact'
 export const PROMPT_PROFILES: readonly PromptProfile[] = ['paper', 'compact']
@@ -39,6 +42,11 @@ export type Profile = {
   tableTokens: number | null
   /** Start the model's reply with the opening code fence, where the endpoint allows it (the built-in engine). */
   prefill: boolean
+  /**
+   * Worked examples chosen per question, shown after the fixed ones: of the question's form (see
+   * question-form.ts), from the kind's examples that are not fixed. 0 for `paper`, the method as published.
+   */
+  closeShots: number
 }
 
 /** A small table inside a worked example, in ParsedTable's shape. */
@@ -49,6 +57,11 @@ export type Shot = {
   id: string
   tables: ShotTable[]
   question: string
+  /**
+   * The form of its question, as questionForm() reads it (a test checks they agree), so that a question
+   * of the same form can be given this example.
+   */
+  form?: QuestionForm
   /** The answer every solution gives, as normalised answer values. */
   answer: (string | number | boolean)[]
   /** Answers the `qa` helper gives in this example, keyed `question | value`. */
@@ -137,6 +150,14 @@ function readLibrary(dir: string): PromptLibrary {
   })
   const modes = modesOf(modesIn, 'modes')
   const apiGuidelines = guidelinesOf(guidelinesIn, 'apiGuidelines')
+  const profilesIn = object(manifest['profiles'] ?? {}, 'manifest.json profiles')
+  const closeShotsOf = (o: Record<string, unknown>, where: string): number => {
+    const n = o['closeShots'] ?? 0
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new Error(`${where}.closeShots must be a whole number, 0 or more`)
+    return n
+  }
+  // The paper profile is the top-level templates; the manifest may only set its closeShots (none by default).
+  const paperIn = profilesIn['paper'] === undefined ? {} : object(profilesIn['paper'], 'manifest.json profiles.paper')
   const paper: Profile = {
     shots: Object.fromEntries(PROMPT_KINDS.map((k) => [k, kinds[k].count])) as Record<PromptKind, number>,
     skipQaShots: false,
@@ -144,9 +165,9 @@ function readLibrary(dir: string): PromptLibrary {
     modes,
     apiGuidelines,
     tableTokens: null,
-    prefill: false
+    prefill: false,
+    closeShots: closeShotsOf(paperIn, 'profiles.paper')
   }
-  const profilesIn = object(manifest['profiles'] ?? {}, 'manifest.json profiles')
   const c = object(profilesIn['compact'], 'manifest.json profiles.compact')
   const shotsIn = object(c['shots'], 'profiles.compact.shots')
   const compact: Profile = {
@@ -163,7 +184,8 @@ function readLibrary(dir: string): PromptLibrary {
     modes: modesOf(object(c['modes'], 'profiles.compact.modes'), 'profiles.compact.modes'),
     apiGuidelines: guidelinesOf(object(c['apiGuidelines'], 'profiles.compact.apiGuidelines'), 'profiles.compact.apiGuidelines'),
     tableTokens: typeof c['tableTokens'] === 'number' ? c['tableTokens'] : null,
-    prefill: c['prefill'] === true
+    prefill: c['prefill'] === true,
+    closeShots: closeShotsOf(c, 'profiles.compact')
   }
   return {
     version,
@@ -209,6 +231,11 @@ function parseShot(value: unknown, where: string): Shot {
   const python = lines('python')
   if (python === undefined) throw new Error(`${where}: a python solution is required`)
   const shot: Shot = { id: string(s['id'], `${where}.id`), tables, question: string(s['question'], `${where}.question`), answer, python }
+  const form = s['form']
+  if (form !== undefined) {
+    if (!isQuestionForm(form)) throw new Error(`${where}.form must be one of ${QUESTION_FORMS.join(', ')}`)
+    shot.form = form
+  }
   const plain = lines('plain')
   const sql = lines('sql')
   if (plain !== undefined) shot.plain = plain

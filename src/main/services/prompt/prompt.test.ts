@@ -1,19 +1,35 @@
 import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { appRoot } from '../paths'
 import { apiDocPath, generateApiDoc, parseApiDoc } from './api-doc'
 import { estimateTokens } from './budget'
 import { apiCalls, buildPrompt, qaPrompt, shotProgram } from './build'
-import type { ApiLevel, PromptKind, PromptLibrary, PromptMode } from './library'
-import { PROMPT_KINDS, loadPromptLibrary } from './library'
+import type { ApiLevel, PromptKind, PromptLibrary, PromptMode, Shot } from './library'
+import { PROMPT_KINDS, loadPromptLibrary, promptsDir } from './library'
+import { QUESTION_FORMS, questionForm } from './question-form'
 import { renderFrame } from './table-view'
 
 function library(): PromptLibrary {
   const loaded = loadPromptLibrary()
   if (!loaded.ok) throw new Error(`${loaded.error.message} ${loaded.error.detail ?? ''}`)
   return loaded.value
+}
+
+/** Loads a copy of the prompt library with one JSON file edited (the copy is removed afterwards). */
+function loadEdited(file: string, edit: (json: Record<string, unknown>) => void): ReturnType<typeof loadPromptLibrary> {
+  const dir = mkdtempSync(join(tmpdir(), 'tableqa-prompts-'))
+  try {
+    cpSync(promptsDir(), dir, { recursive: true })
+    const json = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown>
+    edit(json)
+    writeFileSync(join(dir, file), JSON.stringify(json))
+    return loadPromptLibrary(dir)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 const python3 = spawnSync('python3', ['--version']).status === 0
@@ -131,6 +147,35 @@ describe('prompt library', () => {
     const lib = library()
     const counts = Object.fromEntries(PROMPT_KINDS.map((k) => [k, lib.kinds[k].count]))
     expect(counts).toEqual({ relational: 5, hierarchical: 5, airline: 8, 'multi-table': 5 })
+  })
+
+  it("tags every example with its question's form, as the question-form reader reads it", () => {
+    for (const kind of PROMPT_KINDS)
+      for (const shot of library().kinds[kind].shots.shots) expect(shot.form, shot.id).toBe(questionForm(shot.question))
+  })
+
+  it('refuses an example whose form is not one of the forms', () => {
+    const loaded = loadEdited(join('shots', 'relational.json'), (set) => {
+      const first = (set['shots'] as Record<string, unknown>[])[0]
+      if (first === undefined) throw new Error('no relational shot')
+      first['form'] = 'median'
+    })
+    expect(loaded.ok).toBe(false)
+    if (!loaded.ok) expect(loaded.error.detail).toMatch(/relational shot 1\.form must be one of lookup, /)
+  })
+
+  it('reads how many examples a profile chooses per question: none for paper, a whole number for compact', () => {
+    const lib = library()
+    expect(lib.profiles.paper.closeShots).toBe(0)
+    expect(lib.profiles.compact.closeShots).toBe(1)
+    for (const bad of [-1, 1.5, '1']) {
+      const loaded = loadEdited('manifest.json', (manifest) => {
+        const profiles = manifest['profiles'] as Record<string, Record<string, unknown>>
+        if (profiles['compact'] !== undefined) profiles['compact']['closeShots'] = bad
+      })
+      expect(loaded.ok, String(bad)).toBe(false)
+      if (!loaded.ok) expect(loaded.error.detail).toBe('profiles.compact.closeShots must be a whole number, 0 or more')
+    }
   })
 
   it('fills the QA prompt with and without a value', () => {
@@ -337,20 +382,34 @@ describe('the compact profile for small local models', () => {
 
   it('has a fixed part that is the same whatever the table and the question, so an engine reads it once', () => {
     for (const kind of PROMPT_KINDS) {
-      const a = build(kind, 0, 'how many rows are there?')
-      const b = build(kind, 1, 'which one is the largest of them all, by far?')
-      expect(a.fixed).toBeGreaterThan(1)
-      expect(a.messages?.slice(0, a.fixed)).toEqual(b.messages?.slice(0, b.fixed))
-      // The question's own part follows it.
-      expect(a.messages?.[a.fixed]?.content).toContain('how many rows are there?')
+      for (const form of ['chat', 'completion'] as const) {
+        // Two questions of different forms on different tables: each may get its own example after the fixed part.
+        const a = build(kind, 0, 'how many rows are there?', { form })
+        const b = build(kind, 1, 'which one is the largest of them all, by far?', { form })
+        expect([a.questionForm, b.questionForm]).toEqual(['count', 'superlative'])
+        const where = `${kind}/${form}`
+        if (form === 'chat') {
+          expect(a.fixed, where).toBeGreaterThan(1)
+          expect(a.messages?.slice(0, a.fixed), where).toEqual(b.messages?.slice(0, b.fixed))
+          // The question's own part follows it: its examples, then its table and itself.
+          expect(a.messages?.slice(a.fixed).map((m) => m.role)).toEqual([...a.closeShots.flatMap(() => ['user', 'assistant']), 'user'])
+          expect(a.messages?.at(-1)?.content).toContain('how many rows are there?')
+        } else {
+          expect(a.fixed, where).toBeGreaterThan(100)
+          expect(a.text?.slice(0, a.fixed), where).toBe(b.text?.slice(0, b.fixed))
+          expect(a.text?.slice(a.fixed), where).toMatch(a.closeShots.length > 0 ? /^### Example \d+\n/ : /^### Your question\n/)
+        }
+      }
     }
   })
 
   it('keeps fewer examples, none calling qa(), and documents in one line each the functions they use, qa and chart', () => {
     const built = build('relational', 0, 'how many?')
-    expect(built.shots).toHaveLength(lib.profiles.compact.shots.relational)
-    const codes = built.shots.map((id) => lib.kinds.relational.shots.shots.find((s) => s.id === id)?.python.join('\n') ?? '')
-    expect(codes.some((c) => apiCalls(c, lib.apiFunctions).includes('qa'))).toBe(false)
+    const fixed = built.shots.slice(0, built.shots.length - built.closeShots.length)
+    expect(fixed).toHaveLength(lib.profiles.compact.shots.relational)
+    const code = (id: string): string => lib.kinds.relational.shots.shots.find((s) => s.id === id)?.python.join('\n') ?? ''
+    expect(built.shots.map(code).some((c) => apiCalls(c, lib.apiFunctions).includes('qa'))).toBe(false)
+    const codes = fixed.map(code)
     const system = built.messages?.[0]?.content ?? ''
     for (const f of ['qa', 'chart', ...new Set(codes.flatMap((c) => apiCalls(c, lib.apiFunctions)))]) expect(system).toContain(`- ${f}(`)
     expect(system).not.toContain('Parameters:')
@@ -391,5 +450,141 @@ describe('the compact profile for small local models', () => {
     expect(estimateTokens(built.messages?.at(-1)?.content ?? '')).toBeLessThan((lib.profiles.compact.tableTokens ?? 0) + 300)
     // The rows the question names are among those kept.
     expect(built.messages?.at(-1)?.content).toContain('item number 1500')
+  })
+})
+
+describe('worked examples chosen for the question (closeShots)', () => {
+  const lib = library()
+  const shotById = (kind: PromptKind, id: string): Shot => {
+    const shot = lib.kinds[kind].shots.shots.find((s) => s.id === id)
+    if (shot === undefined) throw new Error(`no shot ${id}`)
+    return shot
+  }
+  const build = (kind: PromptKind, question: string, extra: Partial<Parameters<typeof buildPrompt>[0]> = {}) => {
+    const first = lib.kinds[kind].shots.shots[0]
+    if (first === undefined) throw new Error(`no shots for ${kind}`)
+    return buildPrompt({
+      library: lib,
+      kind,
+      mode: 'python',
+      apis: 'full',
+      form: 'chat',
+      question,
+      tables: first.tables.map((t) => ({ name: t.name, title: t.title, table: t })),
+      tokenBudget: 6_000,
+      profile: 'compact',
+      ...extra
+    })
+  }
+  const ratioQuestion = 'what percentage of the votes went to the winners?'
+
+  it('gives a ratio question a ratio example after the fixed ones, laid out like them (chat)', () => {
+    for (const [kind, expected] of [
+      ['relational', 'rel-variety-share'],
+      ['hierarchical', 'hier-child-share']
+    ] as const) {
+      const built = build(kind, ratioQuestion)
+      expect(built.questionForm).toBe('ratio')
+      expect(built.closeShots).toEqual([expected])
+      expect(built.shots).toHaveLength(lib.profiles.compact.shots[kind] + 1)
+      expect(built.shots.at(-1)).toBe(expected)
+      const shot = shotById(kind, expected)
+      expect(shot.form).toBe('ratio')
+      const messages = built.messages ?? []
+      expect(messages).toHaveLength(2 + 2 * built.shots.length)
+      expect(built.fixed).toBe(1 + 2 * lib.profiles.compact.shots[kind])
+      expect(messages[built.fixed]?.role).toBe('user')
+      expect(messages[built.fixed]?.content).toContain(`Question: ${shot.question}\n${lib.layout.chatAnswerNote}`)
+      expect(messages[built.fixed + 1]).toEqual({ role: 'assistant', content: `\`\`\`python\n${shot.python.join('\n')}\n\`\`\`` })
+      // The instructions (and the API functions they list) are those of any other question, and document
+      // every function the chosen example calls.
+      expect(messages[0]).toEqual(build(kind, 'what is the name of the river?').messages?.[0])
+      for (const f of apiCalls(shot.python.join('\n'), lib.apiFunctions)) expect(messages[0]?.content, f).toContain(`- ${f}(`)
+    }
+  })
+
+  it('gives a ratio question a ratio example after the fixed ones, laid out like them (completion)', () => {
+    const built = build('relational', ratioQuestion, { form: 'completion' })
+    const text = built.text ?? ''
+    const shot = shotById('relational', 'rel-variety-share')
+    const fixedCount = lib.profiles.compact.shots.relational
+    expect(text.slice(0, built.fixed)).not.toContain(shot.question)
+    const own = text.slice(built.fixed)
+    expect(own.startsWith(`### Example ${fixedCount + 1}\n`)).toBe(true)
+    expect(own).toContain(`Question: ${shot.question}\n\`\`\`python\n${shot.python.join('\n')}\n\`\`\`\n\n### Your question\n`)
+    expect(text.match(/^### Example \d+$/gm)).toEqual(Array.from({ length: fixedCount + 1 }, (_, k) => `### Example ${k + 1}`))
+    expect(text.endsWith(`Question: ${ratioQuestion}\n\`\`\`python\n`)).toBe(true)
+  })
+
+  it('adds none when no example of the form is left beyond the fixed ones: after the fixed part, the prompt is as without the setting', () => {
+    const without: PromptLibrary = { ...lib, profiles: { ...lib.profiles, compact: { ...lib.profiles.compact, closeShots: 0 } } }
+    // The multi-table set has no difference example, and its only superlative one is fixed.
+    for (const question of ['how many more books came out in 2019 than in 2016?', 'which author is the oldest?']) {
+      for (const form of ['chat', 'completion'] as const) {
+        const built = build('multi-table', question, { form })
+        expect(built.closeShots, question).toEqual([])
+        expect(built.shots).toHaveLength(lib.profiles.compact.shots['multi-table'])
+        // The instructions differ only in documenting what the examples other questions get may call.
+        const plain = build('multi-table', question, { form, library: without })
+        if (form === 'chat') expect(built.messages?.slice(built.fixed)).toEqual(plain.messages?.slice(plain.fixed))
+        else expect(built.text?.slice(built.fixed)).toBe(plain.text?.slice(plain.fixed))
+        expect(built.shots).toEqual(plain.shots)
+      }
+    }
+  })
+
+  it('shows the example in the variant the mode and API level allow, as for the fixed ones', () => {
+    const shot = shotById('relational', 'rel-variety-share')
+    for (const [mode, apis] of [
+      ['python', 'none'],
+      ['python', 'qa'],
+      ['sql', 'none'],
+      ['sql', 'full']
+    ] as const) {
+      const built = build('relational', ratioQuestion, { mode, apis })
+      expect(built.closeShots, `${mode}/${apis}`).toEqual([shot.id])
+      const code = shotProgram(shot, mode, apis, lib.apiFunctions)
+      expect(code).not.toBeNull()
+      expect(built.messages?.[built.fixed + 1]?.content).toBe(`\`\`\`python\n${code ?? ''}\n\`\`\``)
+    }
+    expect(shotProgram(shot, 'python', 'none', lib.apiFunctions)).toBe(shot.plain?.join('\n'))
+    expect(shotProgram(shot, 'sql', 'full', lib.apiFunctions)).toBe(shot.sql?.join('\n'))
+  })
+
+  it('leaves the example out when the budget is tight, never a fixed one for it', () => {
+    const cut = build('relational', ratioQuestion, { tokenBudget: 1_200 })
+    expect(cut.closeShots).toEqual([])
+    expect(cut.notes.join(' ')).toMatch(/worked examples were left out/)
+    const tight = build('relational', ratioQuestion, { tokenBudget: 1_750 })
+    expect(tight.shots).toHaveLength(lib.profiles.compact.shots.relational)
+    expect(tight.closeShots).toEqual([])
+    expect(tight.notes.join(' ')).toMatch(/chosen for this ratio question \(rel-variety-share\) was left out/)
+  })
+
+  it('adds none in the paper profile, whatever the question', () => {
+    for (const kind of PROMPT_KINDS)
+      for (const question of [
+        ratioQuestion,
+        'how many rows are there?',
+        'list the names.',
+        'which is the largest?',
+        'what is the total?'
+      ]) {
+        const built = build(kind, question, { profile: 'paper', tokenBudget: 12_000 })
+        expect(built.closeShots).toEqual([])
+        expect(built.shots).toHaveLength(lib.kinds[kind].count)
+      }
+  })
+
+  it('has examples of every form beyond the fixed ones of both profiles, for relational and hierarchical tables', () => {
+    for (const kind of ['relational', 'hierarchical'] as const) {
+      const fixedOf = (built: ReturnType<typeof build>): string[] => built.shots.filter((id) => !built.closeShots.includes(id))
+      const fixed = new Set([
+        ...fixedOf(build(kind, 'q', { profile: 'paper', tokenBudget: 12_000 })),
+        ...fixedOf(build(kind, 'q', { tokenBudget: 12_000 }))
+      ])
+      const rest = new Set(lib.kinds[kind].shots.shots.filter((s) => !fixed.has(s.id)).map((s) => s.form))
+      expect([...rest].sort(), kind).toEqual([...QUESTION_FORMS].sort())
+    }
   })
 })

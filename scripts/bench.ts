@@ -20,6 +20,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   packages: () => import('./bench/packages'),
   parse: () => import('./bench/parse'),
   question: () => import('./bench/question'),
+  replay: () => import('./bench/replay'),
   robustness: () => import('./bench/robustness')
 }
 

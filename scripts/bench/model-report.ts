@@ -1,11 +1,14 @@
 /**
  * What the model bench reports from the question logs of a run (pure functions, tested on their own):
  * accuracy under each selection rule on the same candidates, how often the programs agree and how right
- * the answer is at each level of agreement, the kinds of misses, and where the time went.
+ * the answer is at each level of agreement, the kinds of misses, and where the time went; and which
+ * questions a sample holds and their records in a run's folder.
  */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { SelectionMode } from '../../src/shared/model'
 import { normaliseAnswerKey, selectCandidate } from '../../src/main/services/pipeline/select'
-import type { QuestionRecord } from '../../src/main/services/eval/types'
+import { DATASETS, type DatasetId, type QuestionRecord } from '../../src/main/services/eval/types'
 
 export function median(values: number[]): number {
   if (values.length === 0) return 0
@@ -146,4 +149,43 @@ export function timing(records: QuestionRecord[]): {
     samplesTotal: samples.length,
     prefixSources
   }
+}
+
+/**
+ * The records of the sample's questions: a --keep folder may also hold questions of a larger sample asked
+ * in an earlier sitting, and a question asked again after an interrupted line counts once (the last).
+ */
+export function records(dir: string, ids: ReadonlySet<string>): QuestionRecord[] {
+  const byId = new Map<string, QuestionRecord>()
+  for (const line of readFileSync(join(dir, 'questions.jsonl'), 'utf8').split('\n')) {
+    if (line.trim() === '') continue
+    try {
+      const r = JSON.parse(line) as QuestionRecord
+      if (ids.has(r.id)) byId.set(r.id, r)
+    } catch {
+      // A line cut off by an interrupted run: the runner asked that question again.
+    }
+  }
+  return [...byId.values()]
+}
+
+export const DEFAULT_SAMPLE: [DatasetId, number][] = [
+  ['wikitq', 50],
+  ['hitab', 50],
+  ['aitqa', 25],
+  ['spider', 25]
+]
+
+/** `wikitq:50,hitab:50,…`; `--limit N` alone sets the WikiTQ and HiTab counts of the default sample. */
+export function sampleOf(spec: string | undefined, limit: number | undefined): [DatasetId, number][] {
+  if (spec === undefined)
+    return DEFAULT_SAMPLE.map(([d, c]) => [d, limit !== undefined && (d === 'wikitq' || d === 'hitab') ? limit : c] as [DatasetId, number])
+  return spec.split(',').map((part) => {
+    const [name, count] = part.split(':')
+    const dataset = DATASETS.find((d) => d === name?.trim())
+    const k = Number(count)
+    if (dataset === undefined || !Number.isInteger(k) || k < 1)
+      throw new Error(`--sample: '${part}' is not DATASET:COUNT (datasets: ${DATASETS.join(', ')})`)
+    return [dataset, k]
+  })
 }

@@ -44,7 +44,7 @@ import type { SuiteResult } from '../bench'
 import type { EndpointConfig } from '../../src/shared/model'
 import { evaluate, type RunSummary } from '../../src/main/services/eval'
 import { loadDataset, resolveDataDir } from '../../src/main/services/eval/datasets'
-import { DATASETS, type DatasetId, type QuestionRecord } from '../../src/main/services/eval/types'
+import type { QuestionRecord } from '../../src/main/services/eval/types'
 import { EngineHost, type EngineJob, type EngineResult } from '../../src/main/services/local-model/engine-host'
 import type { GenerateStats } from '../../src/main/services/local-model/engine-protocol'
 import { physicalCores } from '../../src/main/services/local-model/hardware'
@@ -58,7 +58,7 @@ import { BUILTIN_ID, BUILTIN_NAME, builtinSettings, promptBudget, SETTINGS_STORE
 import { openFileStore } from '../../src/main/services/store/store'
 import type { Result } from '../../src/shared/result'
 import { measureLogprobCost } from './model-logprobs'
-import { anyRight, calibration, eaWith, missKinds, pct, programs, timing } from './model-report'
+import { anyRight, calibration, eaWith, missKinds, pct, programs, records, sampleOf, timing } from './model-report'
 
 const TEMPERATURE = 0.7
 
@@ -196,24 +196,6 @@ function loggedCalls(file: string): Call[] {
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as Call)
-}
-
-/**
- * The records of the sample's questions: a --keep folder may also hold questions of a larger sample asked
- * in an earlier sitting, and a question asked again after an interrupted line counts once (the last).
- */
-function records(dir: string, ids: ReadonlySet<string>): QuestionRecord[] {
-  const byId = new Map<string, QuestionRecord>()
-  for (const line of readFileSync(join(dir, 'questions.jsonl'), 'utf8').split('\n')) {
-    if (line.trim() === '') continue
-    try {
-      const r = JSON.parse(line) as QuestionRecord
-      if (ids.has(r.id)) byId.set(r.id, r)
-    } catch {
-      // A line cut off by an interrupted run: the runner asked that question again.
-    }
-  }
-  return [...byId.values()]
 }
 
 export async function run(args: string[]): Promise<SuiteResult> {
@@ -438,27 +420,6 @@ export async function run(args: string[]): Promise<SuiteResult> {
     await host.close()
     if (values.keep === undefined) rmSync(out, { recursive: true, force: true })
   }
-}
-
-const DEFAULT_SAMPLE: [DatasetId, number][] = [
-  ['wikitq', 50],
-  ['hitab', 50],
-  ['aitqa', 25],
-  ['spider', 25]
-]
-
-/** `wikitq:50,hitab:50,…`; `--limit N` alone sets the WikiTQ and HiTab counts of the default sample. */
-function sampleOf(spec: string | undefined, limit: number | undefined): [DatasetId, number][] {
-  if (spec === undefined)
-    return DEFAULT_SAMPLE.map(([d, c]) => [d, limit !== undefined && (d === 'wikitq' || d === 'hitab') ? limit : c] as [DatasetId, number])
-  return spec.split(',').map((part) => {
-    const [name, count] = part.split(':')
-    const dataset = DATASETS.find((d) => d === name?.trim())
-    const k = Number(count)
-    if (dataset === undefined || !Number.isInteger(k) || k < 1)
-      throw new Error(`--sample: '${part}' is not DATASET:COUNT (datasets: ${DATASETS.join(', ')})`)
-    return [dataset, k]
-  })
 }
 
 /**

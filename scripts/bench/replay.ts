@@ -1,0 +1,129 @@
+/**
+ * `npm run bench -- replay --keep DIR [--sample wikitq:20,hitab:10] [--out DIR] [--data DIR]`: the programs a
+ * model run logged (the `--keep` folder of `npm run bench -- model`) run again with this checkout's runtime,
+ * without a model, and scored as the model bench scores them, beside the figures the run logged. A change
+ * to the runtime (how tables are built, what `.loc` reads, the Operation APIs) is measured this way on real
+ * model programs in a minute instead of hours. Each candidate's final program is run (after a repair, the
+ * repaired one); `qa()` calls fail, as there is no model to answer them, so a program that asks one runs
+ * here only if it did without the answer. The sample defaults to the datasets the folder holds, all of
+ * their logged questions.
+ */
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import type { SuiteResult } from '../bench'
+import { loadDataset, resolveDataDir } from '../../src/main/services/eval/datasets'
+import { hitabGoldCheck } from '../../src/main/services/eval/oracle/sources'
+import { runEval } from '../../src/main/services/eval/runner'
+import { goldQuery } from '../../src/main/services/eval/spider-gold'
+import {
+  DATASETS,
+  type CandidateProgram,
+  type CandidateSource,
+  type DatasetId,
+  type QuestionRecord
+} from '../../src/main/services/eval/types'
+import { createCPythonExecutor } from '../../src/main/services/python/cpython-executor'
+import { anyRight, eaWith, programs, records, sampleOf } from './model-report'
+
+/** A logged question's candidates as the runner takes them: the program to run and its log-probability. */
+export function loggedCandidates(record: QuestionRecord): CandidateProgram[] {
+  return record.candidates.map((c) =>
+    c.program === ''
+      ? { program: '', lang: 'python', error: 'the reply held no program' }
+      : { program: c.program, lang: c.lang ?? 'python', logprobSum: c.logprobSum ?? null, logprobMean: c.logprobMean ?? null }
+  )
+}
+
+type Figures = { ranPct: number; eaLogprobPct: number; eaVotePct: number; anyRightPct: number; questions: number }
+
+function figures(rs: QuestionRecord[]): Figures {
+  return {
+    ranPct: programs(rs).ranPct,
+    eaLogprobPct: eaWith(rs, 'logprob'),
+    eaVotePct: eaWith(rs, 'vote'),
+    anyRightPct: anyRight(rs),
+    questions: rs.length
+  }
+}
+
+export async function run(args: string[]): Promise<SuiteResult> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: { keep: { type: 'string' }, sample: { type: 'string' }, out: { type: 'string' }, data: { type: 'string' } }
+  })
+  if (values.keep === undefined) throw new Error('give --keep DIR: the folder a model bench run kept (npm run bench -- model --keep DIR)')
+  const keep = resolve(values.keep)
+  if (!existsSync(keep)) throw new Error(`${keep} does not exist`)
+  const held = readdirSync(keep).filter((d) => DATASETS.some((ds) => d === `${ds}-dev`) && existsSync(join(keep, d, 'questions.jsonl')))
+  if (held.length === 0) throw new Error(`${keep} holds no question logs (DATASET-dev/questions.jsonl)`)
+  const dataDir = resolveDataDir(values.data)
+  const sample: [DatasetId, number][] =
+    values.sample === undefined
+      ? held.map((d) => {
+          const ds = d.replace(/-dev$/, '') as DatasetId
+          return [ds, loadDataset(ds, 'dev', dataDir).questions.length]
+        })
+      : sampleOf(values.sample, undefined)
+  const out = resolve(values.out ?? mkdtempSync(join(tmpdir(), 'tableqa-replay-')))
+  const metrics: Record<string, number> = {}
+  const details: Record<string, { logged: Figures; replayed: Figures }> = {}
+  const all = { logged: [] as QuestionRecord[], replayed: [] as QuestionRecord[] }
+  for (const [ds, count] of sample) {
+    const folder = join(keep, `${ds}-dev`)
+    if (!existsSync(join(folder, 'questions.jsonl'))) throw new Error(`${keep} has no log of ${ds} dev questions`)
+    const dataset = loadDataset(ds, 'dev', dataDir)
+    const ids = new Set(dataset.questions.slice(0, count).map((q) => q.id))
+    const logged = records(folder, ids)
+    const byId = new Map(logged.map((r) => [r.id, r]))
+    // Only the questions the run answered are replayed and compared.
+    const asked = new Set(byId.keys())
+    const source: CandidateSource = {
+      name: `replay of ${keep}`,
+      candidates: (q) => Promise.resolve({ candidates: loggedCandidates(byId.get(q.id) as QuestionRecord) })
+    }
+    const executor = createCPythonExecutor({
+      python: process.env.TABLEQA_PYTHON ?? 'python3',
+      config: { poolSize: 1 },
+      defaultTimeoutMs: 60_000
+    })
+    await executor.start()
+    const dir = join(out, `${ds}-dev`)
+    try {
+      await runEval({
+        dataset: { ...dataset, questions: dataset.questions.slice(0, count).filter((q) => asked.has(q.id)) },
+        source,
+        executor,
+        gold: goldQuery(executor),
+        ...(ds === 'hitab' ? { goldCheck: hitabGoldCheck(dataset) } : {}),
+        out: dir,
+        config: { replay: keep, dataset: ds },
+        concurrency: 1,
+        select: 'logprob',
+        tableRepr: 'multiindex',
+        timeoutMs: 60_000
+      })
+    } finally {
+      await executor.close()
+    }
+    const replayed = records(dir, asked)
+    details[ds] = { logged: figures(logged), replayed: figures(replayed) }
+    all.logged.push(...logged)
+    all.replayed.push(...replayed)
+    for (const [k, v] of Object.entries(details[ds].replayed)) if (k !== 'questions') metrics[`replay_${ds}_${snake(k)}`] = v
+    for (const [k, v] of Object.entries(details[ds].logged)) if (k !== 'questions') metrics[`logged_${ds}_${snake(k)}`] = v
+    console.error(`${ds} dev: ${logged.length} logged questions replayed (logs in ${dir})`)
+  }
+  const total = { logged: figures(all.logged), replayed: figures(all.replayed) }
+  metrics['replay_ran_pct'] = total.replayed.ranPct
+  metrics['logged_ran_pct'] = total.logged.ranPct
+  metrics['replay_ea_vote_pct'] = total.replayed.eaVotePct
+  metrics['logged_ea_vote_pct'] = total.logged.eaVotePct
+  return { metrics, details: { keep, out, sample, datasets: details, total } }
+}
+
+function snake(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+}

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from .answer import answer_item
+from .headers import match_header
 
 __all__ = ["KINDS", "MAX_POINTS", "Chart", "chart"]
 
@@ -139,6 +140,16 @@ def _column(columns: list[str], wanted: object, role: str) -> str:
     folded = {c.casefold().strip(): c for c in columns}
     if name.casefold().strip() in folded:
         return folded[name.casefold().strip()]
+    # A column of a table with hierarchical headers is named by its path ("2024 | Revenue | H1"); a label
+    # or partial path ("H1", ("2024", "H1")) that names exactly one of them is that column, as in lookup().
+    paths = [tuple(p.strip() for p in c.split(" | ")) for c in columns]
+    found = match_header(paths, wanted if isinstance(wanted, tuple) else name)
+    best = [m for m in found if m.kind == min(f.kind for f in found)]
+    if len(best) == 1:
+        return columns[best[0].position]
+    if len(best) > 1:
+        shown = [columns[m.position] for m in best]
+        raise KeyError(f"chart(): {role}={wanted!r} names {len(best)} columns, {shown}; give the whole name")
     raise KeyError(f"chart(): {role}={wanted!r} is not a column of the data; the columns are {columns}")
 
 

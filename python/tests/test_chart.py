@@ -75,6 +75,23 @@ def test_multiindex_columns_and_dotted_names_are_fields_vega_lite_reads_literall
     assert c.spec["data"]["values"][0] == {"group.name": "a.b", "2016 | men": 1}
 
 
+def test_a_column_of_hierarchical_headers_is_found_by_a_label_or_partial_path_that_names_only_it() -> None:
+    frame = pd.DataFrame(
+        {
+            ("2024", "revenue", "H1"): [1, 2],
+            ("2024", "revenue", "H2"): [3, 4],
+            ("2024", "costs", "H1"): [5, 6],
+        },
+        index=pd.Index(["north", "south"], name="region"),
+    )
+    assert encoding(chart(frame, kind="bar", y="H2"))["y"]["field"] == "2024 | revenue | H2"
+    assert encoding(chart(frame, kind="bar", y=("costs", "H1")))["y"]["field"] == "2024 | costs | H1"
+    with pytest.raises(
+        KeyError, match=r"y='H1' names 2 columns, \['2024 \| revenue \| H1', '2024 \| costs \| H1'\]"
+    ):
+        chart(frame, kind="bar", y="H1")
+
+
 def test_column_names_are_matched_ignoring_case_and_wrong_ones_are_named() -> None:
     assert encoding(chart(SALES, x="year", y="SALES"))["x"]["field"] == "Year"
     with pytest.raises(

@@ -23,8 +23,7 @@ export type ApiLevel = 'none' | 'qa' | 'full'
 
 /**
  * How the prompt is laid out. `paper`: as in Cao et al. (the whole API documentation, 5 worked examples,
- * 8 for airline tables, tables up to the endpoint's budget). `compact`: made for small local models (and
- * one more example chosen for the question's form, after the fixed part).
+ * 8 for airline tables, tables up to the endpoint's budget). `compact`: made for small local models.
  */
 export type PromptProfile = 'paper' | 'compact'
 export const PROMPT_PROFILES: readonly PromptProfile[] = ['paper', 'compact']
@@ -44,7 +43,8 @@ export type Profile = {
   prefill: boolean
   /**
    * Worked examples chosen per question, shown after the fixed ones: of the question's form (see
-   * question-form.ts), from the kind's examples that are not fixed. 0 for `paper`, the method as published.
+   * question-form.ts), from the kind's examples that are not fixed. 0 for `paper`, the method as published,
+   * and for `compact`, where one per question did not help the 1.5B model (docs/BENCHMARKS.md › model).
    */
   closeShots: number
 }

@@ -167,7 +167,12 @@ describe('prompt library', () => {
   it('reads how many examples a profile chooses per question: none for paper, a whole number for compact', () => {
     const lib = library()
     expect(lib.profiles.paper.closeShots).toBe(0)
-    expect(lib.profiles.compact.closeShots).toBe(1)
+    expect(lib.profiles.compact.closeShots).toBe(0)
+    const loaded = loadEdited('manifest.json', (manifest) => {
+      const profiles = manifest['profiles'] as Record<string, Record<string, unknown>>
+      if (profiles['compact'] !== undefined) profiles['compact']['closeShots'] = 2
+    })
+    expect(loaded.ok && loaded.value.profiles.compact.closeShots).toBe(2)
     for (const bad of [-1, 1.5, '1']) {
       const loaded = loadEdited('manifest.json', (manifest) => {
         const profiles = manifest['profiles'] as Record<string, Record<string, unknown>>
@@ -384,8 +389,9 @@ describe('the compact profile for small local models', () => {
     for (const kind of PROMPT_KINDS) {
       for (const form of ['chat', 'completion'] as const) {
         // Two questions of different forms on different tables: each may get its own example after the fixed part.
-        const a = build(kind, 0, 'how many rows are there?', { form })
-        const b = build(kind, 1, 'which one is the largest of them all, by far?', { form })
+        const close = withCloseShots(lib, 1)
+        const a = build(kind, 0, 'how many rows are there?', { form, library: close })
+        const b = build(kind, 1, 'which one is the largest of them all, by far?', { form, library: close })
         expect([a.questionForm, b.questionForm]).toEqual(['count', 'superlative'])
         const where = `${kind}/${form}`
         if (form === 'chat') {
@@ -453,8 +459,13 @@ describe('the compact profile for small local models', () => {
   })
 })
 
+/** The library with the compact profile choosing `n` examples per question (off in the manifest as measured). */
+function withCloseShots(lib: PromptLibrary, n: number): PromptLibrary {
+  return { ...lib, profiles: { ...lib.profiles, compact: { ...lib.profiles.compact, closeShots: n } } }
+}
+
 describe('worked examples chosen for the question (closeShots)', () => {
-  const lib = library()
+  const lib = withCloseShots(library(), 1)
   const shotById = (kind: PromptKind, id: string): Shot => {
     const shot = lib.kinds[kind].shots.shots.find((s) => s.id === id)
     if (shot === undefined) throw new Error(`no shot ${id}`)
@@ -517,7 +528,7 @@ describe('worked examples chosen for the question (closeShots)', () => {
   })
 
   it('adds none when no example of the form is left beyond the fixed ones: after the fixed part, the prompt is as without the setting', () => {
-    const without: PromptLibrary = { ...lib, profiles: { ...lib.profiles, compact: { ...lib.profiles.compact, closeShots: 0 } } }
+    const without = withCloseShots(lib, 0)
     // The multi-table set has no difference example, and its only superlative one is fixed.
     for (const question of ['how many more books came out in 2019 than in 2016?', 'which author is the oldest?']) {
       for (const form of ['chat', 'completion'] as const) {

@@ -104,7 +104,8 @@ def _keys(df: pd.DataFrame, axis: int) -> list[Hashable]:
     return list((df.index if axis == 0 else df.columns).tolist())
 
 
-def _record(df: pd.DataFrame, rows: Sequence[int], cols: Sequence[int]) -> None:
+def record_read(df: pd.DataFrame, rows: Sequence[int], cols: Sequence[int]) -> None:
+    """Note the source cells at these positions of ``df`` as read (answer provenance, see trace)."""
     src = source_of(df)
     if src is None:
         return
@@ -149,7 +150,7 @@ def lookup(df: pd.DataFrame, row: Path | None, col: Path | None) -> Any:
     """
     r = resolve_one(_keys(df, 0), row, 0)
     c = resolve_one(_keys(df, 1), col, 1)
-    _record(df, [r.position], [c.position])
+    record_read(df, [r.position], [c.position])
     return _py(df.iat[r.position, c.position])
 
 
@@ -302,7 +303,7 @@ def aggregate(
     lines = _lines(resolve_many(_keys(df, other), at, other))
     rows, cols = (members, lines) if ax == 0 else (lines, members)
     sub = to_number(df.iloc[rows, cols])
-    _record(df, rows, cols)
+    record_read(df, rows, cols)
     values = sub.T if ax == 0 else sub  # members along the columns of `values`
     member_keys = [_keys(df, ax)[p] for p in members]
     result = _reduce(values, how, member_keys)
@@ -368,10 +369,10 @@ def _pair(df: pd.DataFrame, a: Path, b: Path, axis: Axis, at: Path | None) -> tu
         lines = [resolve_one(_keys(df, other), at, other).position]
     if ax == 1:
         va, vb = to_number(df.iloc[lines, pa]), to_number(df.iloc[lines, pb])
-        _record(df, lines, [pa, pb])
+        record_read(df, lines, [pa, pb])
     else:
         va, vb = to_number(df.iloc[pa, lines]), to_number(df.iloc[pb, lines])
-        _record(df, [pa, pb], lines)
+        record_read(df, [pa, pb], lines)
     if not isinstance(va, pd.Series) or not isinstance(vb, pd.Series):
         raise TypeError("expected one line of values on each side")
     va, vb = va.reset_index(drop=True), vb.reset_index(drop=True)
@@ -626,7 +627,7 @@ def value_of(df: pd.DataFrame, key_column: Path, key: Any, column: Path) -> Any:
         raise LookupError(f"No row has {key!r} in column {key_column!r}.{hint}")
     c = resolve_one(_keys(df, 1), column, 1)
     i = _positions_where(df, key_column, key)[0]
-    _record(df, [i], [c.position])
+    record_read(df, [i], [c.position])
     return _py(df.iat[i, c.position])
 
 
@@ -671,7 +672,7 @@ def next_value(
     if not 0 <= target < df.shape[0]:
         raise IndexError(f"No row {offset:+d} from {key!r}: the table has {df.shape[0]} rows.")
     c = resolve_one(_keys(df, 1), key_column if column is None else column, 1)
-    _record(df, [target], [c.position])
+    record_read(df, [target], [c.position])
     return _py(df.iat[target, c.position])
 
 

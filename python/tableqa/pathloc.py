@@ -23,8 +23,8 @@ import sys
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from . import trace
 from .headers import PREFIX, HeaderMatch, match_header
+from .ops import record_read
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -106,8 +106,8 @@ def read_key(frame: pd.DataFrame, key: object) -> tuple[list[int], list[int]] | 
     labels, written = parsed
     if not labels or len(labels) > MAX_LABELS:
         return None
-    row_keys = list(frame.index.tolist())
-    col_keys = list(frame.columns.tolist())
+    row_keys = frame.index.tolist()
+    col_keys = frame.columns.tolist()
     every_col = list(range(len(col_keys)))
     readings: dict[tuple[bool, int], tuple[list[int], list[int]]] = {}
     for i in range(len(labels) + 1):
@@ -139,18 +139,6 @@ def _select(frame: pd.DataFrame, rows: list[int], cols: list[int]) -> Any:
     if len(cols) == 1:
         return frame.iloc[rows, cols[0]]
     return frame.iloc[rows, cols]
-
-
-def _record(frame: pd.DataFrame, rows: list[int], cols: list[int]) -> None:
-    from .frame import source_of
-
-    src = source_of(frame)
-    if src is None:
-        return
-    row_keys, col_keys = frame.index.tolist(), frame.columns.tolist()
-    for i in rows:
-        for j in cols:
-            trace.record_cells(src.cells(row_keys[i], col_keys[j]))
 
 
 def _shown(keys: list[Hashable], positions: list[int]) -> str:
@@ -200,7 +188,7 @@ def loc_read(obj: Any, key: object) -> Any:
         if reading is None:
             raise
     rows, cols = reading
-    _record(obj, rows, cols)
+    record_read(obj, rows, cols)
     print(
         f"note: .loc[{_key_text(key)}] read as header paths: row {_shown(obj.index.tolist(), rows)}, "
         f"column {_shown(obj.columns.tolist(), cols)}",

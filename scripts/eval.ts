@@ -1,7 +1,7 @@
 /**
  * `npm run eval -- --dataset wikitq|hitab|aitqa|spider --split dev|test (--endpoint NAME|builtin|oracle |
  * --base-url URL --model NAME [--api chat|completions|responses]) [--api-key-env VAR] [--n 5]
- * [--temperature 0.7] [--limit N] [--apis none|qa|full] [--table-repr multiindex|flatten]
+ * [--temperature 0.7] [--offset K] [--limit N] [--apis none|qa|full] [--table-repr multiindex|flatten]
  * [--lang python|sql] [--select logprob|vote|greedy] [--repair on|off] [--profile paper|compact] [--concurrency K] [--out DIR] [--data DIR]`
  * `--profile` is the prompt's layout (default `paper`, the method as published; the app gives the built-in
  * model `compact`). `--repair on` asks once more, with the error, for each candidate whose program failed (off by default
@@ -16,7 +16,7 @@ import { API_KINDS, openModelClient, type EndpointChoice } from './lib/model-cli
 
 const USAGE = `Usage: npm run eval -- --dataset wikitq|hitab|aitqa|spider --split dev|test
   (--endpoint NAME|builtin|oracle | --base-url URL --model NAME [--api chat|completions|responses])
-  [--api-key-env VAR] [--n 5] [--temperature 0.7] [--limit N] [--apis none|qa|full] [--table-repr multiindex|flatten] [--lang python|sql]
+  [--api-key-env VAR] [--n 5] [--temperature 0.7] [--offset K] [--limit N] [--apis none|qa|full] [--table-repr multiindex|flatten] [--lang python|sql]
   [--select logprob|vote|greedy] [--repair on|off] [--profile paper|compact] [--concurrency K] [--out DIR] [--data DIR] [--timeout SECONDS]`
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback?: T): T {
@@ -57,6 +57,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
       'api-key-env': { type: 'string' },
       n: { type: 'string' },
       temperature: { type: 'string' },
+      offset: { type: 'string' },
       limit: { type: 'string' },
       apis: { type: 'string' },
       'table-repr': { type: 'string' },
@@ -94,6 +95,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     split: oneOf<Split>('split', values.split, ['dev', 'test']),
     ...(n === undefined ? {} : { n }),
     ...(temperature === undefined ? {} : { temperature }),
+    ...(values.offset === undefined || values.offset === '0' ? {} : { offset: positiveInt('offset', values.offset) }),
     limit: positiveInt('limit', values.limit),
     apis: oneOf('apis', values.apis, ['none', 'qa', 'full'] as const, 'full'),
     tableRepr: oneOf('table-repr', values['table-repr'], ['multiindex', 'flatten'] as const, 'multiindex'),

@@ -27,6 +27,8 @@ export type EvalOptions = {
   /** Samples per question and their temperature (model mode); default the paper's 5 at 0.7. */
   n?: number
   temperature?: number
+  /** Questions of the split to leave out before the first one asked (default 0). */
+  offset?: number
   limit?: number
   apis: ModelOptions['apis']
   tableRepr: ModelOptions['tableRepr']
@@ -91,6 +93,7 @@ export async function evaluate(o: EvalOptions): Promise<RunSummary> {
         ...(!oracle && o.repair === true ? { repair: 'on' } : {}),
         ...(!oracle && o.profile !== undefined && o.profile !== 'paper' ? { profile: o.profile } : {})
       },
+      offset: o.offset,
       limit: o.limit,
       concurrency: o.concurrency,
       select: o.select,

@@ -147,6 +147,24 @@ describe('the evaluation runner', () => {
     expect(s.notes.join(' ')).toContain('2 questions were taken from an earlier run')
   })
 
+  it('asks the questions after an offset, in the dataset order, and counts only those', async () => {
+    const asked: string[] = []
+    const source: RunOptions['source'] = {
+      name: 'scripted',
+      candidates: (q) => {
+        asked.push(q.id)
+        return Promise.resolve({ candidates: [{ program: PROGRAMS[q.id] ?? '', lang: 'python' }] })
+      }
+    }
+    const s = await runEval({ ...options, source, offset: 1, limit: 2 })
+    expect(asked.sort()).toEqual(['2', '3'])
+    expect(s).toMatchObject({ questions: 2, correct: 1 })
+    // The folder resumes across ranges: the first question is added, the others are not asked again.
+    const t = await runEval({ ...options, source, limit: 3 })
+    expect(asked.sort()).toEqual(['1', '2', '3'])
+    expect(t).toMatchObject({ questions: 3, correct: 2 })
+  })
+
   it('logs the selection and notes questions decided by a vote because log-probabilities were missing', async () => {
     const source: RunOptions['source'] = {
       name: 'no log-probs',

@@ -44,6 +44,8 @@ export type RunOptions = {
   out: string
   /** Written to run.json; a resumed run must have the same. */
   config: Record<string, string | number>
+  /** The first `offset` questions of the split are left out; then at most `limit` are asked. */
+  offset?: number
   limit?: number
   concurrency: number
   select: SelectionMode
@@ -371,7 +373,8 @@ export async function runEval(o: RunOptions): Promise<RunSummary> {
   mkdirSync(o.out, { recursive: true })
   checkConfig(o.out, o.config)
   const logPath = join(o.out, 'questions.jsonl')
-  const questions = o.limit === undefined ? o.dataset.questions : o.dataset.questions.slice(0, o.limit)
+  const from = o.offset ?? 0
+  const questions = o.dataset.questions.slice(from, o.limit === undefined ? undefined : from + o.limit)
   const wanted = new Set(questions.map((q) => q.id))
   const previous = new Map(
     readLog(logPath)

@@ -57,6 +57,7 @@ import { appRoot, defaultDataDir } from '../../src/main/services/paths'
 import { BUILTIN_ID, BUILTIN_NAME, builtinSettings, promptBudget, SETTINGS_STORE } from '../../src/main/services/settings'
 import { openFileStore } from '../../src/main/services/store/store'
 import type { Result } from '../../src/shared/result'
+import { DEFAULT_SELECTION } from '../../src/shared/settings'
 import { measureLogprobCost } from './model-logprobs'
 import { anyRight, calibration, eaWith, missKinds, pct, programs, records, sampleOf, timing } from './model-report'
 
@@ -229,7 +230,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
   const n = int('n', values.n) ?? 5
   const limit = int('limit', values.limit)
   const sample = sampleOf(values.sample, limit)
-  const select = values.select === undefined ? 'logprob' : values.select
+  const select = values.select === undefined ? DEFAULT_SELECTION : values.select
   if (select !== 'logprob' && select !== 'vote') throw new Error('--select must be logprob or vote')
   if (values.repair !== undefined && values.repair !== 'on' && values.repair !== 'off') throw new Error('--repair must be on or off')
   // As the app does for the built-in model: on unless asked otherwise.

@@ -184,7 +184,8 @@ describe('browser mode: a table whose cells carry a prompt injection', () => {
     expect(honestText).toContain('chosen')
     expect(honestText).toContain('1500')
     expect(await honest.locator('.candidate-blocked').count()).toBe(0)
-    expect(await page.locator('.answer-notes').innerText()).toContain('The most probable program (candidate 1) failed')
+    // The four obeying programs failed, so only the honest one is in the vote (the default selection).
+    expect(await page.getByRole('region', { name: 'Ask a question' }).innerText()).toContain('chosen by vote')
 
     // Nothing escaped: not the key's content, not a request, not a deleted file.
     expect(await page.locator('body').innerText()).not.toContain(SECRET)

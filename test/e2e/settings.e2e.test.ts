@@ -58,7 +58,7 @@ beforeAll(async () => {
       },
       {
         match: /How many data rows are there/,
-        // The wrong program has the best log-probability: only a majority vote picks the right one.
+        // The wrong program has the best log-probability: the vote (the default) picks the right one, the paper's rule the wrong one.
         reply: {
           choices: [
             { text: program('answer = len(rows)'), logprobs: [-1.0, -1.0] },
@@ -172,14 +172,15 @@ describe('settings, closing a tab mid-question, and local Python', () => {
     const sampling = settings.getByRole('form', { name: 'Sampling and selection' })
     await sampling.getByLabel('Samples (n)').fill('3')
     await sampling.getByLabel('Temperature').fill('0.2')
-    await sampling.getByLabel('Selection').selectOption('vote')
+    expect(await sampling.getByLabel('Selection').inputValue()).toBe('vote')
+    await sampling.getByLabel('Selection').selectOption('logprob')
     await sampling.getByRole('button', { name: 'Save sampling' }).click()
     await sampling.getByText('Sampling saved.').waitFor({ timeout: 10_000 })
     await settings.getByRole('button', { name: 'Close' }).click()
 
     await page.getByTestId('python-status').filter({ hasText: /ready/i }).waitFor({ timeout: 120_000 })
     await ask(COUNT_QUESTION)
-    // A majority vote picks len(rows); the highest log-probability would have picked len(rows) + 1.
+    // The highest log-probability picks len(rows) + 1; the default vote would have picked len(rows).
     await expect
       .poll(
         () =>
@@ -189,8 +190,8 @@ describe('settings, closing a tab mid-question, and local Python', () => {
             .catch(() => ''),
         { timeout: 60_000 }
       )
-      .toBe(String(rows))
-    expect(await questionPanel().innerText()).toContain('chosen by vote')
+      .toBe(String(rows + 1))
+    expect(await questionPanel().innerText()).toContain('chosen by logprob')
     const { requests, samples } = samplesFor(COUNT_QUESTION)
     expect(samples).toBe(3)
     for (const r of requests) expect(r.body?.['temperature']).toBe(0.2)
@@ -210,7 +211,7 @@ describe('settings, closing a tab mid-question, and local Python', () => {
     const sampling = settings.getByRole('form', { name: 'Sampling and selection' })
     expect(await sampling.getByLabel('Samples (n)').inputValue()).toBe('3')
     expect(await sampling.getByLabel('Temperature').inputValue()).toBe('0.2')
-    expect(await sampling.getByLabel('Selection').inputValue()).toBe('vote')
+    expect(await sampling.getByLabel('Selection').inputValue()).toBe('logprob')
     const limits = settings.getByRole('form', { name: 'Time limits' })
     expect(await limits.getByLabel('Program run (s)').inputValue()).toBe('2')
     expect(await limits.getByLabel('QA call (s)').inputValue()).toBe('45')

@@ -123,10 +123,10 @@ afterAll(async () => {
 })
 
 describe('ask on a HiTab table', () => {
-  it('samples five programs, runs them, answers a qa() call and picks by log-probability', async () => {
+  it('samples five programs, runs them, answers a qa() call and picks by log-probability when asked to', async () => {
     const events: AskProgress[] = []
     const before = server.requests.length
-    const result = await askHitab({ onProgress: (e) => events.push(e) })
+    const result = await askHitab({ options: { selection: 'logprob' }, onProgress: (e) => events.push(e) })
     if (!result.ok) throw new Error(result.error.message)
     const s = result.value
     expect(s.kind).toBe('hierarchical')
@@ -197,17 +197,21 @@ describe('ask on a HiTab table', () => {
     expect(server.requests.slice(before).some((r) => r.prompt.includes('That program did not work'))).toBe(false)
   })
 
-  it('votes on answers when asked to', async () => {
-    const result = await askHitab({ options: { selection: 'vote' } })
+  it('chooses by execution vote unless told otherwise, the most probable program of the largest group first', async () => {
+    const result = await askHitab()
     if (!result.ok) throw new Error(result.error.message)
+    expect(result.value.selection?.requested).toBe('vote')
     expect(result.value.selection?.mode).toBe('vote')
     expect(result.value.selection?.votes?.[0]).toMatchObject({ key: '11.1', count: 3 })
+    // Candidates 1, 3 and 4 agree (log-probabilities -4, -6, -5): the most probable of them, candidate 1.
+    expect(result.value.selection?.ranking.slice(0, 3)).toEqual([0, 3, 2])
     expect(result.value.chosen).toBe(0)
+    expect(result.value.notes.join(' ')).not.toMatch(/most probable program/)
   })
 
   it('falls back to a vote, and says so, when the endpoint gives no log-probabilities', async () => {
     const result = await ask(
-      { tables: [{ name: 'HiTab 1008', table: hitab }], question: `${QUESTION} (without log-probs)` },
+      { tables: [{ name: 'HiTab 1008', table: hitab }], question: `${QUESTION} (without log-probs)`, options: { selection: 'logprob' } },
       { client: client(), executor }
     )
     if (!result.ok) throw new Error(result.error.message)

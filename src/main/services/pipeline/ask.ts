@@ -1,7 +1,8 @@
 /**
  * Answering one question: render the prompt, sample n programs, run each against the tables (QA calls
  * answered by a model), normalise the answers, choose one. The seed paper's method with its defaults
- * (n = 5, temperature 0.7, highest log-probability), plus execution-guided selection where log-probs are absent.
+ * (n = 5, temperature 0.7), choosing by execution vote with ties to the most probable program unless the
+ * paper's highest log-probability rule is asked for.
  */
 
 import { randomUUID } from 'node:crypto'
@@ -11,6 +12,7 @@ import { fail, ok } from '../../../shared/result'
 import type { ModelClient } from '../model'
 import type { Candidate } from './select'
 import { selectCandidate } from './select'
+import { DEFAULT_SELECTION } from '../../../shared/settings'
 import type { PromptLibrary } from '../prompt'
 import type { ParsedTable } from '../../../shared/table'
 import { encodeTable, type Executor } from '../python/types'
@@ -130,7 +132,7 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
     logprobMean: c.logprobMean,
     exec: c.answerKey === null ? { ok: false } : { ok: true, answerKey: c.answerKey }
   }))
-  const selected = selectCandidate(forSelect, { mode: o.selection ?? 'logprob', score })
+  const selected = selectCandidate(forSelect, { mode: o.selection ?? DEFAULT_SELECTION, score })
   let selection: SelectionSummary | null = null
   let chosen: number | null = null
   if (selected.ok) {

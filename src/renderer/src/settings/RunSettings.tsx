@@ -90,8 +90,8 @@ function SamplingForm({ settings, state, save }: FormProps): React.JSX.Element {
               setSelection(e.currentTarget.value === 'vote' ? 'vote' : e.currentTarget.value === 'greedy' ? 'greedy' : 'logprob')
             }
           >
-            <option value="logprob">Highest log-probability</option>
-            <option value="vote">Majority vote</option>
+            <option value="vote">Execution vote (ties: most probable)</option>
+            <option value="logprob">Highest log-probability (the paper)</option>
             <option value="greedy">Greedy (first sample)</option>
           </select>
         </label>

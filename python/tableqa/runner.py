@@ -23,7 +23,8 @@ from . import qa as qa_module
 from . import trace
 from .answer import is_pandas_like, normalize_answer
 from .chart import Chart
-from .pathloc import LOC_READER, header_path_reads, loc_read
+from .pathloc import LOC_READER, loc_read
+from .source import parse_program
 
 __all__ = [
     "ANSWER_CAP_BYTES",
@@ -167,9 +168,9 @@ def _table_kind(namespace: Mapping[str, Any]) -> str:
     return "none"
 
 
-def _compile(code: str) -> tuple[CodeType | None, CodeType | None]:
-    # `.loc` reads also take header paths as people write them (tableqa.pathloc).
-    tree = header_path_reads(ast.parse(code, FILENAME, "exec"))
+def _compile(code: str, namespace: Mapping[str, Any]) -> tuple[CodeType | None, CodeType | None]:
+    # Labels with quotes in them and `.loc` header paths read as people write them (tableqa.source).
+    tree = parse_program(code, namespace, FILENAME)
     last: CodeType | None = None
     if tree.body and isinstance(tree.body[-1], ast.Expr):
         expr = ast.Expression(tree.body[-1].value)
@@ -261,7 +262,7 @@ def _run(code: str, namespace: dict[str, Any], table_kind: str) -> dict[str, Any
     value: object = None
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            body, last = _compile(code)
+            body, last = _compile(code, namespace)
             if body is not None:
                 exec(body, namespace)
             if last is not None:

@@ -279,3 +279,39 @@ def test_loc_header_paths_do_not_change_series_or_other_objects() -> None:
     ]
     assert message.startswith("KeyError")
     assert error_of(run("answer = [1].loc[0]", {}))["message"].startswith("AttributeError")
+
+
+def _report() -> pd.DataFrame:
+    rows = pd.MultiIndex.from_tuples(
+        [
+            ("Consolidated", 'Available seat miles ("ASMs") (millions)'),
+            ("Consolidated", "Passenger's load factor"),
+            ("Consolidated", "Yield"),
+        ]
+    )
+    values = [[253590.0, 241.0], [82.1, 83.0], [15.72, 15.1]]
+    return pd.DataFrame(values, index=rows, columns=["2016", "2015"])
+
+
+def test_a_label_with_quotes_written_inside_the_same_quotes_is_read_as_the_label_and_said() -> None:
+    df = _report()
+    out = ok_value(run('answer = df.loc["Available seat miles ("ASMs") (millions)", "2016"]', {"df": df}))
+    assert out["value"]["json"]["items"][0]["value"] == 253590
+    assert "labels with quotes in them were read as written" in out["stderr"]
+    out = ok_value(run("answer = df.loc['Passenger's load factor', '2015']", {"df": df}))
+    assert out["value"]["json"]["items"][0]["value"] == 83
+
+
+def test_other_syntax_errors_and_quotes_that_are_no_label_stay_errors() -> None:
+    df = _report()
+    # Not a label of the table: the program stays a SyntaxError, with pandas-free wording.
+    message = error_of(run('answer = df.loc["Seat miles ("SM")", "2016"]', {"df": df}))["message"]
+    assert message.startswith("SyntaxError")
+    # The label fixed, but the program still does not parse: the original error stands.
+    message = error_of(run('answer = df.loc["Available seat miles ("ASMs") (millions)", "2016"', {"df": df}))[
+        "message"
+    ]
+    assert message.startswith("SyntaxError")
+    # A program that parses is never rewritten, even where a label's text appears in it.
+    out = ok_value(run("answer = 'Available seat miles (\"ASMs\") (millions)'", {"df": df}))
+    assert out["stderr"] == ""

@@ -1,6 +1,6 @@
 /**
  * The wrapper every evaluated program runs in: the program runs with the runner's own rules (its last
- * expression, else its `answer` variable, is the answer; `.loc` reads also take header paths, tableqa.pathloc) and the answer comes back shaped as plain data,
+ * expression, else its `answer` variable, is the answer; labels with quotes in them and `.loc` header paths read as written, tableqa.source) and the answer comes back shaped as plain data,
  * serialised to one JSON string so that large results (a Spider table of thousands of rows) are not cut.
  */
 import type { AnswerCell, ShapedAnswer } from './types'
@@ -9,8 +9,9 @@ const WRAPPER = String.raw`
 def __eval_run(__src):
     import ast
     g = globals()
-    from tableqa.pathloc import LOC_READER, header_path_reads, loc_read
-    tree = header_path_reads(ast.parse(__src, "<program>", "exec"))
+    from tableqa.pathloc import LOC_READER, loc_read
+    from tableqa.source import parse_program
+    tree = parse_program(__src, g, "<program>")
     g[LOC_READER] = loc_read
     last = None
     if tree.body and isinstance(tree.body[-1], ast.Expr):

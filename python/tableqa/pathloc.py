@@ -2,15 +2,17 @@
 
 On a table with hierarchical headers, ``df.loc["services", "men"]`` fails in pandas when the row is
 ``("employed", "services")`` and the column ``("2020", "men")``: pandas wants every level from the top.
-``df.loc["services", "2020", "men"]`` fails too ("Too many indexers"): the labels of both axes run
-together. Both name one cell of the header tree without doubt, and the Operation APIs
-(:mod:`tableqa.ops`) already read such paths.
+``df.loc["services", "2020", "men"]`` fails too ("Too many indexers"), as does
+``df.loc["employed", "services", ("2020", "men")]``: the labels of both axes run together. Each names
+one cell of the header tree without doubt, and the Operation APIs (:mod:`tableqa.ops`) already read
+such paths.
 
 Before a program runs, every ``X.loc[key]`` it *reads* (not assignments, not keys with slices) becomes
 ``loc_read(X, key)`` (:func:`header_path_reads`). That first does exactly what pandas does. Only when
-pandas raises ``KeyError`` or ``IndexingError`` on a DataFrame and the key is made of labels, the labels
-are read as header paths (:func:`tableqa.headers.match_header`): split into a row part and a column part
-in every way their order allows, each part naming one header or one whole branch. When exactly one
+pandas raises ``KeyError``, ``IndexingError`` or ``IndexError`` (more key parts than levels) on a
+DataFrame and the key is made of labels (or of label paths), the labels are read as header paths
+(:func:`tableqa.headers.match_header`): split into a row part and a column part in every way their
+order allows, each part naming one header or one whole branch. When exactly one
 reading fits (the split the key was written with wins among several), that selection is returned and a
 line on stderr says how the key was read; otherwise pandas' own error is raised unchanged (the runner
 then adds where the labels stand). Nothing pandas answers changes.
@@ -62,8 +64,14 @@ def _labels(key: object) -> tuple[list[Label], int] | None:
         rows, cols = flat(key[0]), flat(key[1])
         if rows is not None and cols is not None:
             return rows + cols, len(rows)
-    labels = flat(key)
-    return None if labels is None else (labels, len(labels))
+    # More parts, some of them paths: ("Total", "Revenue", ("2016", "men")) is a run of labels too.
+    parts = [flat(part) for part in key]
+    if any(part is None for part in parts):
+        return None
+    labels = [label for part in parts if part is not None for label in part]
+    # A path written last is read as the columns' part first.
+    last = parts[-1] if parts and isinstance(key[-1], tuple) else None
+    return labels, len(labels) - (len(last) if last is not None else 0)
 
 
 def _branch(keys: Sequence[Hashable], labels: Sequence[Label]) -> list[int] | None:
@@ -153,7 +161,8 @@ def _indexing_errors() -> tuple[type[BaseException], ...]:
     pd = sys.modules.get("pandas")
     errors = getattr(pd, "errors", None) if pd is not None else None
     indexing = getattr(errors, "IndexingError", None)
-    return (KeyError, indexing) if isinstance(indexing, type) else (KeyError,)
+    # pandas raises IndexError for a key with more parts than a MultiIndex has levels.
+    return (KeyError, IndexError, indexing) if isinstance(indexing, type) else (KeyError, IndexError)
 
 
 def _is_frame(obj: object) -> bool:

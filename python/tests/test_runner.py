@@ -315,3 +315,18 @@ def test_other_syntax_errors_and_quotes_that_are_no_label_stay_errors() -> None:
     # A program that parses is never rewritten, even where a label's text appears in it.
     out = ok_value(run("answer = 'Available seat miles (\"ASMs\") (millions)'", {"df": df}))
     assert out["stderr"] == ""
+
+
+def test_loc_reads_row_labels_followed_by_a_column_path_as_header_paths() -> None:
+    rows = pd.MultiIndex.from_tuples([("Consolidated", "ASMs"), ("Consolidated", "RPMs")])
+    cols = pd.MultiIndex.from_tuples([("Year Ended", "2016 (a)"), ("Year Ended", "2015")])
+    df = pd.DataFrame([[1, 2], [3, 4]], index=rows, columns=cols)
+    # pandas: IndexError (more key parts than the index has levels).
+    out = ok_value(run('answer = df.loc["Consolidated", "RPMs", ("Year Ended", "2016 (a)")]', {"df": df}))
+    assert out["value"]["json"]["items"][0]["value"] == 3
+    assert "read as header paths" in out["stderr"]
+    out = ok_value(run('answer = df.loc["RPMs", ("Year Ended", "2015")]', {"df": df}))
+    assert out["value"]["json"]["items"][0]["value"] == 4
+    # Labels that name nothing keep pandas' own error.
+    program = 'df.loc["Consolidated", "nowhere", ("Year Ended", "2015")]'
+    assert error_of(run(program, {"df": df}))["message"].startswith("KeyError")

@@ -12,7 +12,7 @@
  * app does for the built-in model) asks once more, with the error, for each candidate whose program failed;
  * `--profile` lays the prompt out as the paper does or compactly (the built-in model's default).
  *
- * Metrics (over WikiTQ and HiTab unless named for a dataset):
+ * Metrics (over WikiTQ and HiTab unless named for a dataset; left out when the sample has neither):
  * - model_load_ms, model_rss_mb: the engine process loading the model; its largest resident memory.
  * - model_prompt_tokens_per_s, model_gen_tokens_per_s: prompt tokens evaluated per second (tokens the engine
  *   held already, in memory or on disk, are not counted), sampled tokens per second.
@@ -28,7 +28,8 @@
  *   model_programs_ran_first_pct: those whose first program did.
  * - model_ea_pct: execution accuracy with the selection rule asked for; model_ea_logprob_pct and
  *   model_ea_vote_pct: the same candidates chosen by log-probability and by execution vote;
- *   model_ea_<dataset>_pct per dataset; model_any_right_pct: questions where some candidate is right.
+ *   model_ea_<dataset>_pct, model_ea_<dataset>_vote_pct and model_programs_ran_<dataset>_pct per dataset;
+ *   model_any_right_pct: questions where some candidate is right.
  * - model_cancel_max_ms: the longest of three cancels while the prompt is read and three while sampling.
  *
  * Details give the misses by kind (and failed programs by error), the agreement calibration table, the
@@ -338,17 +339,34 @@ export async function run(args: string[]): Promise<SuiteResult> {
     const perDataset = Object.fromEntries(
       runs.flatMap((r) => [
         [`model_ea_${r.name}_pct`, Number(r.summary.ea.toFixed(2))],
-        [`model_ea_${r.name}_vote_pct`, eaWith(r.records, 'vote')]
+        [`model_ea_${r.name}_vote_pct`, eaWith(r.records, 'vote')],
+        [`model_programs_ran_${r.name}_pct`, programs(r.records).ranPct]
       ])
     )
+    // Figures over WikiTQ and HiTab, left out when the sample has neither (a 0 would read as measured).
+    const overMain: Record<string, number> =
+      main.length === 0
+        ? {}
+        : {
+            model_prompt_tokens_evaluated_p50: time.promptTokensEvaluatedP50,
+            model_first_answer_p50_ms: time.firstAnswerP50Ms,
+            model_question_p50_ms: time.questionP50Ms,
+            model_programs_extracted_pct: made.extractedPct,
+            model_programs_ran_pct: made.ranPct,
+            model_programs_ran_first_pct: made.ranFirstPct,
+            model_ea_pct: pct(
+              main.filter((r) => r.unscorable === undefined && r.correct).length,
+              main.filter((r) => r.unscorable === undefined).length
+            ),
+            model_ea_logprob_pct: eaWith(main, 'logprob'),
+            model_ea_vote_pct: eaWith(main, 'vote'),
+            model_any_right_pct: anyRight(main)
+          }
     const metrics: Record<string, number> = {
       model_load_ms: loaded.loadMs,
       model_rss_mb: Math.round(Math.max(loaded.rssBytes, ...engineRuns.map((s) => s.rssBytes)) / 2 ** 20),
       model_prompt_tokens_per_s: Number((promptMs === 0 ? 0 : (promptTokens * 1000) / promptMs).toFixed(1)),
       model_gen_tokens_per_s: Number((genMs === 0 ? 0 : (genTokens * 1000) / genMs).toFixed(1)),
-      model_prompt_tokens_evaluated_p50: time.promptTokensEvaluatedP50,
-      model_first_answer_p50_ms: time.firstAnswerP50Ms,
-      model_question_p50_ms: time.questionP50Ms,
       ...(speed === null
         ? {}
         : {
@@ -356,16 +374,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
             model_prefix_eval_ms: speed.prefix.evalMs,
             model_prefix_load_ms: speed.prefix.loadMs
           }),
-      model_programs_extracted_pct: made.extractedPct,
-      model_programs_ran_pct: made.ranPct,
-      model_programs_ran_first_pct: made.ranFirstPct,
-      model_ea_pct: pct(
-        main.filter((r) => r.unscorable === undefined && r.correct).length,
-        main.filter((r) => r.unscorable === undefined).length
-      ),
-      model_ea_logprob_pct: eaWith(main, 'logprob'),
-      model_ea_vote_pct: eaWith(main, 'vote'),
-      model_any_right_pct: anyRight(main),
+      ...overMain,
       ...perDataset,
       model_cancel_max_ms: Math.max(...cancels.map((c) => c.stopMs))
     }

@@ -31,7 +31,7 @@ from .ops import record_read
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["LOC_READER", "header_path_reads", "loc_read", "read_key"]
+__all__ = ["LOC_READER", "header_path_reads", "is_frame", "loc_read", "read_key"]
 
 # The name a program's ``.loc`` reads are routed through (set in its namespace by the runner).
 LOC_READER = "__tableqa_loc__"
@@ -165,7 +165,8 @@ def _indexing_errors() -> tuple[type[BaseException], ...]:
     return (KeyError, IndexError, indexing) if isinstance(indexing, type) else (KeyError, IndexError)
 
 
-def _is_frame(obj: object) -> bool:
+def is_frame(obj: object) -> bool:
+    """Whether ``obj`` is a pandas DataFrame (pandas is not imported for it)."""
     pd = sys.modules.get("pandas")
     return pd is not None and isinstance(obj, pd.DataFrame)
 
@@ -193,7 +194,7 @@ def loc_read(obj: Any, key: object) -> Any:
     try:
         return obj.loc[key]
     except _indexing_errors():
-        reading = read_key(obj, key) if _is_frame(obj) else None
+        reading = read_key(obj, key) if is_frame(obj) else None
         if reading is None:
             raise
     rows, cols = reading

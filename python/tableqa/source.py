@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .pathloc import header_path_reads
+from .pathloc import header_path_reads, is_frame
 
 __all__ = ["parse_program", "requote_labels", "table_labels"]
 
@@ -75,9 +75,7 @@ def requote_labels(code: str, labels: Iterable[str]) -> tuple[str, list[str]]:
 def table_labels(namespace: Mapping[str, Any]) -> list[str]:
     """The text header labels (every level of both axes) of the DataFrames in ``namespace``."""
     labels: list[str] = []
-    for value in list(namespace.values()):
-        if type(value).__name__ != "DataFrame" or not type(value).__module__.startswith("pandas"):
-            continue
+    for value in [v for v in namespace.values() if is_frame(v)]:
         for axis in (value.columns, value.index):
             levels: list[Any] = list(getattr(axis, "levels", None) or [axis])
             for level in levels:

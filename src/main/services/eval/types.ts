@@ -8,7 +8,7 @@ export type DatasetId = 'wikitq' | 'hitab' | 'aitqa' | 'spider'
 export type Split = 'dev' | 'test'
 export const DATASETS: readonly DatasetId[] = ['wikitq', 'hitab', 'aitqa', 'spider']
 
-/** What a question is scored against. AIT-QA uses the WikiTQ kind (its answers have no canonical forms). */
+/** What a question is scored against. AIT-QA uses the WikiTQ kind, with the numbers its printed answers stand for as canonical forms. */
 export type Gold =
   | { kind: 'wikitq'; values: string[]; canon: string[] | null }
   | { kind: 'hitab'; answer: unknown[]; formulas: unknown[]; referenceCells: Record<string, string> }

@@ -35,7 +35,12 @@ describe.runIf(existsSync(root))('dataset loaders (real files)', () => {
       types: { aggregation: 'div', source: 'statcan' },
       gold: { answer: [0.351438], formulas: ['=B5/B6'], referenceCells: { B5: '(2, 1)' } }
     })
-    expect(loadDataset('aitqa', 'test', root).questions).toHaveLength(412)
+    const aitqa = loadDataset('aitqa', 'test', root).questions
+    expect(aitqa).toHaveLength(412)
+    expect(aitqa.find((x) => x.id === 'q-7')?.gold).toEqual({ kind: 'wikitq', values: ['230,155'], canon: ['230155'] })
+    const texts = aitqa.filter((x) => x.gold.kind === 'wikitq' && x.gold.values.includes('Pilots'))
+    expect(texts.length).toBeGreaterThan(0)
+    for (const x of texts) expect(x.gold).toMatchObject({ canon: ['Pilots'] })
   })
   it('marks the Spider questions of the missing wta_1 database as unscorable', () => {
     const spider = loadDataset('spider', 'dev', root)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { normalizeString } from './normalize'
-import { checkDenotation, parsePyNumber, parseWtqDate, toValue, toValueList, tsvUnescapeList, wikitqCorrect } from './wikitq'
+import { checkDenotation, parsePyNumber, parseWtqDate, printedNumberCanon, toValue, toValueList, tsvUnescapeList, wikitqCorrect } from './wikitq'
 
 describe('WikiTQ string normalisation', () => {
   it('drops diacritics and unifies quotes and dashes', () => {
@@ -78,5 +78,45 @@ describe('WikiTQ matching', () => {
   })
   it('unescapes TSV lists', () => {
     expect(tsvUnescapeList('a\\pb|c\\nd|e\\\\f')).toEqual(['a|b', 'c\nd', 'e\\f'])
+  })
+})
+
+describe('numbers printed as in financial reports', () => {
+  it('reads separators, currency, cent and percent signs, minus signs and accounting parentheses', () => {
+    expect(printedNumberCanon('1,114')).toBe('1114')
+    expect(printedNumberCanon('$2,129')).toBe('2129')
+    expect(printedNumberCanon('13.33¢')).toBe('13.33')
+    expect(printedNumberCanon('0.5%')).toBe('0.5')
+    expect(printedNumberCanon('4.9 %')).toBe('4.9')
+    expect(printedNumberCanon('(1,844)')).toBe('-1844')
+    expect(printedNumberCanon('( 689 )')).toBe('-689')
+    expect(printedNumberCanon('(0.5)%')).toBe('-0.5')
+    expect(printedNumberCanon('($3.10)')).toBe('-3.10')
+    expect(printedNumberCanon('$(3.10)')).toBe('-3.10')
+    expect(printedNumberCanon('−7')).toBe('-7')
+    expect(printedNumberCanon('(0)')).toBe('0')
+    expect(printedNumberCanon('13.00')).toBe('13.00')
+  })
+  it('refuses text, misplaced separators, placeholders and doubled signs', () => {
+    expect(printedNumberCanon('June 2019')).toBeNull()
+    expect(printedNumberCanon('Pilots')).toBeNull()
+    expect(printedNumberCanon('—%')).toBeNull()
+    expect(printedNumberCanon('1,00')).toBeNull()
+    expect(printedNumberCanon('12,3456')).toBeNull()
+    expect(printedNumberCanon('-(5)')).toBeNull()
+    expect(printedNumberCanon('((5))')).toBeNull()
+    expect(printedNumberCanon('$')).toBeNull()
+    expect(printedNumberCanon('')).toBeNull()
+  })
+  it('lets a gold with such a canonical form match the number and still the printed text', () => {
+    const gold = ['$2,129']
+    const canon = gold.map((g) => printedNumberCanon(g) ?? g)
+    expect(wikitqCorrect(gold, canon, ['2129'])).toBe(true)
+    expect(wikitqCorrect(gold, canon, ['2129.0'])).toBe(true)
+    expect(wikitqCorrect(gold, canon, ['$2,129'])).toBe(true)
+    expect(wikitqCorrect(gold, canon, ['2130'])).toBe(false)
+    expect(wikitqCorrect(gold, null, ['2129'])).toBe(false)
+    expect(wikitqCorrect(['(0.5)%'], ['-0.5'], ['-0.5'])).toBe(true)
+    expect(wikitqCorrect(['(0.5)%'], ['-0.5'], ['0.5'])).toBe(false)
   })
 })

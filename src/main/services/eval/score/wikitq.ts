@@ -100,6 +100,43 @@ export function wikitqCorrect(goldOriginals: string[], goldCanons: string[] | nu
   return checkDenotation(toValueList(goldOriginals, goldCanons), toValueList(predicted))
 }
 
+const GROUPED = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/u
+const PLAIN = /^(?:\d+\.?\d*|\.\d+)$/u
+
+/**
+ * The number a cell printed in a financial report's usual way stands for, as a canonical string for
+ * `toValue`: thousands separators, one currency sign before or a cent or percent sign after the figure,
+ * a leading minus (ASCII or typographic) or accounting parentheses around it (`(1,844)` is −1844,
+ * `(0.5)%` is −0.5). A percent keeps its printed figure (`0.5%` → `0.5`). Null when the text is not
+ * such a number. Used for golds that come without canonical forms (AIT-QA's are cell texts).
+ */
+export function printedNumberCanon(text: string): string | null {
+  let t = text.trim().replace(/\s+/gu, '')
+  let negative = false
+  const unwrap = (): void => {
+    const m = /^\((.+)\)$/u.exec(t)
+    if (m && !negative) {
+      negative = true
+      t = m[1] ?? ''
+    }
+  }
+  if (/^[-−]/u.test(t)) {
+    negative = true
+    t = t.slice(1)
+  }
+  const suffix = /[%¢]$/u.exec(t)
+  if (suffix) t = t.slice(0, -1)
+  unwrap()
+  if (/^[$€£¥]/u.test(t)) t = t.slice(1)
+  unwrap()
+  if (!suffix && /[%¢]$/u.test(t)) t = t.slice(0, -1)
+  if (!GROUPED.test(t) && !PLAIN.test(t)) return null
+  const amount = Number(t.replace(/,/gu, ''))
+  if (!Number.isFinite(amount)) return null
+  const digits = t.replace(/,/gu, '')
+  return negative && amount !== 0 ? `-${digits}` : digits
+}
+
 /** The TSV escapes of WikiTQ files: `\n` newline, `\p` vertical bar, `\\` backslash. */
 export function tsvUnescape(x: string): string {
   return x.replace(/\\n/g, '\n').replace(/\\p/g, '|').replace(/\\\\/g, '\\')

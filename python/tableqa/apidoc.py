@@ -56,6 +56,10 @@ def api_namespace() -> dict[str, Any]:
 def _signature(fn: Callable[..., Any]) -> str:
     parts = []
     for p in inspect.signature(fn).parameters.values():
+        if p.kind is inspect.Parameter.VAR_POSITIONAL:
+            # Extra labels are a tolerance for calls written with a path spread out (the docstring's
+            # Notes say how they are read); the documented form is the one a program should write.
+            continue
         if p.default is inspect.Parameter.empty:
             parts.append(p.name)
         else:

@@ -26,6 +26,7 @@ __all__ = [
     "as_path",
     "axis_number",
     "axis_word",
+    "close_labels",
     "leaf_label",
     "match_header",
     "resolve_many",
@@ -201,19 +202,31 @@ def _show(key: Hashable) -> str:
     return repr(key)
 
 
-def _not_found(keys: Sequence[Hashable], path: Path, axis: int) -> HeaderNotFound:
-    query = as_path(path)
+def close_labels(keys: Sequence[Hashable], label: object, n: int = 5) -> list[str]:
+    """Header labels (of any level of ``keys``) that look like ``label``: similar text, or holding it.
+
+    Examples
+    --------
+    >>> close_labels([("Total", "Revenue"), ("Total", "Net revenues (a)")], "revenues")
+    ['Revenue', 'Net revenues (a)']
+    """
     labels: dict[str, str] = {}
     for k in keys:
         for lv in _levels(k):
             labels.setdefault(label_key(lv), lv)
-    wanted = label_key(query[-1]) if query else ""
-    close = difflib.get_close_matches(wanted, list(labels), n=5, cutoff=0.6)
-    close += [k for k in labels if wanted and wanted in k and k not in close][: 5 - len(close)]
+    wanted = label_key(label)
+    close = difflib.get_close_matches(wanted, list(labels), n=n, cutoff=0.6)
+    close += [k for k in labels if wanted and wanted in k and k not in close][: n - len(close)]
+    return [labels[c] for c in close]
+
+
+def _not_found(keys: Sequence[Hashable], path: Path, axis: int) -> HeaderNotFound:
+    query = as_path(path)
+    close = close_labels(keys, query[-1]) if query else []
     word = axis_word(axis)
     msg = f"No {word} header matches {path!r}."
     if close:
-        msg += " Close matches: " + ", ".join(repr(labels[c]) for c in close) + "."
+        msg += " Close matches: " + ", ".join(repr(c) for c in close) + "."
     sample = ", ".join(_show(k) for k in list(dict.fromkeys(keys))[:8])
     msg += f" The {word} headers are: {sample}{', ...' if len(keys) > 8 else ''}"
     return HeaderNotFound(msg)

@@ -10,6 +10,7 @@ Source cells that these functions read are recorded for the answer's provenance.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -115,7 +116,7 @@ def record_read(df: pd.DataFrame, rows: Sequence[int], cols: Sequence[int]) -> N
             trace.record_cells(src.cells(rkeys[i], ckeys[j]))
 
 
-def lookup(df: pd.DataFrame, row: Path | None, col: Path | None) -> Any:
+def lookup(df: pd.DataFrame, row: Path | None, col: Path | None, *more: Path) -> Any:
     """The value of one cell, named by a row header path and a column header path.
 
     Parameters
@@ -147,11 +148,45 @@ def lookup(df: pd.DataFrame, row: Path | None, col: Path | None) -> Any:
     ...                   "values": [["120", "110", "115"], ["12", "9", "20"]]})
     >>> lookup(df, "Unemployed", ("2020", "men"))
     20
+
+    Notes
+    -----
+    A call with the labels of both paths written one after another, ``lookup(df, "Unemployed", "2020",
+    "men")``, is read as ``.loc`` keys are (:func:`tableqa.pathloc.read_key`): split into a row path and a
+    column path in every way the order allows; when exactly one split names one cell, that cell is the
+    answer, else the error says how to write the call.
+
+    >>> lookup(df, "Unemployed", "2020", "men")
+    20
     """
+    if more:
+        return _lookup_spread(df, (row, col, *more))
     r = resolve_one(_keys(df, 0), row, 0)
     c = resolve_one(_keys(df, 1), col, 1)
     record_read(df, [r.position], [c.position])
     return _py(df.iat[r.position, c.position])
+
+
+def _lookup_spread(df: pd.DataFrame, labels: tuple[Path | None, ...]) -> Any:
+    # pathloc reads .loc keys with this module's record_read, so it is imported here, not at the top.
+    from .pathloc import read_key
+
+    reading = read_key(df, labels)
+    if reading is None or len(reading[0]) != 1 or len(reading[1]) != 1:
+        shown = ", ".join(repr(x) for x in labels)
+        raise HeaderNotFound(
+            f"lookup(df, {shown}): these labels do not name one cell as a row path followed by a column "
+            "path. lookup takes one row path and one column path; write a path of several labels as a "
+            'tuple from its top level, e.g. lookup(df, "Unemployed", ("2020", "men")).'
+        )
+    rows, cols = reading
+    record_read(df, rows, cols)
+    print(
+        f"note: lookup(df, {', '.join(repr(x) for x in labels)}) read as row {df.index[rows[0]]!r}, "
+        f"column {df.columns[cols[0]]!r}",
+        file=sys.stderr,
+    )
+    return _py(df.iat[rows[0], cols[0]])
 
 
 def _members(matches: list[HeaderMatch]) -> list[int]:

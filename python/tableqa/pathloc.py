@@ -14,8 +14,10 @@ DataFrame and the key is made of labels (or of label paths), the labels are read
 (:func:`tableqa.headers.match_header`): split into a row part and a column part in every way their
 order allows, each part naming one header or one whole branch. When exactly one
 reading fits (the split the key was written with wins among several), that selection is returned and a
-line on stderr says how the key was read; otherwise pandas' own error is raised unchanged (the runner
-then adds where the labels stand). Nothing pandas answers changes.
+line on stderr says how the key was read; otherwise pandas' own error is raised with a note that says
+which labels are no header of the table (with close matches), or, when all are, how to write the key
+(the runner adds the note to the error message, and where the labels stand). Nothing pandas answers
+changes.
 """
 
 from __future__ import annotations
@@ -25,13 +27,13 @@ import sys
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .headers import PREFIX, HeaderMatch, match_header
+from .headers import PREFIX, HeaderMatch, close_labels, match_header
 from .ops import record_read
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["LOC_READER", "header_path_reads", "is_frame", "loc_read", "read_key"]
+__all__ = ["LOC_READER", "header_path_reads", "is_frame", "loc_read", "miss_note", "read_key"]
 
 # The name a program's ``.loc`` reads are routed through (set in its namespace by the runner).
 LOC_READER = "__tableqa_loc__"
@@ -193,9 +195,12 @@ def loc_read(obj: Any, key: object) -> Any:
     """
     try:
         return obj.loc[key]
-    except _indexing_errors():
+    except _indexing_errors() as exc:
         reading = read_key(obj, key) if is_frame(obj) else None
         if reading is None:
+            note = miss_note(obj, key) if is_frame(obj) else None
+            if note is not None:
+                exc.add_note(note)
             raise
     rows, cols = reading
     record_read(obj, rows, cols)
@@ -205,6 +210,46 @@ def loc_read(obj: Any, key: object) -> Any:
         file=sys.stderr,
     )
     return _select(obj, rows, cols)
+
+
+# Axes longer than this are not scanned for a failed key's note.
+NOTE_SCAN = 20_000
+
+
+def miss_note(frame: pd.DataFrame, key: object) -> str | None:
+    """Why a label key names no cell of ``frame``: the labels that are no header of either axis, with
+    close matches; or, when every label is one, how a key with header paths is written. None for keys
+    that are not labels, and for axes too long to scan.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame([[1, 2]], index=["Revenue"], columns=["2019", "2020"])
+    >>> miss_note(df, ("Revenues", "2020"))
+    "'Revenues' is no row or column header of this table (close: 'Revenue')"
+    >>> miss_note(df, ("2020", "2019")).startswith("each label is a header of this table, but")
+    True
+    """
+    parsed = _labels(key)
+    if parsed is None or len(frame.index) > NOTE_SCAN or len(frame.columns) > NOTE_SCAN:
+        return None
+    labels, _ = parsed
+    if not labels or len(labels) > MAX_LABELS:
+        return None
+    row_keys, col_keys = frame.index.tolist(), frame.columns.tolist()
+    missing = [x for x in labels if not match_header(row_keys, x) and not match_header(col_keys, x)]
+    if not missing:
+        return (
+            "each label is a header of this table, but they do not read as one row path followed by one "
+            "column path: write df.loc[row_path, column_path], each path a label or a tuple of labels "
+            "from its top level down"
+        )
+    notes = []
+    for label in missing:
+        close = close_labels([*row_keys, *col_keys], label, n=3)
+        shown = f" (close: {', '.join(repr(c) for c in close)})" if close else ""
+        notes.append(f"{label!r} is no row or column header of this table{shown}")
+    return "; ".join(notes)
 
 
 def _has_slice(node: ast.expr) -> bool:

@@ -200,6 +200,10 @@ def _format_error(exc: BaseException) -> tuple[str, str]:
     else:
         text = str(exc)
         message = f"{name}: {text}" if text else name
+        # Notes the runtime added on the way up (e.g. which labels of a .loc key are no header).
+        notes = [n for n in getattr(exc, "__notes__", None) or [] if isinstance(n, str) and n.strip()]
+        if notes:
+            message += f" ({'; '.join(notes)})"
     if len(message) > MESSAGE_CAP_CHARS:
         message = message[:MESSAGE_CAP_CHARS] + f"... [{len(message) - MESSAGE_CAP_CHARS:,} more characters]"
     lines = ["Traceback (most recent call last):\n"]

@@ -35,7 +35,12 @@ def test_every_api_function_is_documented_with_parameters_and_an_example(fn: obj
 
 def test_documented_parameters_match_the_signatures() -> None:
     for fn in API_FUNCTIONS:
-        params = list(inspect.signature(fn).parameters)
+        # A *labels tolerance is not documented to the model (the docstring's Notes say how it reads).
+        params = [
+            name
+            for name, p in inspect.signature(fn).parameters.items()
+            if p.kind is not inspect.Parameter.VAR_POSITIONAL
+        ]
         entry = api_entry(fn)
         for p in params:
             assert f"    {p} (" in entry or f", {p} (" in entry or f"    {p}, " in entry, (fn.__name__, p)

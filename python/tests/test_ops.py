@@ -35,6 +35,21 @@ class TestLookup:
     def test_a_parent_label_names_its_own_row(self, hitab: pd.DataFrame) -> None:
         assert lookup(hitab, "all workers", ("2016", "men")) == 1000
 
+    def test_paths_written_label_after_label_are_read_where_one_split_fits(
+        self, hitab: pd.DataFrame, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        assert lookup(hitab, "all workers", "part-time", "2017", "women") == 310
+        assert lookup(hitab, "part-time", "2016", "men") == 200
+        assert lookup(hitab, "part-time", ("2016", "men")) == 200
+        assert "read as row ('all workers', 'part-time'), column ('2017', 'women')" in capsys.readouterr().err
+
+    def test_spread_labels_that_name_no_single_cell_say_how_to_call_it(self, hitab: pd.DataFrame) -> None:
+        with pytest.raises(HeaderNotFound, match=r"lookup takes one row path and one column path"):
+            lookup(hitab, "part-time", "2016", "nowhere")
+        # A branch, not one cell: "2016" alone names two columns.
+        with pytest.raises(HeaderNotFound, match=r"do not name one cell"):
+            lookup(hitab, "all workers", "part-time", "2016")
+
     def test_partial_tuples_skip_levels(self) -> None:
         from tableqa.frame import build_frame
 

@@ -210,10 +210,12 @@ def test_a_key_error_on_hierarchical_headers_names_the_full_paths() -> None:
     # A column label asked alone names every path that holds it (at most three, then a count).
     message = error_of(run('answer = df["percent"]', {"df": df}))["message"]
     assert "('black male workers', 'percent'), ('other male workers', 'percent')" in message
-    # Flat headers and labels found nowhere add nothing.
+    # Column access on flat headers adds nothing; a .loc label found nowhere says so (below).
     flat = pd.DataFrame({"a": [1]})
     assert error_of(run('answer = flat["b"]', {"flat": flat}))["message"] == "KeyError: 'b'"
-    assert error_of(run('answer = df.loc["nowhere"]', {"df": df}))["message"] == "KeyError: 'nowhere'"
+    assert error_of(run('answer = df.loc["nowhere"]', {"df": df}))["message"] == (
+        "KeyError: 'nowhere' ('nowhere' is no row or column header of this table)"
+    )
 
 
 def _survey() -> Any:
@@ -330,3 +332,24 @@ def test_loc_reads_row_labels_followed_by_a_column_path_as_header_paths() -> Non
     # Labels that name nothing keep pandas' own error.
     program = 'df.loc["Consolidated", "nowhere", ("Year Ended", "2015")]'
     assert error_of(run(program, {"df": df}))["message"].startswith("KeyError")
+
+
+def test_a_loc_key_that_names_no_cell_says_which_labels_are_no_header_or_how_to_write_it() -> None:
+    df = _survey()
+    # pandas: "Too many indexers", which says nothing a repair can use; the note names the wrong label.
+    message = error_of(run('answer = df.loc["mining", "black workers", "total"]', {"df": df}))["message"]
+    assert message.startswith("IndexingError: Too many indexers")
+    assert "'black workers' is no row or column header of this table (close: 'black male workers'" in message
+    # A label with a near twin among the headers is offered it; one with none is only named.
+    message = error_of(run('answer = df.loc["minning", "zzz"]', {"df": df}))["message"]
+    assert "'minning' is no row or column header of this table (close: 'mining')" in message
+    assert "'zzz' is no row or column header of this table;" not in message
+    assert message.endswith("'zzz' is no row or column header of this table)")
+    # Every label a header, but no reading as a row path then a column path: how to write the key.
+    message = error_of(run('answer = df.loc["total", "total"]', {"df": df}))["message"]
+    assert "each label is a header of this table, but they do not read as one row path" in message
+    # A program's own exception keeps its message; notes it adds itself are shown, capped like any message.
+    message = error_of(run('e = ValueError("x")\ne.add_note("y" * 20_000)\nraise e', {}))["message"]
+    assert message.startswith("ValueError: x (yyy")
+    assert message.endswith("more characters]")
+    assert len(message) < 10_100

@@ -391,7 +391,8 @@ export async function run(args: string[]): Promise<SuiteResult> {
           promptTokenBudget: config.promptTokenBudget
         },
         speed,
-        timing: { wikitqAndHitab: time, all: timing(all) },
+        // The WikiTQ + HiTab figures are null when the sample has neither, as their metrics are left out.
+        timing: { wikitqAndHitab: main.length === 0 ? null : time, all: timing(all) },
         logprobCost,
         cancel: {
           stops: cancels,
@@ -421,8 +422,8 @@ export async function run(args: string[]): Promise<SuiteResult> {
           calibration: calibration(r.records, select),
           timing: timing(r.records)
         })),
-        calibration: calibration(main, select),
-        misses: missKinds(main),
+        calibration: main.length === 0 ? null : calibration(main, select),
+        misses: main.length === 0 ? null : missKinds(main),
         ...(values.keep === undefined ? {} : { logs: out })
       }
     }

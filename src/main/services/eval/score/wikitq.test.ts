@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { normalizeString } from './normalize'
-import { checkDenotation, parsePyNumber, parseWtqDate, printedNumberCanon, toValue, toValueList, tsvUnescapeList, wikitqCorrect } from './wikitq'
+import {
+  checkDenotation,
+  parsePyNumber,
+  parseWtqDate,
+  printedNumberCanon,
+  toValue,
+  toValueList,
+  tsvUnescapeList,
+  wikitqCorrect
+} from './wikitq'
 
 describe('WikiTQ string normalisation', () => {
   it('drops diacritics and unifies quotes and dashes', () => {

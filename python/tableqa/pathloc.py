@@ -7,6 +7,12 @@ On a table with hierarchical headers, ``df.loc["services", "men"]`` fails in pan
 one cell of the header tree without doubt, and the Operation APIs (:mod:`tableqa.ops`) already read
 such paths.
 
+The same holds for a column asked by a label below the top level: ``df["men"]`` fails in pandas when the
+column is ``("2020", "men")``. Every other subscript a program reads, ``X[key]``, becomes
+``column_read(X, key)``: pandas' answer first; only when it raises ``KeyError`` on a DataFrame and the key is
+a label (or a tuple of labels) that names exactly one column header, or one whole branch, that column (or
+those columns) is returned, and a line on stderr says so.
+
 Before a program runs, every ``X.loc[key]`` it *reads* (not assignments, not keys with slices) becomes
 ``loc_read(X, key)`` (:func:`header_path_reads`). That first does exactly what pandas does. Only when
 pandas raises ``KeyError``, ``IndexingError`` or ``IndexError`` (more key parts than levels) on a
@@ -33,10 +39,22 @@ from .ops import record_read
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["LOC_READER", "header_path_reads", "is_frame", "loc_read", "miss_note", "read_key"]
+__all__ = [
+    "GET_READER",
+    "LOC_READER",
+    "bind_readers",
+    "column_read",
+    "header_path_reads",
+    "is_frame",
+    "loc_read",
+    "miss_note",
+    "read_key",
+]
 
-# The name a program's ``.loc`` reads are routed through (set in its namespace by the runner).
+# The names a program's ``.loc`` reads and other subscript reads are routed through (set in its
+# namespace by :func:`bind_readers`).
 LOC_READER = "__tableqa_loc__"
+GET_READER = "__tableqa_get__"
 
 # A key longer than this is not a header path someone wrote by hand; it is left to pandas.
 MAX_LABELS = 8
@@ -212,6 +230,46 @@ def loc_read(obj: Any, key: object) -> Any:
     return _select(obj, rows, cols)
 
 
+def _column_labels(key: object) -> list[Label] | None:
+    parts = list(key) if isinstance(key, tuple) else [key]
+    labels = [x for x in parts if isinstance(x, (str, int, float)) and not isinstance(x, bool)]
+    return labels if parts and len(labels) == len(parts) <= MAX_LABELS else None
+
+
+def column_read(obj: Any, key: object) -> Any:
+    """``obj[key]``, and where pandas finds no such column of a DataFrame, the key read as a column
+    header path.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame([[1, 2], [3, 4]],
+    ...     columns=pd.MultiIndex.from_tuples([("size, 2014", "attrition"), ("size, 2014", "growth")]))
+    >>> column_read(df, "attrition").tolist()
+    [1, 3]
+    >>> column_read({"a": 1}, "a")
+    1
+    """
+    try:
+        return obj[key]
+    except KeyError:
+        labels = _column_labels(key) if is_frame(obj) else None
+        cols = _branch(obj.columns.tolist(), labels) if labels is not None else None
+        if cols is None:
+            raise
+    record_read(obj, list(range(len(obj.index))), cols)
+    print(
+        f"note: [{_key_text(key)}] read as the column {_shown(obj.columns.tolist(), cols)}", file=sys.stderr
+    )
+    return obj.iloc[:, cols[0]] if len(cols) == 1 else obj.iloc[:, cols]
+
+
+def bind_readers(namespace: dict[str, Any]) -> None:
+    """Bind the names :func:`header_path_reads` routes reads through, in a program's namespace."""
+    namespace[LOC_READER] = loc_read
+    namespace[GET_READER] = column_read
+
+
 # Axes longer than this are not scanned for a failed key's note.
 NOTE_SCAN = 20_000
 
@@ -258,34 +316,40 @@ def _has_slice(node: ast.expr) -> bool:
     return isinstance(node, ast.Tuple) and any(isinstance(e, (ast.Slice, ast.Starred)) for e in node.elts)
 
 
+# Indexers whose keys are positions (or already routed): their subscripts are left as written.
+_POSITIONAL = frozenset({"iloc", "iat", "at"})
+
+
 class _LocReads(ast.NodeTransformer):
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
         self.generic_visit(node)
         target = node.value
-        if (
-            isinstance(node.ctx, ast.Load)
-            and isinstance(target, ast.Attribute)
-            and target.attr == "loc"
-            and not _has_slice(node.slice)
-        ):
-            call = ast.Call(
-                func=ast.Name(id=LOC_READER, ctx=ast.Load()), args=[target.value, node.slice], keywords=[]
-            )
-            return ast.copy_location(call, node)
-        return node
+        if not isinstance(node.ctx, ast.Load) or _has_slice(node.slice):
+            return node
+        if isinstance(target, ast.Attribute) and target.attr == "loc":
+            reader, obj = LOC_READER, target.value
+        elif isinstance(target, ast.Attribute) and target.attr in _POSITIONAL:
+            return node
+        else:
+            reader, obj = GET_READER, target
+        call = ast.Call(func=ast.Name(id=reader, ctx=ast.Load()), args=[obj, node.slice], keywords=[])
+        return ast.copy_location(call, node)
 
 
 def header_path_reads(tree: ast.Module) -> ast.Module:
-    """The program with each ``X.loc[key]`` read routed through :func:`loc_read` (its namespace must
-    bind :data:`LOC_READER` to it); assignments through ``.loc`` and keys with slices are left alone.
+    """The program with each ``X.loc[key]`` read routed through :func:`loc_read` and each other
+    subscript read ``X[key]`` through :func:`column_read` (its namespace must bind them,
+    :func:`bind_readers`); assignments, keys with slices and positional indexers are left alone.
 
     Examples
     --------
-    >>> tree = header_path_reads(ast.parse("a = df.loc['x', 'y']\\ndf.loc['x'] = 1\\nb = df.loc[1:2]"))
-    >>> print(ast.unparse(tree))
+    >>> src = "a = df.loc['x', 'y']\\ndf.loc['x'] = 1\\nb = df.loc[1:2]\\nc = df['m'].iloc[0]\\ndf['n'] = 2"
+    >>> print(ast.unparse(header_path_reads(ast.parse(src))))
     a = __tableqa_loc__(df, ('x', 'y'))
     df.loc['x'] = 1
     b = df.loc[1:2]
+    c = __tableqa_get__(df, 'm').iloc[0]
+    df['n'] = 2
     """
     changed: ast.Module = _LocReads().visit(tree)
     return ast.fix_missing_locations(changed)

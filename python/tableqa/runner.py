@@ -23,7 +23,7 @@ from . import qa as qa_module
 from . import trace
 from .answer import is_pandas_like, normalize_answer
 from .chart import Chart
-from .pathloc import LOC_READER, loc_read
+from .pathloc import bind_readers
 from .source import parse_program
 
 __all__ = [
@@ -251,7 +251,7 @@ def run(code: str, namespace: dict[str, Any]) -> dict[str, Any]:
     namespace.pop("answer", None)
     namespace.setdefault("__name__", "__program__")
     namespace.setdefault("__builtins__", __builtins__)
-    namespace[LOC_READER] = loc_read
+    bind_readers(namespace)
     table_kind = _table_kind(namespace)
     linecache.cache[FILENAME] = (len(code), None, code.splitlines(keepends=True), FILENAME)
     try:

@@ -353,3 +353,41 @@ def test_a_loc_key_that_names_no_cell_says_which_labels_are_no_header_or_how_to_
     assert message.startswith("ValueError: x (yyy")
     assert message.endswith("more characters]")
     assert len(message) < 10_100
+
+
+def test_a_column_label_below_the_top_level_reads_that_column_and_says_so() -> None:
+    df = _survey()
+    # pandas wants the top level first: df["immigrant"] is a KeyError there; it names one column.
+    out = ok_value(run('answer = df["immigrant"].max()', {"df": df}))
+    assert out["value"]["json"]["items"][0]["value"] == 100
+    assert "read as the column ('black male workers', 'immigrant')" in out["stderr"]
+    # A full path and a top-level label are pandas' own answers, untouched.
+    out = ok_value(run('answer = df[("black male workers", "immigrant")].tolist()', {"df": df}))
+    assert out["value"]["json"] == [1.0, 11.1, 100.0]
+    out = ok_value(run('answer = df["black male workers"].shape', {"df": df}))
+    assert out["stderr"] == ""
+    # Chained: a column read, then pandas' own Series indexing.
+    out = ok_value(run('answer = df["immigrant"][("percent", "mining")]', {"df": df}))
+    assert out["value"]["json"]["items"][0]["value"] == 1
+
+
+def test_column_reads_leave_other_subscripts_and_what_is_not_one_column_alone() -> None:
+    df = _survey()
+    # "total" is a column under two parents: not one reading, pandas' KeyError with where it stands.
+    message = error_of(run('answer = df["total"]', {"df": df}))["message"]
+    assert message.startswith("KeyError: 'total'")
+    assert "('black male workers', 'total'), ('other male workers', 'total')" in message
+    # Dicts, lists, strings and Series keep Python's and pandas' behaviour, errors included.
+    assert error_of(run('answer = {"a": 1}["b"]', {}))["message"] == "KeyError: 'b'"
+    out = ok_value(run('answer = [10, 20, 30][1] + len("abc"[1:])', {}))
+    assert out["value"]["repr"] == "22"
+    message = error_of(run('s = df[("other male workers", "total")]\nanswer = s["mining"]', {"df": df}))[
+        "message"
+    ]
+    assert message.startswith("KeyError")
+    # Assignments and positional indexers are not routed; a new column can still be made.
+    out = ok_value(run('df["share"] = 1\nanswer = int(df["share"].sum()) + int(df.iat[0, 0])', {"df": df}))
+    assert out["value"]["repr"] == "4"
+    # Flat columns: a missing column stays missing.
+    flat = pd.DataFrame({"a": [1]})
+    assert error_of(run('answer = flat["b"]', {"flat": flat}))["message"] == "KeyError: 'b'"

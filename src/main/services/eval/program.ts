@@ -1,6 +1,6 @@
 /**
  * The wrapper every evaluated program runs in: the program runs with the runner's own rules (its last
- * expression, else its `answer` variable, is the answer; labels with quotes in them and `.loc` header paths read as written, tableqa.source) and the answer comes back shaped as plain data,
+ * expression, else its `answer` variable, is the answer; labels with quotes in them, `.loc` keys and column labels read as header paths, tableqa.source) and the answer comes back shaped as plain data,
  * serialised to one JSON string so that large results (a Spider table of thousands of rows) are not cut.
  */
 import type { AnswerCell, ShapedAnswer } from './types'
@@ -9,10 +9,10 @@ const WRAPPER = String.raw`
 def __eval_run(__src):
     import ast
     g = globals()
-    from tableqa.pathloc import LOC_READER, loc_read
+    from tableqa.pathloc import bind_readers
     from tableqa.source import parse_program
     tree = parse_program(__src, g, "<program>")
-    g[LOC_READER] = loc_read
+    bind_readers(g)
     last = None
     if tree.body and isinstance(tree.body[-1], ast.Expr):
         last = ast.Expression(tree.body.pop().value)

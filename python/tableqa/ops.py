@@ -10,7 +10,6 @@ Source cells that these functions read are recorded for the answer's provenance.
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -169,22 +168,22 @@ def lookup(df: pd.DataFrame, row: Path | None, col: Path | None, *more: Path) ->
 
 def _lookup_spread(df: pd.DataFrame, labels: tuple[Path | None, ...]) -> Any:
     # pathloc reads .loc keys with this module's record_read, so it is imported here, not at the top.
-    from .pathloc import read_key
+    from .pathloc import read_key, said_read
 
     reading = read_key(df, labels)
+    shown = ", ".join(repr(x) for x in labels)
     if reading is None or len(reading[0]) != 1 or len(reading[1]) != 1:
-        shown = ", ".join(repr(x) for x in labels)
         raise HeaderNotFound(
             f"lookup(df, {shown}): these labels do not name one cell as a row path followed by a column "
             "path. lookup takes one row path and one column path; write a path of several labels as a "
             'tuple from its top level, e.g. lookup(df, "Unemployed", ("2020", "men")).'
         )
     rows, cols = reading
-    record_read(df, rows, cols)
-    print(
-        f"note: lookup(df, {', '.join(repr(x) for x in labels)}) read as row {df.index[rows[0]]!r}, "
-        f"column {df.columns[cols[0]]!r}",
-        file=sys.stderr,
+    said_read(
+        df,
+        rows,
+        cols,
+        f"lookup(df, {shown}) read as row {df.index[rows[0]]!r}, column {df.columns[cols[0]]!r}",
     )
     return _py(df.iat[rows[0], cols[0]])
 

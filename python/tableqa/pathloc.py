@@ -49,6 +49,7 @@ __all__ = [
     "loc_read",
     "miss_note",
     "read_key",
+    "said_read",
 ]
 
 # The names a program's ``.loc`` reads and other subscript reads are routed through (set in its
@@ -221,13 +222,21 @@ def loc_read(obj: Any, key: object) -> Any:
                 exc.add_note(note)
             raise
     rows, cols = reading
-    record_read(obj, rows, cols)
-    print(
-        f"note: .loc[{_key_text(key)}] read as header paths: row {_shown(obj.index.tolist(), rows)}, "
+    said_read(
+        obj,
+        rows,
+        cols,
+        f".loc[{_key_text(key)}] read as header paths: row {_shown(obj.index.tolist(), rows)}, "
         f"column {_shown(obj.columns.tolist(), cols)}",
-        file=sys.stderr,
     )
     return _select(obj, rows, cols)
+
+
+def said_read(frame: pd.DataFrame, rows: list[int], cols: list[int], how: str) -> None:
+    """Record the cells a header-path reading took (for the answer's provenance) and say on stderr
+    how the program's words were read."""
+    record_read(frame, rows, cols)
+    print(f"note: {how}", file=sys.stderr)
 
 
 def _column_labels(key: object) -> list[Label] | None:
@@ -257,10 +266,8 @@ def column_read(obj: Any, key: object) -> Any:
         cols = _branch(obj.columns.tolist(), labels) if labels is not None else None
         if cols is None:
             raise
-    record_read(obj, list(range(len(obj.index))), cols)
-    print(
-        f"note: [{_key_text(key)}] read as the column {_shown(obj.columns.tolist(), cols)}", file=sys.stderr
-    )
+    shown = _shown(obj.columns.tolist(), cols)
+    said_read(obj, list(range(len(obj.index))), cols, f"[{_key_text(key)}] read as the column {shown}")
     return obj.iloc[:, cols[0]] if len(cols) == 1 else obj.iloc[:, cols]
 
 

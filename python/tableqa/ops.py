@@ -550,7 +550,7 @@ def _cell_test(op: str, value: Any) -> Any:
     return compare_num
 
 
-def filter_rows(df: pd.DataFrame, column: Path, op: str, value: Any) -> pd.DataFrame:
+def filter_rows(df: pd.DataFrame, column: Path, op: str, value: Any, *more: Any) -> pd.DataFrame:
     """Rows whose value in ``column`` satisfies ``op value``.
 
     Equality compares numbers by value when both sides read as numbers, otherwise text ignoring
@@ -580,13 +580,36 @@ def filter_rows(df: pd.DataFrame, column: Path, op: str, value: Any) -> pd.DataF
     ['Norway', 'Canada']
     >>> len(filter_rows(df, "nation", "==", "GERMANY"))
     1
+
+    Notes
+    -----
+    More conditions may follow, each as column, op and value; a row is kept when all of them hold.
+
+    >>> filter_rows(df, "gold", ">=", 12, "nation", "!=", "Norway")["Nation"].tolist()
+    ['Germany', 'Canada']
     """
-    if op not in _OPS:
-        raise ValueError(f"op must be one of {', '.join(_OPS)}; not {op!r}")
-    series = column_of(df, column)
-    test = _cell_test(op, value)
-    mask = [bool(test(x)) for x in series.tolist()]
-    return df.iloc[[i for i, keep in enumerate(mask) if keep], :]
+    conditions = _conditions(column, op, value, more)
+    keep = [True] * df.shape[0]
+    for col, test in conditions:
+        values = column_of(df, col).tolist()
+        keep = [k and bool(test(x)) for k, x in zip(keep, values, strict=True)]
+    return df.iloc[[i for i, k in enumerate(keep) if k], :]
+
+
+def _conditions(column: Path, op: str, value: Any, more: tuple[Any, ...]) -> list[tuple[Path, Any]]:
+    """The (column, test) pairs of a filter: the first condition and any that follow as triples."""
+    if len(more) % 3:
+        raise TypeError(
+            "conditions after the first come in threes: column, op, value "
+            f"(got {len(more)} more argument{'' if len(more) == 1 else 's'})"
+        )
+    triples = [(column, op, value)] + [(more[i], more[i + 1], more[i + 2]) for i in range(0, len(more), 3)]
+    out = []
+    for col, test_op, test_value in triples:
+        if not isinstance(test_op, str) or test_op not in _OPS:
+            raise ValueError(f"op must be one of {', '.join(_OPS)}; not {test_op!r}")
+        out.append((col, _cell_test(test_op, test_value)))
+    return out
 
 
 def column_of(df: pd.DataFrame, name: Path) -> pd.Series:
@@ -595,7 +618,7 @@ def column_of(df: pd.DataFrame, name: Path) -> pd.Series:
     return series
 
 
-def count(df: pd.DataFrame, column: Path | None = None, op: str = "==", value: Any = None) -> int:
+def count(df: pd.DataFrame, column: Path | None = None, op: str = "==", value: Any = None, *more: Any) -> int:
     """Number of rows, or of rows whose ``column`` satisfies ``op value`` (as in :func:`filter_rows`).
 
     Parameters
@@ -619,10 +642,17 @@ def count(df: pd.DataFrame, column: Path | None = None, op: str = "==", value: A
     ...                   "values": [["Home", "Won"], ["Away", "Lost"], ["Home", "won"]]})
     >>> count(df, "result", "==", "won")
     2
+
+    Notes
+    -----
+    More conditions may follow, as for :func:`filter_rows`; a row counts when all of them hold.
+
+    >>> count(df, "result", "==", "won", "venue", "==", "home")
+    2
     """
     if column is None:
         return int(df.shape[0])
-    return int(filter_rows(df, column, op, value).shape[0])
+    return int(filter_rows(df, column, op, value, *more).shape[0])
 
 
 def value_of(df: pd.DataFrame, key_column: Path, key: Any, column: Path) -> Any:

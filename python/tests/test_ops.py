@@ -246,6 +246,16 @@ class TestFlatTableHelpers:
         assert count(flat) == 5
         assert count(flat, "silver", "==", 8) == 3
 
+    def test_filter_rows_and_count_take_more_conditions_that_must_all_hold(self, flat: pd.DataFrame) -> None:
+        kept = filter_rows(flat, "gold", ">", 8, "nation", "!=", "norway", "silver", "==", 8)
+        assert kept["Nation"].tolist() == ["Canada", "United States"]
+        assert count(flat, "gold", ">", 8, "nation", "!=", "norway", "silver", "==", 8) == 2
+        assert count(flat, "gold", ">", 8) == 4
+        with pytest.raises(TypeError, match="conditions after the first come in threes"):
+            filter_rows(flat, "gold", ">", 8, "nation", "==")
+        with pytest.raises(ValueError, match="op must be one of"):
+            count(flat, "gold", ">", 8, "nation", "is", "Norway")
+
     def test_value_of_and_close_values(self, flat: pd.DataFrame) -> None:
         assert value_of(flat, "nation", "CANADA", "total") == 26
         with pytest.raises(LookupError, match="Close values: 'Canada'"):

@@ -14,7 +14,7 @@ from typing import Any
 
 from . import chart, ops, qa, sql
 
-__all__ = ["API_FUNCTIONS", "api_doc", "api_entry", "api_namespace"]
+__all__ = ["API_FUNCTIONS", "api_doc", "api_entry", "api_namespace", "call_note"]
 
 API_FUNCTIONS: tuple[Callable[..., Any], ...] = (
     ops.lookup,
@@ -65,6 +65,34 @@ def _signature(fn: Callable[..., Any]) -> str:
         else:
             parts.append(f"{p.name}={p.default!r}")
     return f"{fn.__name__}({', '.join(parts)})"
+
+
+# Python's own messages for a call whose arguments do not fit the function's parameters.
+_BAD_CALL = re.compile(r"^(\w+)\(\) (takes|missing|got)\b")
+
+
+def call_note(exc: BaseException) -> str | None:
+    """How an API function is called, for the TypeError of a call whose arguments do not fit it.
+
+    Examples
+    --------
+    >>> try:
+    ...     ops.ratio(None, "a")
+    ... except TypeError as exc:
+    ...     print(call_note(exc))
+    write it as ratio(df, a, b, axis='columns', at=None), e.g. ratio(df, "men", "women")
+    >>> call_note(TypeError("len() takes exactly one argument (2 given)")) is None
+    True
+    """
+    if not isinstance(exc, TypeError):
+        return None
+    found = _BAD_CALL.match(str(exc))
+    fn = next((f for f in API_FUNCTIONS if found and f.__name__ == found.group(1)), None)
+    if fn is None:
+        return None
+    example = _example(fn.__name__, _sections(fn.__doc__ or "").get("Examples", []))
+    call = example[0].removeprefix(">>>").strip() if example else ""
+    return f"write it as {_signature(fn)}" + (f", e.g. {call}" if call else "")
 
 
 def _sections(doc: str) -> dict[str, list[str]]:

@@ -12,6 +12,7 @@ import io
 import json
 import linecache
 import math
+import re
 import sys
 import time
 import traceback
@@ -22,6 +23,7 @@ from typing import Any
 from . import qa as qa_module
 from . import trace
 from .answer import is_pandas_like, normalize_answer
+from .apidoc import call_note
 from .chart import Chart
 from .pathloc import bind_readers
 from .source import parse_program
@@ -334,6 +336,24 @@ HINT_PATHS = 3
 HINT_SCAN = 20_000
 
 
+# The errors of taking the first item of an empty selection (``.iloc[0]``, ``.values[0]``, ``.item()``).
+_EMPTY_PICK = re.compile(
+    r"single positional indexer is out-of-bounds|index 0 is out of bounds for axis 0 with size 0"
+    r"|can only convert an array of size 1 to a Python scalar"
+)
+EMPTY_NOTE = (
+    "most likely the selection it picks from is empty: no row matched the condition; compare with the cell "
+    "text as the table writes it (filter_rows ignores case and spacing; .str.contains matches part of a cell)"
+)
+
+
+def _empty_pick_note(exc: BaseException) -> str:
+    """Why picking one item failed, when the error is the one an empty selection gives; else ``""``."""
+    if isinstance(exc, (IndexError, ValueError)) and _EMPTY_PICK.search(str(exc)):
+        return EMPTY_NOTE
+    return ""
+
+
 def _header_hint(exc: BaseException, namespace: Mapping[str, Any]) -> str:
     """Where the labels of a failed lookup stand in the program's tables, or ``""``.
 
@@ -382,6 +402,7 @@ def _failure(
         }
     message, tb_text = _format_error(exc)
     hint = _header_hint(exc, namespace) if namespace is not None else ""
+    hint = call_note(exc) or _empty_pick_note(exc) or hint
     if hint:
         message = f"{message} ({hint})"
     return {

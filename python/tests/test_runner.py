@@ -391,3 +391,26 @@ def test_column_reads_leave_other_subscripts_and_what_is_not_one_column_alone() 
     # Flat columns: a missing column stays missing.
     flat = pd.DataFrame({"a": [1]})
     assert error_of(run('answer = flat["b"]', {"flat": flat}))["message"] == "KeyError: 'b'"
+
+
+def test_a_helper_called_with_arguments_that_do_not_fit_says_how_it_is_written() -> None:
+    df = pd.DataFrame({"Nation": ["Norway", "Germany"], "Gold": [16, 12]})
+    namespace = {"df": df, **tableqa.api_namespace()}
+    message = error_of(run('answer = value_of(df, "Nation", "Norway")', dict(namespace)))["message"]
+    assert message.startswith("TypeError: value_of() missing 1 required positional argument: 'column'")
+    assert "(write it as value_of(df, key_column, key, column), e.g. value_of(" in message
+    # A TypeError of anything else keeps pandas' or Python's own message alone.
+    message = error_of(run("answer = len(df, 2)", dict(namespace)))["message"]
+    assert "write it as" not in message
+
+
+@pytest.mark.parametrize("pick", [".iloc[0]", ".values[0]", ".item()"])
+def test_picking_from_an_empty_selection_says_so(pick: str) -> None:
+    df = pd.DataFrame({"City": ["United States, Los Angeles", "Canada, Saskatoon"], "Passengers": [20, 7]})
+    program = f'answer = df[df["City"] == "Los Angeles"]["Passengers"]{pick}'
+    message = error_of(run(program, {"df": df}))["message"]
+    assert "most likely the selection it picks from is empty: no row matched the condition" in message
+    # Numpy says when the array is not empty: then the note is not given.
+    message = error_of(run('answer = df["Passengers"].values[5]', {"df": df}))["message"]
+    assert message.startswith("IndexError: index 5 is out of bounds for axis 0 with size 2")
+    assert "selection it picks from is empty" not in message

@@ -92,6 +92,7 @@ export function modelSource(client: ModelClient, options: ModelOptions): Candida
               repair: async (index: number, program: string, note: string): Promise<CandidateProgram | null> => {
                 const fixed = await repairProgram(client, g.prompt, g.library, program, note, {
                   maxTokens: ASK_DEFAULTS.maxTokens,
+                  temperature: options.temperature,
                   ...(signal === undefined ? {} : { signal })
                 })
                 if (!fixed.ok) return null

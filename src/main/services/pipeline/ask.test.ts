@@ -83,6 +83,23 @@ const rules: Rule[] = [
   },
   { match: /Question: slow\?/, reply: { delayMs: 5_000, choices: [{ text: fenced('answer = 1') }] } },
   { match: /without log-probs/, reply: { choices: hitabCandidates.map((c) => ({ text: c.text })) } },
+  // A greedy repair that repeats the failed program; asked again at the question's temperature, a fix.
+  {
+    match: (r) => r.prompt.includes('Question: repeated repair?') && r.prompt.includes('That program did not work'),
+    reply: (r) => ({
+      choices: [
+        {
+          text: fenced(
+            r.body?.['temperature'] === 0
+              ? 'answer = df.loc["transport", "black"]  \n'
+              : 'answer = lookup(df, "transportation and warehousing", ("black male workers", "total"))'
+          ),
+          logprobs: [-0.2]
+        }
+      ]
+    })
+  },
+  { match: /Question: repeated repair\?/, reply: { choices: [{ text: fenced('answer = df.loc["transport", "black"]'), logprobs: [-1] }] } },
   // Execution feedback: the failed program and its error come back; the model corrects the header.
   {
     match: /That program did not work: KeyError[\s\S]*Write a corrected program/,
@@ -187,6 +204,21 @@ describe('ask on a HiTab table', () => {
     expect(repairs[0]?.prompt).toContain(`Question: ${QUESTION}`)
     expect(repairs[0]?.body?.['temperature']).toBe(0)
     expect(events.some((e) => e.candidate?.repaired === true && e.candidate.answer === '11.1')).toBe(true)
+  })
+
+  it("asks a repair that repeats the failed program once more, at the question's temperature", async () => {
+    const before = server.requests.length
+    const result = await ask(
+      { tables: [{ name: 'HiTab 1008', table: hitab }], question: 'repeated repair?', options: { n: 1, repair: true, temperature: 0.5 } },
+      { client: client(), executor }
+    )
+    if (!result.ok) throw new Error(result.error.message)
+    const fixed = result.value.candidates[0]
+    expect(fixed?.result.ok).toBe(true)
+    expect(fixed?.repairedFrom?.program).toBe('answer = df.loc["transport", "black"]')
+    expect(result.value.answer?.items).toEqual([{ value: 11.1, type: 'number' }])
+    const repairs = server.requests.slice(before).filter((r) => r.prompt.includes('That program did not work'))
+    expect(repairs.map((r) => r.body?.['temperature'])).toEqual([0, 0.5])
   })
 
   it('asks no repair of a hosted endpoint unless told to', async () => {

@@ -99,6 +99,7 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
         failed.map(async ({ c, program, note }) => {
           const fixed = await repairProgram(client, gen.prompt, gen.library, program, note, {
             maxTokens: o.maxTokens ?? DEFAULTS.maxTokens,
+            temperature: o.temperature ?? DEFAULTS.temperature,
             ...(request.signal === undefined ? {} : { signal: request.signal })
           })
           repairsDone += 1

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { failureNote, repairNote } from './repair'
+import { failureNote, repairNote, sameProgram } from './repair'
 
 describe('what calls for a repair', () => {
   it('a failed program, with its error cut short; an empty answer', () => {
@@ -27,5 +27,13 @@ describe('what calls for a repair', () => {
     expect(failureNote('how many?', { ok: false, error: { code: 'cancelled', message: 'cancelled' } })).toBeNull()
     expect(failureNote('how many?', { ok: false, error: { code: 'no-answer', message: 'empty (float nan)' } })).toMatch(/empty/)
     expect(failureNote('how many?', { ok: false, error: { code: 'python-error', message: 'NameError: x' } })).toBe('NameError: x')
+  })
+})
+
+describe('a repair that repeats the program', () => {
+  it('is the same program but for spacing at the ends of lines and blank lines', () => {
+    expect(sameProgram('x = 1\n\nanswer = x  ', 'x = 1\nanswer = x')).toBe(true)
+    expect(sameProgram('answer = df.loc["a", "b"]', 'answer = df.loc["a","b"]')).toBe(false)
+    expect(sameProgram('if x:\n    y = 1', 'if x:\ny = 1')).toBe(false)
   })
 })

@@ -5,7 +5,9 @@
  * header or name; the error (which lists the close matches) is usually what they need to fix it.
  *
  * The repair's prompt starts with the question's own prompt, so an engine that keeps evaluated prompts
- * reads only the program and the error. It is sampled greedily: one fix per failed program.
+ * reads only the program and the error. It is sampled greedily: one fix per failed program. Small models
+ * often answer the greedy repair with the failed program again, which can only fail again; such a repeat
+ * is sampled once more at the question's temperature (the engine already holds that prompt).
  */
 
 import type { AskAnswer } from '../../../shared/ask'
@@ -88,31 +90,54 @@ export function repairPrompt(
   }
 }
 
-export type Repair = { sample: Sample; program: Result<string> }
+/** A repair: its sample and program, and whether it had to be sampled again because it repeated the program. */
+export type Repair = { sample: Sample; program: Result<string>; resampled: boolean }
 
-/** Asks the model once to fix `program`, which failed as `note` says. */
+/** The same program, but for spacing at the ends of lines and blank lines. */
+export function sameProgram(a: string, b: string): boolean {
+  const lines = (text: string): string =>
+    text
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .filter((line) => line.trim() !== '')
+      .join('\n')
+  return lines(a) === lines(b)
+}
+
+/**
+ * Asks the model to fix `program`, which failed as `note` says: greedily, and once more at `temperature`
+ * when that reply repeats the program (a temperature of 0 asks only once).
+ */
 export async function repairProgram(
   client: ModelClient,
   prompt: BuiltPrompt,
   library: PromptLibrary,
   program: string,
   note: string,
-  o: { maxTokens: number; signal?: AbortSignal }
+  o: { maxTokens: number; temperature: number; signal?: AbortSignal }
 ): Promise<Result<Repair>> {
   const request = repairPrompt(prompt, library, program, note)
-  const sampled = await client.sample({
-    ...request,
-    ...(prompt.prefill === null ? {} : { prefill: prompt.prefill }),
-    n: 1,
-    temperature: 0,
-    maxTokens: o.maxTokens,
-    stop: prompt.stop,
-    logprobs: true,
-    ...(o.signal === undefined ? {} : { signal: o.signal })
-  })
-  if (!sampled.ok) return sampled
-  const sample = sampled.value[0]
-  if (sample === undefined) return fail('model-bad-reply', 'The model sent no repair.')
-  const fixed = extractProgram(sample.text, prompt.codePrefix === null ? {} : { codePrefix: prompt.codePrefix })
-  return ok({ sample, program: fixed })
+  const ask = async (temperature: number): Promise<Result<Omit<Repair, 'resampled'>>> => {
+    const sampled = await client.sample({
+      ...request,
+      ...(prompt.prefill === null ? {} : { prefill: prompt.prefill }),
+      n: 1,
+      temperature,
+      maxTokens: o.maxTokens,
+      stop: prompt.stop,
+      logprobs: true,
+      ...(o.signal === undefined ? {} : { signal: o.signal })
+    })
+    if (!sampled.ok) return sampled
+    const sample = sampled.value[0]
+    if (sample === undefined) return fail('model-bad-reply', 'The model sent no repair.')
+    return ok({ sample, program: extractProgram(sample.text, prompt.codePrefix === null ? {} : { codePrefix: prompt.codePrefix }) })
+  }
+  const first = await ask(0)
+  if (!first.ok) return first
+  const repeated = first.value.program.ok && sameProgram(first.value.program.value, program)
+  if (!repeated || o.temperature <= 0) return ok({ ...first.value, resampled: false })
+  const again = await ask(o.temperature)
+  // A second reply that fails to arrive leaves the first: the candidate is then run as it was.
+  return again.ok ? ok({ ...again.value, resampled: true }) : ok({ ...first.value, resampled: false })
 }

@@ -274,7 +274,7 @@ def _run(code: str, namespace: dict[str, Any], table_kind: str) -> dict[str, Any
             if last is not None:
                 value = eval(last, namespace)
     except BaseException as exc:
-        return _failure(exc, out, err, namespace)
+        return _failure(exc, out, err, namespace, code)
     duration = round((time.perf_counter() - start) * 1000, 3)
     if value is None and "answer" in namespace:
         value = namespace["answer"]
@@ -354,6 +354,54 @@ def _empty_pick_note(exc: BaseException) -> str:
     return ""
 
 
+# Python's error for an order comparison (or max, min, sort) between cell text and a number.
+_TEXT_VS_NUMBER = re.compile(r"not supported between instances of '(str|int|float)' and '(str|int|float)'")
+# Cells shown per column in the note.
+TEXT_CELLS = 3
+# How the note takes the first number out of cell text.
+NUMBER_PATTERN = r'r"(-?\d+(?:\.\d+)?)"'
+
+
+def _text_column_note(exc: BaseException, namespace: Mapping[str, Any], code: str) -> str:
+    """Which text columns the program names, with some of their cells, when it compared text with a number.
+
+    A column such as ``Height`` holding ``"113.6 m"`` is text, so ``df["Height"] <= 80`` raises a
+    ``TypeError`` that names no column; the note names the columns of the program's tables that hold text
+    and whose label the program writes, shows a few of their cells and how to take the numbers out.
+    """
+    pd = sys.modules.get("pandas")
+    found = _TEXT_VS_NUMBER.search(str(exc)) if isinstance(exc, TypeError) else None
+    if pd is None or found is None or "str" not in found.groups() or found.group(1) == found.group(2):
+        return ""
+    # The line that failed, when the traceback names one of the program's own.
+    frames = _user_frames(exc.__traceback__)
+    lines = code.splitlines()
+    where = frames[-1].lineno if len(frames) else None
+    if where is not None and 0 < where <= len(lines):
+        code = lines[where - 1]
+    notes: list[str] = []
+    for name, value in list(namespace.items()):
+        if name.startswith("_") or not isinstance(value, pd.DataFrame) or value.shape[1] > HINT_SCAN:
+            continue
+        for position, key in enumerate(value.columns):
+            parts = [str(x) for x in key] if isinstance(key, tuple) else [str(key)]
+            label = next((x for x in reversed(parts) if x.strip()), "")
+            if not label.strip() or not re.search(rf"""["']{re.escape(label)}["']""", code):
+                continue
+            cells = value.iloc[:, position]
+            texts = [x for x in dict.fromkeys(cells.tolist()) if isinstance(x, str) and x.strip()]
+            # Only text that carries numbers can be what the program meant to compare as numbers.
+            with_digits = sum(any(c.isdigit() for c in x) for x in texts)
+            if len(notes) >= 2 or not texts or with_digits * 2 < len(texts):
+                continue
+            shown = ", ".join(repr(x) for x in texts[:TEXT_CELLS])
+            notes.append(
+                f"column {label!r} of {name} holds text ({shown}): compare the numbers taken out of it, e.g. "
+                f"{name}[{label!r}].str.extract({NUMBER_PATTERN})[0].astype(float)"
+            )
+    return "; ".join(notes)
+
+
 def _header_hint(exc: BaseException, namespace: Mapping[str, Any]) -> str:
     """Where the labels of a failed lookup stand in the program's tables, or ``""``.
 
@@ -387,7 +435,11 @@ def _header_hint(exc: BaseException, namespace: Mapping[str, Any]) -> str:
 
 
 def _failure(
-    exc: BaseException, out: _CappedText, err: _CappedText, namespace: Mapping[str, Any] | None = None
+    exc: BaseException,
+    out: _CappedText,
+    err: _CappedText,
+    namespace: Mapping[str, Any] | None = None,
+    code: str = "",
 ) -> dict[str, Any]:
     if isinstance(exc, KeyboardInterrupt):
         return {
@@ -403,6 +455,8 @@ def _failure(
     message, tb_text = _format_error(exc)
     hint = _header_hint(exc, namespace) if namespace is not None else ""
     hint = call_note(exc) or _empty_pick_note(exc) or hint
+    if not hint and namespace is not None:
+        hint = _text_column_note(exc, namespace, code)
     if hint:
         message = f"{message} ({hint})"
     return {

@@ -414,3 +414,24 @@ def test_picking_from_an_empty_selection_says_so(pick: str) -> None:
     message = error_of(run('answer = df["Passengers"].values[5]', {"df": df}))["message"]
     assert message.startswith("IndexError: index 5 is out of bounds for axis 0 with size 2")
     assert "selection it picks from is empty" not in message
+
+
+def test_comparing_a_text_column_with_a_number_names_the_column_and_shows_its_cells() -> None:
+    df = pd.DataFrame({"Name": ["Kaprun", "Jaume I"], "Height": ["113.6 m", "107 m"], "Year": [1966, 1931]})
+    message = error_of(run('answer = df[df["Height"] <= 80]["Name"].tolist()', {"df": df}))["message"]
+    assert message.startswith("TypeError: '<=' not supported between instances of 'str' and 'int'")
+    assert "column 'Height' of df holds text ('113.6 m', '107 m'): compare the numbers taken out" in message
+    # Not a column of text without numbers, nor one the failing line does not name.
+    assert "column 'Name'" not in message
+    program = 'x = df["Year"].max()\nanswer = df[df["Height"] <= 80]["Name"].tolist()'
+    df["Year"] = ["about 1966", "1931"]
+    message = error_of(run(program, {"df": df}))["message"]
+    assert "column 'Height'" in message
+    assert "column 'Year'" not in message
+    # The suggested reading works.
+    number = 'df["Height"].str.extract(r"(-?\\d+(?:\\.\\d+)?)")[0].astype(float)'
+    assert number in message.replace("'Height'", '"Height"')
+    fixed = ok_value(run(f'answer = df[{number} <= 110]["Name"].tolist()', {"df": df}))
+    assert fixed["value"]["json"] == ["Jaume I"]
+    # Other TypeErrors, and comparisons of numbers only, get no such note.
+    assert "holds text" not in error_of(run('answer = df["Year"] + 1', {"df": df}))["message"]

@@ -258,13 +258,19 @@ def column_read(obj: Any, key: object) -> Any:
     [1, 3]
     >>> column_read({"a": 1}, "a")
     1
+
+    A key that names no column keeps pandas' ``KeyError``, with a note on what the table has instead
+    (:func:`column_miss_note`).
     """
     try:
         return obj[key]
-    except KeyError:
+    except KeyError as exc:
         labels = _column_labels(key) if is_frame(obj) else None
         cols = _branch(obj.columns.tolist(), labels) if labels is not None else None
         if cols is None:
+            note = column_miss_note(obj, labels) if labels is not None else None
+            if note:
+                exc.add_note(note)
             raise
     shown = _shown(obj.columns.tolist(), cols)
     said_read(obj, list(range(len(obj.index))), cols, f"[{_key_text(key)}] read as the column {shown}")
@@ -315,6 +321,55 @@ def miss_note(frame: pd.DataFrame, key: object) -> str | None:
         shown = f" (close: {', '.join(repr(c) for c in close)})" if close else ""
         notes.append(f"{label!r} is no row or column header of this table{shown}")
     return "; ".join(notes)
+
+
+# Columns listed by name in a note when none is close to the label asked for.
+NOTE_COLUMNS = 12
+
+
+def column_miss_note(frame: pd.DataFrame, labels: Sequence[Label]) -> str | None:
+    """Why labels read as a column name none: each label that is no column header, with close ones, the
+    row header it is, or the table's columns. None when every label is a column header (a path written
+    in the wrong order, which pandas' error already shows) and for axes too long to scan.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame([[1, 2]], index=["Total"], columns=["Year", "Points scored"])
+    >>> column_miss_note(df, ["Points"])
+    "'Points' is no column header of this table (close: 'Points scored')"
+    >>> column_miss_note(df, ["Rider"])
+    "'Rider' is no column header of this table; its columns: 'Year', 'Points scored'"
+    >>> column_miss_note(df, ["total"])
+    "'total' is a row header, not a column: read its row with df.loc['total']"
+    """
+    if len(frame.index) > NOTE_SCAN or len(frame.columns) > NOTE_SCAN:
+        return None
+    row_keys, col_keys = frame.index.tolist(), frame.columns.tolist()
+    notes = []
+    for label in labels:
+        if match_header(col_keys, label):
+            continue
+        if match_header(row_keys, label):
+            notes.append(f"{label!r} is a row header, not a column: read its row with df.loc[{label!r}]")
+            continue
+        close = close_labels(col_keys, label, n=3)
+        if close:
+            shown = ", ".join(repr(c) for c in close)
+            notes.append(f"{label!r} is no column header of this table (close: {shown})")
+            continue
+        names = [_show_key(k) for k in col_keys[:NOTE_COLUMNS]]
+        more = f" and {len(col_keys) - NOTE_COLUMNS} more" if len(col_keys) > NOTE_COLUMNS else ""
+        notes.append(f"{label!r} is no column header of this table; its columns: {', '.join(names)}{more}")
+    return "; ".join(notes) or None
+
+
+def _show_key(key: Hashable) -> str:
+    """A column key as a program writes it: the label, or the tuple without its padding."""
+    if isinstance(key, tuple):
+        parts = tuple(x for x in key if str(x).strip())
+        return repr(parts[0]) if len(parts) == 1 else repr(parts)
+    return repr(key)
 
 
 def _has_slice(node: ast.expr) -> bool:

@@ -210,9 +210,10 @@ def test_a_key_error_on_hierarchical_headers_names_the_full_paths() -> None:
     # A column label asked alone names every path that holds it (at most three, then a count).
     message = error_of(run('answer = df["percent"]', {"df": df}))["message"]
     assert "('black male workers', 'percent'), ('other male workers', 'percent')" in message
-    # Column access on flat headers adds nothing; a .loc label found nowhere says so (below).
+    # Column access on flat headers names the columns there are; a .loc label found nowhere says so (below).
     flat = pd.DataFrame({"a": [1]})
-    assert error_of(run('answer = flat["b"]', {"flat": flat}))["message"] == "KeyError: 'b'"
+    message = error_of(run('answer = flat["b"]', {"flat": flat}))["message"]
+    assert message == "KeyError: 'b' ('b' is no column header of this table; its columns: 'a')"
     assert error_of(run('answer = df.loc["nowhere"]', {"df": df}))["message"] == (
         "KeyError: 'nowhere' ('nowhere' is no row or column header of this table)"
     )
@@ -388,9 +389,9 @@ def test_column_reads_leave_other_subscripts_and_what_is_not_one_column_alone() 
     # Assignments and positional indexers are not routed; a new column can still be made.
     out = ok_value(run('df["share"] = 1\nanswer = int(df["share"].sum()) + int(df.iat[0, 0])', {"df": df}))
     assert out["value"]["repr"] == "4"
-    # Flat columns: a missing column stays missing.
+    # Flat columns: a missing column stays missing (its error says which columns there are).
     flat = pd.DataFrame({"a": [1]})
-    assert error_of(run('answer = flat["b"]', {"flat": flat}))["message"] == "KeyError: 'b'"
+    assert error_of(run('answer = flat["b"]', {"flat": flat}))["message"].startswith("KeyError: 'b' (")
 
 
 def test_a_helper_called_with_arguments_that_do_not_fit_says_how_it_is_written() -> None:
@@ -435,3 +436,15 @@ def test_comparing_a_text_column_with_a_number_names_the_column_and_shows_its_ce
     assert fixed["value"]["json"] == ["Jaume I"]
     # Other TypeErrors, and comparisons of numbers only, get no such note.
     assert "holds text" not in error_of(run('answer = df["Year"] + 1', {"df": df}))["message"]
+
+
+def test_a_column_that_is_not_there_says_what_the_table_has_instead() -> None:
+    df = pd.DataFrame({"Hand": ["Full house", "Flush"], "1 credit": [8, 5], "Points scored": [3, 4]})
+    program = 'answer = df[df["Hand"] == "Flush"]["Payout"].iloc[0]'
+    message = error_of(run(program, {"df": df}))["message"]
+    assert message == (
+        "KeyError: 'Payout' ('Payout' is no column header of this table; its columns: 'Hand', '1 credit', "
+        "'Points scored')"
+    )
+    message = error_of(run('answer = df["Points"].max()', {"df": df}))["message"]
+    assert message.endswith("('Points' is no column header of this table (close: 'Points scored'))")

@@ -16,7 +16,7 @@ import re
 import sys
 import time
 import traceback
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from types import CodeType, TracebackType
 from typing import Any
 
@@ -356,6 +356,8 @@ def _empty_pick_note(exc: BaseException) -> str:
 
 # Python's error for an order comparison (or max, min, sort) between cell text and a number.
 _TEXT_VS_NUMBER = re.compile(r"not supported between instances of '(str|int|float)' and '(str|int|float)'")
+# pandas' error for comparing a column of numbers with text.
+_NUMBERS_VS_TEXT = re.compile(r"Invalid comparison between dtype=(int|float|uint)\d* and str")
 # Cells shown per column in the note.
 TEXT_CELLS = 3
 # How the note takes the first number out of cell text.
@@ -363,43 +365,66 @@ NUMBER_PATTERN = r'r"(-?\d+(?:\.\d+)?)"'
 
 
 def _text_column_note(exc: BaseException, namespace: Mapping[str, Any], code: str) -> str:
-    """Which text columns the program names, with some of their cells, when it compared text with a number.
+    """Which columns the program compared as the wrong kind, when it compared text with a number.
 
     A column such as ``Height`` holding ``"113.6 m"`` is text, so ``df["Height"] <= 80`` raises a
-    ``TypeError`` that names no column; the note names the columns of the program's tables that hold text
-    and whose label the program writes, shows a few of their cells and how to take the numbers out.
+    ``TypeError`` that names no column; the note names the columns of the failing line that hold text with
+    numbers in it, shows a few of their cells and how to take the numbers out. The other way round
+    (``df["Year"] > "2001"`` on a column of numbers) pandas' error names no column either: the note names
+    the failing line's columns of numbers.
     """
     pd = sys.modules.get("pandas")
-    found = _TEXT_VS_NUMBER.search(str(exc)) if isinstance(exc, TypeError) else None
-    if pd is None or found is None or "str" not in found.groups() or found.group(1) == found.group(2):
+    if pd is None or not isinstance(exc, TypeError):
         return ""
-    # The line that failed, when the traceback names one of the program's own.
+    found = _TEXT_VS_NUMBER.search(str(exc))
+    text_vs_number = found is not None and "str" in found.groups() and found.group(1) != found.group(2)
+    if not text_vs_number and not _NUMBERS_VS_TEXT.search(str(exc)):
+        return ""
+    notes: list[str] = []
+    for name, label, cells in _named_columns(exc, namespace, code):
+        if len(notes) >= 2:
+            break
+        if not text_vs_number:
+            if pd.api.types.is_numeric_dtype(cells.dtype):
+                notes.append(f"column {label!r} of {name} holds numbers: compare it with a number, not text")
+            continue
+        texts = [x for x in dict.fromkeys(cells.tolist()) if isinstance(x, str) and x.strip()]
+        # Only text that carries numbers can be what the program meant to compare as numbers.
+        with_digits = sum(any(c.isdigit() for c in x) for x in texts)
+        if not texts or with_digits * 2 < len(texts):
+            continue
+        shown = ", ".join(repr(x) for x in texts[:TEXT_CELLS])
+        notes.append(
+            f"column {label!r} of {name} holds text ({shown}): compare the numbers taken out of it, e.g. "
+            f"{name}[{label!r}].str.extract({NUMBER_PATTERN})[0].astype(float)"
+        )
+    return "; ".join(notes)
+
+
+def _named_columns(
+    exc: BaseException, namespace: Mapping[str, Any], code: str
+) -> Iterator[tuple[str, str, Any]]:
+    """The columns of the program's tables whose label the failing line writes (the whole program when
+    the traceback names none of its lines): table name, label, cells."""
+    pd = sys.modules.get("pandas")
     frames = _user_frames(exc.__traceback__)
     lines = code.splitlines()
     where = frames[-1].lineno if len(frames) else None
     if where is not None and 0 < where <= len(lines):
         code = lines[where - 1]
-    notes: list[str] = []
     for name, value in list(namespace.items()):
-        if name.startswith("_") or not isinstance(value, pd.DataFrame) or value.shape[1] > HINT_SCAN:
+        if (
+            pd is None
+            or name.startswith("_")
+            or not isinstance(value, pd.DataFrame)
+            or value.shape[1] > HINT_SCAN
+        ):
             continue
         for position, key in enumerate(value.columns):
             parts = [str(x) for x in key] if isinstance(key, tuple) else [str(key)]
             label = next((x for x in reversed(parts) if x.strip()), "")
-            if not label.strip() or not re.search(rf"""["']{re.escape(label)}["']""", code):
-                continue
-            cells = value.iloc[:, position]
-            texts = [x for x in dict.fromkeys(cells.tolist()) if isinstance(x, str) and x.strip()]
-            # Only text that carries numbers can be what the program meant to compare as numbers.
-            with_digits = sum(any(c.isdigit() for c in x) for x in texts)
-            if len(notes) >= 2 or not texts or with_digits * 2 < len(texts):
-                continue
-            shown = ", ".join(repr(x) for x in texts[:TEXT_CELLS])
-            notes.append(
-                f"column {label!r} of {name} holds text ({shown}): compare the numbers taken out of it, e.g. "
-                f"{name}[{label!r}].str.extract({NUMBER_PATTERN})[0].astype(float)"
-            )
-    return "; ".join(notes)
+            if label.strip() and re.search(rf"""["']{re.escape(label)}["']""", code):
+                yield name, label, value.iloc[:, position]
 
 
 def _header_hint(exc: BaseException, namespace: Mapping[str, Any]) -> str:

@@ -434,8 +434,13 @@ def test_comparing_a_text_column_with_a_number_names_the_column_and_shows_its_ce
     assert number in message.replace("'Height'", '"Height"')
     fixed = ok_value(run(f'answer = df[{number} <= 110]["Name"].tolist()', {"df": df}))
     assert fixed["value"]["json"] == ["Jaume I"]
+    # A column of numbers compared with text: pandas names no column, the note does.
+    df["Year"] = [1966, 1931]
+    message = error_of(run('answer = df[df["Year"] > "1950"]["Name"].tolist()', {"df": df}))["message"]
+    assert message.startswith("TypeError: Invalid comparison between dtype=int64 and str")
+    assert message.endswith("(column 'Year' of df holds numbers: compare it with a number, not text)")
     # Other TypeErrors, and comparisons of numbers only, get no such note.
-    assert "holds text" not in error_of(run('answer = df["Year"] + 1', {"df": df}))["message"]
+    assert "holds" not in error_of(run('answer = df["Name"] + 1', {"df": df}))["message"]
 
 
 def test_a_column_that_is_not_there_says_what_the_table_has_instead() -> None:

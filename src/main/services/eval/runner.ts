@@ -218,6 +218,8 @@ function runShape(r: Executed): RunShape {
   const a = r.answer
   if (a.kind === 'none' || (a.kind === 'scalar' && a.value === null) || (a.kind === 'list' && a.items.length === 0)) return { empty: true }
   if (a.kind === 'table') return { table: { rows: a.rows.length, cells: a.rows.reduce((n, row) => n + row.length, 0) } }
+  // A list (or a Series) is one column of values.
+  if (a.kind === 'list') return { table: { rows: a.items.length, cells: a.items.length } }
   return { fine: true }
 }
 

@@ -22,6 +22,22 @@ describe('what calls for a repair', () => {
     expect(repairNote('how many people worked in 2019?', { table: { rows: 1, cells: 1 } })).toBeNull()
   })
 
+  it('a column of values where one number was asked, but not where names were', () => {
+    const column = { table: { rows: 8, cells: 8 } }
+    expect(repairNote('how many percent of black male workers were employed in utilities?', column)).toMatch(
+      /^The answer is 8 values, but the question asks for one number/
+    )
+    expect(repairNote('What was the total revenue in 2019?', { table: { rows: 1, cells: 4 } })).toMatch(/4 values/)
+    expect(repairNote('which players played the same position as him?', column)).toBeNull()
+    expect(repairNote('who won in 2019?', column)).toBeNull()
+    expect(repairNote('how many medals did each country win?', column)).toBeNull()
+    // In the app a list answer has items and no table; a Series has a one-column table.
+    const listAnswer = { items: [1, 2, 3].map((value) => ({ value, type: 'number' as const })), text: '1, 2, 3', cells: [] }
+    expect(failureNote('how many were employed?', { ok: true, answer: listAnswer })).toMatch(/3 values/)
+    expect(failureNote('which ones were employed?', { ok: true, answer: listAnswer })).toBeNull()
+    expect(failureNote('how many were employed?', { ok: true, answer: { ...listAnswer, items: listAnswer.items.slice(0, 1) } })).toBeNull()
+  })
+
   it('never a reply without a program, nor a cancelled run', () => {
     expect(failureNote('how many?', { ok: false, error: { code: 'model-no-code', message: 'no code' } })).toBeNull()
     expect(failureNote('how many?', { ok: false, error: { code: 'cancelled', message: 'cancelled' } })).toBeNull()

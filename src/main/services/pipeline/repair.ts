@@ -29,6 +29,9 @@ const ERROR_CHARS = 400
 const ONE_THING =
   /^\s*(how (many|much|long|old|far)|what (is|was|are|were)|which|who|whom|when|where|is|are|was|were|did|does|do|has|have)\b/i
 const MANY_THINGS = /\b(list|table|chart|plot|each|every|per|by (year|month|region|country|category)|all the)\b/i
+/** Questions that ask for one number: "how many …", "how much …", "what percentage …", "what was the total …". */
+const ONE_NUMBER =
+  /^\s*(how (many|much|long|old|far)\b|what (percent|percentage|proportion|share|number|amount)\b|what (is|was|are|were) the (number|percent|percentage|proportion|share|total|amount|sum|average|mean|difference|ratio|rate)\b)/i
 
 const MODULES =
   'Only pandas, the standard library and the helper functions are available: draw a chart with chart(data, kind=..., x=..., y=...) as the answer.'
@@ -37,7 +40,7 @@ const MODULES =
 export type RunShape =
   | { failed: string }
   | { empty: true }
-  /** A table answer: its rows and cells. */
+  /** An answer of several values: a table's rows and cells (a list or a Series is one column). */
   | { table: { rows: number; cells: number } }
   | { fine: true }
 
@@ -50,9 +53,16 @@ export function repairNote(question: string, run: RunShape): string | null {
     return /\bNo module named\b|\bmatplotlib\b/.test(text) ? `${short} ${MODULES}` : short
   }
   if ('empty' in run) return "The program's answer is empty (None, NaN or nothing). Compute the value the question asks for."
-  if ('table' in run && run.table.cells > 1 && ONE_THING.test(question) && !MANY_THINGS.test(question))
-    return `The answer is a table of ${run.table.rows} rows, but the question asks for one value. Reduce it to the single value (or name) asked for.`
-  return null
+  if (!('table' in run) || run.table.cells <= 1 || MANY_THINGS.test(question)) return null
+  const { rows, cells } = run.table
+  // A column of values can be a fair answer to "which …" or "who …" (several names); never to "how many …".
+  if (rows === cells || rows === 1)
+    return ONE_NUMBER.test(question)
+      ? `The answer is ${cells} values, but the question asks for one number. Select the one cell it asks for (its row and its column), or compute the number from them.`
+      : null
+  return ONE_THING.test(question)
+    ? `The answer is a table of ${rows} rows, but the question asks for one value. Reduce it to the single value (or name) asked for.`
+    : null
 }
 
 /** Why a candidate's outcome in the app calls for a repair; null when it needs none. */
@@ -63,7 +73,10 @@ export function failureNote(question: string, outcome: { ok: true; answer: AskAn
     return repairNote(question, outcome.error.code === 'no-answer' ? { empty: true } : { failed: outcome.error.message })
   }
   const { answer } = outcome
-  if (answer.chart !== undefined || answer.table === undefined) return null
+  if (answer.chart !== undefined) return null
+  // A list answer is one column of values.
+  if (answer.table === undefined)
+    return answer.items.length > 1 ? repairNote(question, { table: { rows: answer.items.length, cells: answer.items.length } }) : null
   const cells = answer.table.rowCount * Math.max(1, answer.table.columns.length)
   return repairNote(question, { table: { rows: answer.table.rowCount, cells } })
 }

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SelectionMode } from '../../src/shared/model'
 import { normaliseAnswerKey, selectCandidate } from '../../src/main/services/pipeline/select'
+import { sameProgram } from '../../src/main/services/pipeline/repair'
 import { DATASETS, type DatasetId, type QuestionRecord } from '../../src/main/services/eval/types'
 
 export function median(values: number[]): number {
@@ -104,7 +105,8 @@ export function missKinds(records: QuestionRecord[]): { kinds: Record<string, nu
 
 /**
  * Of all samples, those whose reply held a program, those whose program ran to an answer (after any
- * repair), and those whose first program did; and the repairs asked for and how many gave a program that ran.
+ * repair), and those whose first program did; the repairs asked for, how many gave a program that ran, and
+ * how many came back as the failed program itself (after the second ask a repeat calls for).
  */
 export function programs(records: QuestionRecord[]): {
   samples: number
@@ -113,6 +115,7 @@ export function programs(records: QuestionRecord[]): {
   ranFirstPct: number
   repairs: number
   repairsRan: number
+  repairsRepeated: number
 } {
   const samples = records.flatMap((r) => r.candidates)
   const repaired = samples.filter((c) => c.repairedFrom !== undefined)
@@ -122,7 +125,8 @@ export function programs(records: QuestionRecord[]): {
     ranPct: pct(samples.filter((c) => c.program !== '' && c.ok).length, samples.length),
     ranFirstPct: pct(samples.filter((c) => c.program !== '' && c.ok && c.repairedFrom === undefined).length, samples.length),
     repairs: repaired.length,
-    repairsRan: repaired.filter((c) => c.ok).length
+    repairsRan: repaired.filter((c) => c.ok).length,
+    repairsRepeated: repaired.filter((c) => c.repairedFrom !== undefined && sameProgram(c.program, c.repairedFrom.program)).length
   }
 }
 

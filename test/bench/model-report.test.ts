@@ -65,6 +65,8 @@ describe('what the model bench reports from its logs', () => {
   it('counts misses by kind and failed programs by error, and the programs that ran before and after repair', () => {
     expect(missKinds(records)).toEqual({ kinds: { 'wrong-cell': 1, error: 1 }, errors: { KeyError: 1 } })
     const withRepair = [q('5', [c('1', true, -1, { repairedFrom: { program: 'x', error: 'NameError' } }), c(null, false, -2)], true)]
-    expect(programs(withRepair)).toMatchObject({ samples: 2, ranPct: 50, ranFirstPct: 0, repairs: 1, repairsRan: 1 })
+    expect(programs(withRepair)).toMatchObject({ samples: 2, ranPct: 50, ranFirstPct: 0, repairs: 1, repairsRan: 1, repairsRepeated: 0 })
+    const repeated = [q('6', [c(null, false, -1, { repairedFrom: { program: 'fail\n', error: 'KeyError: x' } })], false)]
+    expect(programs(repeated)).toMatchObject({ repairs: 1, repairsRan: 0, repairsRepeated: 1 })
   })
 })

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import type { SelectionMode } from '../../src/shared/model'
 import { normaliseAnswerKey, selectCandidate } from '../../src/main/services/pipeline/select'
 import { sameProgram } from '../../src/main/services/pipeline/repair'
-import { DATASETS, type DatasetId, type QuestionRecord } from '../../src/main/services/eval/types'
+import { DATASETS, type DatasetId, type QuestionRecord, voteOf } from '../../src/main/services/eval/types'
 
 export function median(values: number[]): number {
   if (values.length === 0) return 0
@@ -30,15 +30,19 @@ export function pickWith(r: QuestionRecord, mode: SelectionMode): number | null 
       program: c.program,
       logprobSum: c.logprobSum ?? null,
       logprobMean: c.logprobMean ?? null,
-      exec: c.ok && c.answer !== undefined ? { ok: true, answerKey: JSON.stringify(c.answer) } : { ok: false }
+      exec: voteOf(c.ok, c.answer)
     })),
     { mode }
   )
   if (!chosen.ok) return null
-  // As the app does: the most probable program that ran, when the most probable one failed.
+  // As the app does: the most probable program that gave an answer, when the most probable one did not.
+  const answered = (k: number): boolean => {
+    const c = r.candidates[k]
+    return c !== undefined && voteOf(c.ok, c.answer).ok
+  }
   const index = chosen.value.index
-  if (r.candidates[index]?.ok === true) return index
-  return chosen.value.ranking.find((k) => r.candidates[k]?.ok === true) ?? index
+  if (answered(index)) return index
+  return chosen.value.ranking.find(answered) ?? index
 }
 
 /** Execution accuracy when each question's answer is chosen by `mode` among its logged candidates. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { CandidateRecord, QuestionRecord } from '../../src/main/services/eval/types'
-import { agreementOf, anyRight, calibration, eaWith, missKinds, programs } from '../../scripts/bench/model-report'
+import { agreementOf, anyRight, calibration, eaWith, missKinds, pickWith, programs } from '../../scripts/bench/model-report'
 
 const c = (answer: string | null, correct: boolean, logprob: number, extra: Partial<CandidateRecord> = {}): CandidateRecord => ({
   program: answer === null ? 'fail' : `answer = ${answer}`,
@@ -60,6 +60,28 @@ describe('what the model bench reports from its logs', () => {
       { level: 'split', questions: 1, correct: 1, ea: 100 },
       { level: 'none ran', questions: 1, correct: 0, ea: 0 }
     ])
+  })
+
+  it('gives an empty answer no vote, as the app does', () => {
+    const empty = (logprob: number, answer: CandidateRecord['answer']): CandidateRecord => ({
+      program: 'p',
+      ok: true,
+      answer,
+      logprobSum: logprob
+    })
+    const record = q(
+      '6',
+      [
+        c('Wolfe Tones', true, -8),
+        empty(-2, { kind: 'table', rows: [] }),
+        empty(-1, { kind: 'none' }),
+        empty(-3, { kind: 'list', items: [] })
+      ],
+      true
+    )
+    expect(pickWith(record, 'vote')).toBe(0)
+    expect(pickWith(record, 'logprob')).toBe(0)
+    expect(pickWith(q('7', [empty(-1, { kind: 'scalar', value: null })], false), 'vote')).toBe(0)
   })
 
   it('counts misses by kind and failed programs by error, and the programs that ran before and after repair', () => {

@@ -33,6 +33,7 @@ import type {
   ShapedAnswer,
   TableSet
 } from './types'
+import { isEmptyAnswer, voteOf } from './types'
 import type { MissExplanation } from './oracle/sources'
 import { missKind, tableTexts } from './miss-kind'
 
@@ -216,7 +217,7 @@ function candidateRecord(r: Executed, correct: boolean | null): CandidateRecord 
 function runShape(r: Executed): RunShape {
   if (!r.ok || r.answer === undefined) return { failed: r.error ?? 'the program failed' }
   const a = r.answer
-  if (a.kind === 'none' || (a.kind === 'scalar' && a.value === null) || (a.kind === 'list' && a.items.length === 0)) return { empty: true }
+  if (isEmptyAnswer(a)) return { empty: true }
   if (a.kind === 'table') return { table: { rows: a.rows.length, cells: a.rows.reduce((n, row) => n + row.length, 0) } }
   // A list (or a Series) is one column of values.
   if (a.kind === 'list') return { table: { rows: a.items.length, cells: a.items.length } }
@@ -306,7 +307,7 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
       program: r.candidate.program,
       logprobSum: r.candidate.logprobSum ?? null,
       logprobMean: r.candidate.logprobMean ?? null,
-      exec: r.ok ? { ok: true, answerKey: JSON.stringify(r.answer) } : { ok: false }
+      exec: voteOf(r.ok, r.answer)
     })),
     { mode: o.select }
   )

@@ -47,6 +47,28 @@ export type AnswerCell = number | string | boolean | null
 export type ShapedAnswer =
   { kind: 'none' } | { kind: 'scalar'; value: AnswerCell } | { kind: 'list'; items: AnswerCell[] } | { kind: 'table'; rows: AnswerCell[][] }
 
+/** No answer at all: nothing, an empty value, an empty list or a table without rows (the app calls these "no answer"). */
+export function isEmptyAnswer(a: ShapedAnswer): boolean {
+  switch (a.kind) {
+    case 'none':
+      return true
+    case 'scalar':
+      return a.value === null
+    case 'list':
+      return a.items.length === 0
+    case 'table':
+      return a.rows.length === 0
+  }
+}
+
+/**
+ * What a candidate contributes to a selection: its answer's comparable form, or none when it failed or gave an
+ * empty answer. As in the app, an empty answer is no vote and never wins over an answer.
+ */
+export function voteOf(ok: boolean, answer: ShapedAnswer | undefined): { ok: true; answerKey: string } | { ok: false } {
+  return ok && answer !== undefined && !isEmptyAnswer(answer) ? { ok: true, answerKey: JSON.stringify(answer) } : { ok: false }
+}
+
 /** One candidate program from a candidate source. */
 export type CandidateProgram = {
   program: string

@@ -408,10 +408,8 @@ def _named_columns(
     the traceback names none of its lines): table name, label, cells."""
     pd = sys.modules.get("pandas")
     frames = _user_frames(exc.__traceback__)
-    lines = code.splitlines()
-    where = frames[-1].lineno if len(frames) else None
-    if where is not None and 0 < where <= len(lines):
-        code = lines[where - 1]
+    if len(frames) and frames[-1].line:
+        code = frames[-1].line
     for name, value in list(namespace.items()):
         if (
             pd is None

@@ -24,6 +24,19 @@ describe.runIf(pandasAvailable())('the evaluation wrapper (CPython with pandas)'
     expect(shaped('answer = "Oslo"\nprint("hi")')).toEqual({ kind: 'scalar', value: 'Oslo' })
     expect(shaped('x = 1')).toEqual({ kind: 'none' })
   })
+  it("gives a failed program's error the notes the runner gives, read from the program's own lines", () => {
+    const r = runPython(wrapProgram('x = 1\nanswer = df[df["Nation"] > 3]'), TABLE)
+    expect(r.ok).toBe(false)
+    if (r.ok) return
+    expect(r.error.message).toMatch(/^TypeError: '>' not supported between instances of 'str' and 'int'/)
+    // Nation holds text without numbers: no note names it; a column of numbers compared with text is named.
+    expect(r.error.message).not.toMatch(/column 'Nation'/)
+    const numbers = runPython(wrapProgram('answer = df[df["Gold"] > "12"]'), TABLE)
+    expect(numbers.ok === false && numbers.error.message).toMatch(
+      /\(column 'Gold' of df holds numbers: compare it with a number, not text\)$/
+    )
+  })
+
   it('shapes DataFrames as tables, Series and lists as lists, numpy scalars and NaN as plain values', () => {
     expect(shaped('df', TABLE)).toEqual({
       kind: 'table',

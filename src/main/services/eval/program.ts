@@ -8,7 +8,11 @@ import type { AnswerCell, ShapedAnswer } from './types'
 const WRAPPER = String.raw`
 def __eval_run(__src):
     import ast
+    import linecache
     g = globals()
+    # The program's own lines for its frames (the runner's entry for this name holds the wrapper), so that
+    # an error's notes read the line that failed.
+    linecache.cache["<program>"] = (len(__src), None, __src.splitlines(True), "<program>")
     from tableqa.pathloc import bind_readers
     from tableqa.source import parse_program
     tree = parse_program(__src, g, "<program>")

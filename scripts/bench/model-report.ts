@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SelectionMode } from '../../src/shared/model'
-import { normaliseAnswerKey, selectCandidate } from '../../src/main/services/pipeline/select'
-import { sameProgram } from '../../src/main/services/pipeline/repair'
-import { DATASETS, type DatasetId, type QuestionRecord, voteOf } from '../../src/main/services/eval/types'
+import { normaliseAnswerKey, preferSingleValues, selectCandidate } from '../../src/main/services/pipeline/select'
+import { asksForOneNumber, sameProgram } from '../../src/main/services/pipeline/repair'
+import { answerSize, DATASETS, type DatasetId, type QuestionRecord, voteOf } from '../../src/main/services/eval/types'
 
 export function median(values: number[]): number {
   if (values.length === 0) return 0
@@ -25,21 +25,20 @@ const scored = (records: QuestionRecord[]): QuestionRecord[] => records.filter((
 /** The candidate a selection rule picks from a logged question, or null when none ran. */
 export function pickWith(r: QuestionRecord, mode: SelectionMode): number | null {
   if (r.candidates.length === 0) return null
-  const chosen = selectCandidate(
+  const forSelect = preferSingleValues(
     r.candidates.map((c) => ({
       program: c.program,
       logprobSum: c.logprobSum ?? null,
       logprobMean: c.logprobMean ?? null,
       exec: voteOf(c.ok, c.answer)
     })),
-    { mode }
+    r.candidates.map((c) => (c.ok ? answerSize(c.answer) : 0)),
+    asksForOneNumber(r.question)
   )
+  const chosen = selectCandidate(forSelect, { mode })
   if (!chosen.ok) return null
   // As the app does: the most probable program that gave an answer, when the most probable one did not.
-  const answered = (k: number): boolean => {
-    const c = r.candidates[k]
-    return c !== undefined && voteOf(c.ok, c.answer).ok
-  }
+  const answered = (k: number): boolean => forSelect[k]?.exec.ok === true
   const index = chosen.value.index
   if (answered(index)) return index
   return chosen.value.ranking.find(answered) ?? index

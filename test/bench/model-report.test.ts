@@ -84,6 +84,19 @@ describe('what the model bench reports from its logs', () => {
     expect(pickWith(q('7', [empty(-1, { kind: 'scalar', value: null })], false), 'vote')).toBe(0)
   })
 
+  it('prefers one value over whole rows where one number was asked, as the app does', () => {
+    const row = (logprob: number): CandidateRecord => ({
+      program: 'row',
+      ok: true,
+      answer: { kind: 'list', items: [9.2, 7.1] },
+      logprobSum: logprob
+    })
+    const record = { ...q('8', [row(-1), row(-1), c('7.1', true, -4)], true), question: 'how many percent of men worked in trade?' }
+    expect(pickWith(record, 'vote')).toBe(2)
+    expect(pickWith(record, 'logprob')).toBe(2)
+    expect(pickWith({ ...record, question: 'which values were reported for trade?' }, 'vote')).toBe(0)
+  })
+
   it('counts misses by kind and failed programs by error, and the programs that ran before and after repair', () => {
     expect(missKinds(records)).toEqual({ kinds: { 'wrong-cell': 1, error: 1 }, errors: { KeyError: 1 } })
     const withRepair = [q('5', [c('1', true, -1, { repairedFrom: { program: 'x', error: 'NameError' } }), c(null, false, -2)], true)]

@@ -61,6 +61,21 @@ export function isEmptyAnswer(a: ShapedAnswer): boolean {
   }
 }
 
+/** How many values an answer holds: a table's cells, a list's items, one for a value, none for nothing. */
+export function answerSize(a: ShapedAnswer | undefined): number {
+  if (a === undefined || isEmptyAnswer(a)) return 0
+  switch (a.kind) {
+    case 'none':
+      return 0
+    case 'scalar':
+      return 1
+    case 'list':
+      return a.items.length
+    case 'table':
+      return a.rows.reduce((n, row) => n + row.length, 0)
+  }
+}
+
 /**
  * What a candidate contributes to a selection: its answer's comparable form, or none when it failed or gave an
  * empty answer. As in the app, an empty answer is no vote and never wins over an answer.

@@ -83,6 +83,19 @@ const rules: Rule[] = [
   },
   { match: /Question: slow\?/, reply: { delayMs: 5_000, choices: [{ text: fenced('answer = 1') }] } },
   { match: /without log-probs/, reply: { choices: hitabCandidates.map((c) => ({ text: c.text })) } },
+  // Three programs read the whole row where one number was asked; one reads the cell.
+  {
+    match: /Question: how many percent in the row\?/,
+    reply: {
+      choices: [
+        ...[-1, -1.1, -1.2].map((lp) => ({
+          text: fenced('answer = df.loc[("percent", "transportation and warehousing")]'),
+          logprobs: [lp]
+        })),
+        { text: fenced('answer = lookup(df, "transportation and warehousing", ("black male workers", "total"))'), logprobs: [-4] }
+      ]
+    }
+  },
   // A greedy repair that repeats the failed program; asked again at the question's temperature, a fix.
   {
     match: (r) => r.prompt.includes('Question: repeated repair?') && r.prompt.includes('That program did not work'),
@@ -219,6 +232,18 @@ describe('ask on a HiTab table', () => {
     expect(result.value.answer?.items).toEqual([{ value: 11.1, type: 'number' }])
     const repairs = server.requests.slice(before).filter((r) => r.prompt.includes('That program did not work'))
     expect(repairs.map((r) => r.body?.['temperature'])).toEqual([0, 0.5])
+  })
+
+  it('leaves whole rows out of the vote where one number was asked and a program gave one value', async () => {
+    const result = await ask(
+      { tables: [{ name: 'HiTab 1008', table: hitab }], question: 'how many percent in the row?', options: { n: 4, selection: 'vote' } },
+      { client: client(), executor }
+    )
+    if (!result.ok) throw new Error(result.error.message)
+    const s = result.value
+    expect(s.candidates.map((c) => c.result.ok === true && c.result.answer.table?.rowCount)).toEqual([8, 8, 8, undefined])
+    expect(s.chosen).toBe(3)
+    expect(s.answer?.items).toEqual([{ value: 11.1, type: 'number' }])
   })
 
   it('asks no repair of a hosted endpoint unless told to', async () => {

@@ -11,7 +11,7 @@ import type { Result } from '../../../shared/result'
 import { fail, ok } from '../../../shared/result'
 import type { ModelClient } from '../model'
 import type { Candidate } from './select'
-import { selectCandidate } from './select'
+import { preferSingleValues, selectCandidate } from './select'
 import { DEFAULT_SELECTION } from '../../../shared/settings'
 import type { PromptLibrary } from '../prompt'
 import type { ParsedTable } from '../../../shared/table'
@@ -20,7 +20,7 @@ import { candidateRuns } from './candidates'
 import type { AskRequest, Generation } from './generate'
 import { DEFAULTS, prepare, samplePrograms } from './generate'
 import { qaHandler } from './qa'
-import { failureNote, repairProgram } from './repair'
+import { asksForOneNumber, failureNote, repairProgram } from './repair'
 
 export type { AskRequest } from './generate'
 export { MAX_N, MAX_QUESTION_CHARS } from './generate'
@@ -127,12 +127,16 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
 
   progress('selecting', candidates.length, candidates.length, 'choosing an answer')
   const score = o.score ?? 'sum'
-  const forSelect: Candidate[] = candidates.map((c) => ({
-    program: c.program ?? '',
-    logprobSum: c.logprobSum,
-    logprobMean: c.logprobMean,
-    exec: c.answerKey === null ? { ok: false } : { ok: true, answerKey: c.answerKey }
-  }))
+  const forSelect: Candidate[] = preferSingleValues(
+    candidates.map((c) => ({
+      program: c.program ?? '',
+      logprobSum: c.logprobSum,
+      logprobMean: c.logprobMean,
+      exec: c.answerKey === null ? { ok: false } : { ok: true, answerKey: c.answerKey }
+    })),
+    candidates.map((c) => answerSize(c.result)),
+    asksForOneNumber(request.question)
+  )
   const selected = selectCandidate(forSelect, { mode: o.selection ?? DEFAULT_SELECTION, score })
   let selection: SelectionSummary | null = null
   let chosen: number | null = null
@@ -148,11 +152,13 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
     }
     chosen = s.index
     // The paper keeps the most probable program even when it fails; an answer from the next one that ran is more useful.
-    if (s.mode === 'logprob' && candidates[chosen]?.result.ok !== true) {
-      const next = s.ranking.find((k) => candidates[k]?.result.ok === true)
+    if (s.mode === 'logprob' && forSelect[chosen]?.exec.ok !== true) {
+      const next = s.ranking.find((k) => forSelect[k]?.exec.ok === true)
       if (next !== undefined) {
         notes.push(
-          `The most probable program (candidate ${chosen + 1}) failed; the most probable one that ran (candidate ${next + 1}) was chosen.`
+          candidates[chosen]?.result.ok === true
+            ? `The most probable program (candidate ${chosen + 1}) answered with several values where one number was asked; the most probable one that gave one value (candidate ${next + 1}) was chosen.`
+            : `The most probable program (candidate ${chosen + 1}) failed; the most probable one that ran (candidate ${next + 1}) was chosen.`
         )
         chosen = next
       }
@@ -216,4 +222,12 @@ async function holdTables(executor: Executor, askId: string, request: AskRequest
 
 function aborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true
+}
+
+/** How many values a candidate answered with: a table's cells, a list's items; none when it failed. */
+function answerSize(result: CandidateSummary['result']): number {
+  if (!result.ok) return 0
+  const { answer } = result
+  if (answer.chart !== undefined) return 1
+  return answer.table === undefined ? answer.items.length : answer.table.rowCount * Math.max(1, answer.table.columns.length)
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { failureNote, repairNote, sameProgram } from './repair'
+import { asksForOneNumber, failureNote, repairNote, sameProgram } from './repair'
 
 describe('what calls for a repair', () => {
   it('a failed program, with its error cut short; an empty answer', () => {
@@ -51,5 +51,16 @@ describe('a repair that repeats the program', () => {
     expect(sameProgram('x = 1\n\nanswer = x  ', 'x = 1\nanswer = x')).toBe(true)
     expect(sameProgram('answer = df.loc["a", "b"]', 'answer = df.loc["a","b"]')).toBe(false)
     expect(sameProgram('if x:\n    y = 1', 'if x:\ny = 1')).toBe(false)
+  })
+})
+
+describe('a question for one number', () => {
+  it('is "how many …", "how much …", "what percentage …", "what was the total …", but not a list or a name', () => {
+    expect(asksForOneNumber('how many percent of black male workers were employed in utilities?')).toBe(true)
+    expect(asksForOneNumber('What percentage of firms grew?')).toBe(true)
+    expect(asksForOneNumber('what was the total revenue in 2019?')).toBe(true)
+    expect(asksForOneNumber('how many medals did each country win?')).toBe(false)
+    expect(asksForOneNumber('which club did he sign with in 1973?')).toBe(false)
+    expect(asksForOneNumber('list the years with a loss')).toBe(false)
   })
 })

@@ -36,6 +36,11 @@ const ONE_NUMBER =
 const MODULES =
   'Only pandas, the standard library and the helper functions are available: draw a chart with chart(data, kind=..., x=..., y=...) as the answer.'
 
+/** Whether a question asks for one number ("how many …", "what percentage …"), not for a list or a table. */
+export function asksForOneNumber(question: string): boolean {
+  return ONE_NUMBER.test(question) && !MANY_THINGS.test(question)
+}
+
 /** What a program's run came to, as far as a repair is concerned. */
 export type RunShape =
   | { failed: string }

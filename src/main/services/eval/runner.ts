@@ -218,9 +218,9 @@ function runShape(r: Executed): RunShape {
   if (!r.ok || r.answer === undefined) return { failed: r.error ?? 'the program failed' }
   const a = r.answer
   if (isEmptyAnswer(a)) return { empty: true }
-  if (a.kind === 'table') return { table: { rows: a.rows.length, cells: a.rows.reduce((n, row) => n + row.length, 0) } }
   // A list (or a Series) is one column of values.
-  if (a.kind === 'list') return { table: { rows: a.items.length, cells: a.items.length } }
+  if (a.kind === 'table' || a.kind === 'list')
+    return { table: { rows: a.kind === 'table' ? a.rows.length : a.items.length, cells: answerSize(a) } }
   return { fine: true }
 }
 

@@ -63,12 +63,12 @@ export function isEmptyAnswer(a: ShapedAnswer): boolean {
 
 /** How many values an answer holds: a table's cells, a list's items, one for a value, none for nothing. */
 export function answerSize(a: ShapedAnswer | undefined): number {
-  if (a === undefined || isEmptyAnswer(a)) return 0
-  switch (a.kind) {
+  switch (a?.kind) {
+    case undefined:
     case 'none':
       return 0
     case 'scalar':
-      return 1
+      return a.value === null ? 0 : 1
     case 'list':
       return a.items.length
     case 'table':

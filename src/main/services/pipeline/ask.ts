@@ -20,7 +20,7 @@ import { candidateRuns } from './candidates'
 import type { AskRequest, Generation } from './generate'
 import { DEFAULTS, prepare, samplePrograms } from './generate'
 import { qaHandler } from './qa'
-import { asksForOneNumber, failureNote, repairProgram } from './repair'
+import { answerSize, asksForOneNumber, failureNote, repairProgram } from './repair'
 
 export type { AskRequest } from './generate'
 export { MAX_N, MAX_QUESTION_CHARS } from './generate'
@@ -134,7 +134,7 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
       logprobMean: c.logprobMean,
       exec: c.answerKey === null ? { ok: false } : { ok: true, answerKey: c.answerKey }
     })),
-    candidates.map((c) => answerSize(c.result)),
+    candidates.map((c) => (c.result.ok ? answerSize(c.result.answer) : 0)),
     asksForOneNumber(request.question)
   )
   const selected = selectCandidate(forSelect, { mode: o.selection ?? DEFAULT_SELECTION, score })
@@ -222,12 +222,4 @@ async function holdTables(executor: Executor, askId: string, request: AskRequest
 
 function aborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true
-}
-
-/** How many values a candidate answered with: a table's cells, a list's items; none when it failed. */
-function answerSize(result: CandidateSummary['result']): number {
-  if (!result.ok) return 0
-  const { answer } = result
-  if (answer.chart !== undefined) return 1
-  return answer.table === undefined ? answer.items.length : answer.table.rowCount * Math.max(1, answer.table.columns.length)
 }

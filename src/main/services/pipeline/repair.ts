@@ -79,11 +79,15 @@ export function failureNote(question: string, outcome: { ok: true; answer: AskAn
   }
   const { answer } = outcome
   if (answer.chart !== undefined) return null
+  const cells = answerSize(answer)
   // A list answer is one column of values.
-  if (answer.table === undefined)
-    return answer.items.length > 1 ? repairNote(question, { table: { rows: answer.items.length, cells: answer.items.length } }) : null
-  const cells = answer.table.rowCount * Math.max(1, answer.table.columns.length)
-  return repairNote(question, { table: { rows: answer.table.rowCount, cells } })
+  return repairNote(question, { table: { rows: answer.table?.rowCount ?? cells, cells } })
+}
+
+/** How many values an answer holds: a table's cells, a list's items, one for a chart. */
+export function answerSize(answer: AskAnswer): number {
+  if (answer.chart !== undefined) return 1
+  return answer.table === undefined ? answer.items.length : answer.table.rowCount * Math.max(1, answer.table.columns.length)
 }
 
 /** The question's prompt, followed by the failed program and what went wrong. */
@@ -108,8 +112,7 @@ export function repairPrompt(
   }
 }
 
-/** A repair: its sample and program, and whether it had to be sampled again because it repeated the program. */
-export type Repair = { sample: Sample; program: Result<string>; resampled: boolean }
+export type Repair = { sample: Sample; program: Result<string> }
 
 /** The same program, but for spacing at the ends of lines and blank lines. */
 export function sameProgram(a: string, b: string): boolean {
@@ -135,7 +138,7 @@ export async function repairProgram(
   o: { maxTokens: number; temperature: number; signal?: AbortSignal }
 ): Promise<Result<Repair>> {
   const request = repairPrompt(prompt, library, program, note)
-  const ask = async (temperature: number): Promise<Result<Omit<Repair, 'resampled'>>> => {
+  const ask = async (temperature: number): Promise<Result<Repair>> => {
     const sampled = await client.sample({
       ...request,
       ...(prompt.prefill === null ? {} : { prefill: prompt.prefill }),
@@ -154,8 +157,8 @@ export async function repairProgram(
   const first = await ask(0)
   if (!first.ok) return first
   const repeated = first.value.program.ok && sameProgram(first.value.program.value, program)
-  if (!repeated || o.temperature <= 0) return ok({ ...first.value, resampled: false })
+  if (!repeated || o.temperature <= 0) return first
   const again = await ask(o.temperature)
   // A second reply that fails to arrive leaves the first: the candidate is then run as it was.
-  return again.ok ? ok({ ...again.value, resampled: true }) : ok({ ...first.value, resampled: false })
+  return again.ok ? again : first
 }

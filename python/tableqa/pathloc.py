@@ -18,10 +18,12 @@ Before a program runs, every ``X.loc[key]`` it *reads* (not assignments, not key
 pandas raises ``KeyError``, ``IndexingError`` or ``IndexError`` (more key parts than levels) on a
 DataFrame and the key is made of labels (or of label paths), the labels are read as header paths
 (:func:`tableqa.headers.match_header`): split into a row part and a column part in every way their
-order allows, each part naming one header or one whole branch. When exactly one
+order allows, each part naming one header or one whole branch (its labels top down, or, when only one
+order of them names a header, in any order: ``df.loc["services", "employed"]``). When exactly one
 reading fits (the split the key was written with wins among several), that selection is returned and a
 line on stderr says how the key was read; otherwise pandas' own error is raised with a note that says
-which labels are no header of the table (with close matches), or, when all are, how to write the key
+which labels are no header of the table (with close matches), or, when all are, which label names
+several headers (the same label under different parents) or how to write the key
 (the runner adds the note to the error message, and where the labels stand). Nothing pandas answers
 changes.
 """
@@ -29,6 +31,7 @@ changes.
 from __future__ import annotations
 
 import ast
+import itertools
 import sys
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -95,9 +98,30 @@ def _labels(key: object) -> tuple[list[Label], int] | None:
     return labels, len(labels) - (len(last) if last is not None else 0)
 
 
+# Labels of one axis written in another order than their levels ("services", "employed") are tried in
+# every order up to this many labels.
+MAX_REORDERED = 3
+
+
 def _branch(keys: Sequence[Hashable], labels: Sequence[Label]) -> list[int] | None:
     """Positions of the one header, or the one branch, that ``labels`` name on an axis; None when
-    they name nothing or several unrelated headers."""
+    they name nothing or several unrelated headers.
+
+    Labels written child first (``("services", "employed")`` for the row ``("employed", "services")``)
+    name the same header when no order of them names another one.
+    """
+    found = _branch_in_order(keys, labels)
+    if found is not None or not 2 <= len(labels) <= MAX_REORDERED:
+        return found
+    readings = {
+        tuple(b)
+        for order in itertools.permutations(labels)
+        if list(order) != list(labels) and (b := _branch_in_order(keys, order)) is not None
+    }
+    return list(next(iter(readings))) if len(readings) == 1 else None
+
+
+def _branch_in_order(keys: Sequence[Hashable], labels: Sequence[Label]) -> list[int] | None:
     found: list[HeaderMatch] = match_header(keys, tuple(labels))
     if not found:
         return None
@@ -128,6 +152,8 @@ def read_key(frame: pd.DataFrame, key: object) -> tuple[list[int], list[int]] | 
     ([1], [1])
     >>> read_key(df, ("nowhere", "women")) is None
     True
+    >>> read_key(df, ("services", "employed"))
+    ([1], [0, 1])
     """
     parsed = _labels(key)
     if parsed is None:
@@ -310,6 +336,9 @@ def miss_note(frame: pd.DataFrame, key: object) -> str | None:
     row_keys, col_keys = frame.index.tolist(), frame.columns.tolist()
     missing = [x for x in labels if not match_header(row_keys, x) and not match_header(col_keys, x)]
     if not missing:
+        several = _several(row_keys, col_keys, labels)
+        if several:
+            return several
         return (
             "each label is a header of this table, but they do not read as one row path followed by one "
             "column path: write df.loc[row_path, column_path], each path a label or a tuple of labels "
@@ -320,6 +349,38 @@ def miss_note(frame: pd.DataFrame, key: object) -> str | None:
         close = close_labels([*row_keys, *col_keys], label, n=3)
         shown = f" (close: {', '.join(repr(c) for c in close)})" if close else ""
         notes.append(f"{label!r} is no row or column header of this table{shown}")
+    return "; ".join(notes)
+
+
+# Headers listed for a label that names several.
+NOTE_PATHS = 4
+
+
+def _several(row_keys: Sequence[Hashable], col_keys: Sequence[Hashable], labels: Sequence[Label]) -> str:
+    """The labels of a key that each name several headers of an axis that are no one branch (the same
+    label under different parents): which headers, so the one meant can be written in full; else ``""``.
+
+    Examples
+    --------
+    >>> note = _several([("a", "x"), ("a", "total")], [("men", "total"), ("women", "total")], ["x", "total"])
+    >>> note.startswith("'total' names 2 column headers: ('men', 'total'), ('women', 'total'); write the")
+    True
+    >>> note.endswith("full path of the one meant, e.g. df.loc[..., ('men', 'total')]")
+    True
+    """
+    notes = []
+    for label in labels:
+        for word, keys in (("row", row_keys), ("column", col_keys)):
+            found = match_header(keys, label)
+            if len(found) < 2 or _branch(keys, [label]) is not None:
+                continue
+            shown = [_show_key(m.key) for m in found[:NOTE_PATHS]]
+            more = f" and {len(found) - NOTE_PATHS} more" if len(found) > NOTE_PATHS else ""
+            where = f"df.loc[..., {shown[0]}]" if word == "column" else f"df.loc[{shown[0]}, ...]"
+            notes.append(
+                f"{label!r} names {len(found)} {word} headers: {', '.join(shown)}{more}; write the full "
+                f"path of the one meant, e.g. {where}"
+            )
     return "; ".join(notes)
 
 

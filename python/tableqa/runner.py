@@ -364,6 +364,33 @@ TEXT_CELLS = 3
 NUMBER_PATTERN = r'r"(-?\d+(?:\.\d+)?)"'
 
 
+def _setting_note(exc: BaseException, namespace: Mapping[str, Any] | None) -> str:
+    """What a program may use, when it tried to read a file or import a module that is not there; else ``""``.
+
+    Models trained on scripts often start with ``df = pd.read_csv("table.csv")``; here the tables are
+    already DataFrames in the program's namespace and no file is there to read.
+    """
+    if isinstance(exc, ModuleNotFoundError):
+        return (
+            "that module is not available here: use pandas (pd), numpy, the Python standard library and the "
+            "helper functions"
+        )
+    if not isinstance(exc, (FileNotFoundError, IsADirectoryError, PermissionError)):
+        return ""
+    pd = sys.modules.get("pandas")
+    tables = [
+        name
+        for name, value in (namespace or {}).items()
+        if pd is not None and not name.startswith("_") and isinstance(value, pd.DataFrame)
+    ]
+    named = ", ".join(tables[:NOTE_TABLES]) if tables else "df"
+    return f"no files can be read here: the table is already loaded as the DataFrame {named}; use it as it is"
+
+
+# Tables named in a note on reading files.
+NOTE_TABLES = 4
+
+
 def _text_column_note(exc: BaseException, namespace: Mapping[str, Any], code: str) -> str:
     """Which columns the program compared as the wrong kind, when it compared text with a number.
 
@@ -477,7 +504,7 @@ def _failure(
         }
     message, tb_text = _format_error(exc)
     hint = _header_hint(exc, namespace) if namespace is not None else ""
-    hint = call_note(exc) or _empty_pick_note(exc) or hint
+    hint = call_note(exc) or _empty_pick_note(exc) or _setting_note(exc, namespace) or hint
     if not hint and namespace is not None:
         hint = _text_column_note(exc, namespace, code)
     if hint:

@@ -347,13 +347,41 @@ def test_a_loc_key_that_names_no_cell_says_which_labels_are_no_header_or_how_to_
     assert "'zzz' is no row or column header of this table;" not in message
     assert message.endswith("'zzz' is no row or column header of this table)")
     # Every label a header, but no reading as a row path then a column path: how to write the key.
-    message = error_of(run('answer = df.loc["total", "total"]', {"df": df}))["message"]
+    program = 'answer = df.loc["mining", "transportation and warehousing"]'
+    message = error_of(run(program, {"df": df}))["message"]
     assert "each label is a header of this table, but they do not read as one row path" in message
+    # A label under several parents: which headers it names, and how to write the one meant.
+    program = 'answer = df.loc["transportation and warehousing", "total"]'
+    message = error_of(run(program, {"df": df}))["message"]
+    assert (
+        "'total' names 2 column headers: ('black male workers', 'total'), ('other male workers', 'total'); "
+        "write the full path of the one meant, e.g. df.loc[..., ('black male workers', 'total')]"
+    ) in message
+    assert "each label is a header of this table" not in message
     # A program's own exception keeps its message; notes it adds itself are shown, capped like any message.
     message = error_of(run('e = ValueError("x")\ne.add_note("y" * 20_000)\nraise e', {}))["message"]
     assert message.startswith("ValueError: x (yyy")
     assert message.endswith("more characters]")
     assert len(message) < 10_100
+
+
+def test_loc_reads_the_labels_of_one_path_written_child_first() -> None:
+    df = _survey()
+    # ("percent", "transportation and warehousing") named bottom up: that row.
+    out = ok_value(run('answer = df.loc["transportation and warehousing", "percent"]', {"df": df}))
+    assert [x["value"] for x in out["value"]["json"]["items"]] == [11.1, 9.0, 7.1]
+    read = "read as header paths: row ('percent', 'transportation and warehousing'), column all"
+    assert read in out["stderr"]
+    # With a column path after it: the cell.
+    program = 'answer = df.loc["transportation and warehousing", "percent", ("other male workers", "total")]'
+    assert ok_value(run(program, {"df": df}))["value"]["json"]["items"][0]["value"] == 7.1
+    # Labels that name two headers in two orders stay pandas' error.
+    rows = pd.MultiIndex.from_tuples([("a", "b", "c"), ("c", "b", "a")])
+    two = pd.DataFrame([[1], [2]], index=rows, columns=["x"])
+    assert error_of(run('answer = two.loc["b", "a", "c"]', {"two": two}))["message"].startswith("KeyError")
+    one = pd.DataFrame([[1]], index=pd.MultiIndex.from_tuples([("a", "b", "c")]), columns=["x"])
+    out = ok_value(run('answer = one.loc["b", "a", "c"]', {"one": one}))
+    assert out["value"]["json"]["items"][0]["value"] == 1
 
 
 def test_a_column_label_below_the_top_level_reads_that_column_and_says_so() -> None:
@@ -453,3 +481,29 @@ def test_a_column_that_is_not_there_says_what_the_table_has_instead() -> None:
     )
     message = error_of(run('answer = df["Points"].max()', {"df": df}))["message"]
     assert message.endswith("('Points' is no column header of this table (close: 'Points scored'))")
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        'import pandas as pd\ndf = pd.read_csv("no-such-table-here.csv")\nanswer = len(df)',
+        'answer = open("no-such-table-here.json").read()',
+    ],
+)
+def test_reading_a_file_says_the_table_is_already_loaded(program: str) -> None:
+    df = pd.DataFrame({"City": ["Oslo"], "Passengers": [5]})
+    message = error_of(run(program, {"df": df}))["message"]
+    assert message.startswith("FileNotFoundError")
+    note = "no files can be read here: the table is already loaded as the DataFrame df; use it as it is"
+    assert note in message
+
+
+def test_importing_a_module_that_is_not_there_says_what_may_be_used() -> None:
+    df = pd.DataFrame({"a": [1]})
+    message = error_of(run("import no_such_module_here\nanswer = 1", {"df": df}))["message"]
+    assert message.startswith("ModuleNotFoundError: No module named 'no_such_module_here'")
+    assert "use pandas (pd), numpy, the Python standard library and the helper functions" in message
+    # Other errors do not get the note.
+    message = error_of(run("answer = 1 / 0", {"df": df}))["message"]
+    assert "no files can be read" not in message
+    assert "that module is not available" not in message

@@ -253,11 +253,18 @@ export async function generate(request: AskRequest, deps: GenerateDeps): Promise
 // as much of the notes under the table.
 const TITLE_CHARS = 300
 
+// A file name's extension in a tab name ("orders.csv", "report.xlsx › Table 1"): the file is not there for a
+// program to read (the table is the DataFrame), and a name like "orders.csv" invites models to write
+// `pd.read_csv("orders.csv")`, which fails.
+const FILE_EXTENSION = /\.(?:csv|tsv|txt|json|jsonl|xlsx|xlsm|xls|ods|html?|xml|parquet)(?=$| ›)/gi
+
 /**
- * The tab name, and the table's own title lines when it has a title ("Table 11. Employed persons … /
- * [Numbers in thousands]"), then on a line of its own the notes under the table when it has some.
+ * The tab name without file extensions, and the table's own title lines when it has a title ("Table 11.
+ * Employed persons … / [Numbers in thousands]"), then on a line of its own the notes under the table when
+ * it has some.
  */
-export function promptTitle(name: string, title: string | undefined, notes?: string): string {
+export function promptTitle(tabName: string, title: string | undefined, notes?: string): string {
+  const name = tabName.replace(FILE_EXTENSION, '')
   const own = oneLine(title)
   const heading = own === '' ? name : cut(name === '' ? own : `${name}: ${own}`)
   const below = oneLine(notes)

@@ -162,12 +162,18 @@ function prepare(t: PromptTable, questionTerms: ReadonlySet<string>): PreparedTa
 
 type ChosenShot = { shot: Shot; code: string }
 
-/** The fixed worked examples of a kind and profile: the first that fit the mode and API level. */
+/**
+ * The fixed worked examples of a kind and profile: those the profile names, or the first of the kind's
+ * file, that fit the mode and API level.
+ */
 function fixedShots(library: PromptLibrary, kind: PromptKind, mode: PromptMode, apis: ApiLevel, profile: PromptProfile): ChosenShot[] {
   const p = library.profiles[profile]
   const wanted = p.shots[kind]
+  const all = library.kinds[kind].shots.shots
+  const ids = p.shotIds[kind]
+  const candidates = ids === undefined ? all : ids.flatMap((id) => all.filter((shot) => shot.id === id))
   const chosen: ChosenShot[] = []
-  for (const shot of library.kinds[kind].shots.shots) {
+  for (const shot of candidates) {
     if (chosen.length >= wanted) break
     const code = shotProgram(shot, mode, apis, library.apiFunctions)
     if (code === null) continue

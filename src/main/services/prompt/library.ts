@@ -31,6 +31,11 @@ export const PROMPT_PROFILES: readonly PromptProfile[] = ['paper', 'compact']
 export type Profile = {
   /** Worked examples per kind. */
   shots: Record<PromptKind, number>
+  /**
+   * Kinds whose worked examples are named (in the order shown) rather than the first `shots[kind]` of the
+   * kind's file: a profile can then show an example the paper's set does not, without changing that set.
+   */
+  shotIds: Partial<Record<PromptKind, readonly string[]>>
   /** Leave out the examples that call `qa(...)` (small models copy them where the table holds the answer). */
   skipQaShots: boolean
   /** `full`: each function's whole documentation; `summary`: its signature, one line and its example. */
@@ -160,6 +165,7 @@ function readLibrary(dir: string): PromptLibrary {
   const paperIn = profilesIn['paper'] === undefined ? {} : object(profilesIn['paper'], 'manifest.json profiles.paper')
   const paper: Profile = {
     shots: Object.fromEntries(PROMPT_KINDS.map((k) => [k, kinds[k].count])) as Record<PromptKind, number>,
+    shotIds: {},
     skipQaShots: false,
     apiDoc: 'full',
     modes,
@@ -170,15 +176,28 @@ function readLibrary(dir: string): PromptLibrary {
   }
   const c = object(profilesIn['compact'], 'manifest.json profiles.compact')
   const shotsIn = object(c['shots'], 'profiles.compact.shots')
+  const shotIds: Partial<Record<PromptKind, readonly string[]>> = {}
   const compact: Profile = {
     shots: Object.fromEntries(
       PROMPT_KINDS.map((k) => {
         const n = shotsIn[k]
+        if (Array.isArray(n)) {
+          const known = new Set(kinds[k].shots.shots.map((shot) => shot.id))
+          const ids = n.map((id, i) => string(id, `profiles.compact.shots.${k}[${i}]`))
+          const unknown = ids.filter((id) => !known.has(id))
+          if (ids.length === 0 || unknown.length > 0 || new Set(ids).size < ids.length)
+            throw new Error(
+              `profiles.compact.shots.${k} must name different examples of the ${k} set${unknown.length > 0 ? `; not in it: ${unknown.join(', ')}` : ''}`
+            )
+          shotIds[k] = ids
+          return [k, ids.length]
+        }
         if (typeof n !== 'number' || !Number.isInteger(n) || n < 1)
-          throw new Error(`profiles.compact.shots.${k} must be a positive whole number`)
+          throw new Error(`profiles.compact.shots.${k} must be a positive whole number or a list of example ids`)
         return [k, n]
       })
     ) as Record<PromptKind, number>,
+    shotIds,
     skipQaShots: c['skipQaShots'] === true,
     apiDoc: c['apiDoc'] === 'summary' ? 'summary' : 'full',
     modes: modesOf(object(c['modes'], 'profiles.compact.modes'), 'profiles.compact.modes'),

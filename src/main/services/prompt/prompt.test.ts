@@ -164,6 +164,37 @@ describe('prompt library', () => {
     if (!loaded.ok) expect(loaded.error.detail).toMatch(/relational shot 1\.form must be one of lookup, /)
   })
 
+  it('shows the examples a profile names, in its order, and refuses names the set does not have', () => {
+    const lib = library()
+    const ids = lib.profiles.compact.shotIds.hierarchical ?? []
+    expect(ids.length).toBeGreaterThan(0)
+    const built = buildPrompt({
+      library: lib,
+      kind: 'hierarchical',
+      mode: 'python',
+      apis: 'full',
+      form: 'chat',
+      profile: 'compact',
+      question: 'what is the total?',
+      tables: [],
+      tokenBudget: 12_000
+    })
+    expect(built.shots).toEqual(ids)
+    // The paper profile keeps the first examples of the file.
+    expect(lib.profiles.paper.shotIds).toEqual({})
+    for (const wrong of [['hier-lookup', 'no-such-example'], [], ['hier-lookup', 'hier-lookup']]) {
+      const loaded = loadEdited('manifest.json', (manifest) => {
+        const profiles = manifest['profiles'] as Record<string, Record<string, Record<string, unknown>>>
+        const compact = profiles['compact']
+        if (compact?.['shots'] === undefined) throw new Error('no compact shots')
+        compact['shots']['hierarchical'] = wrong
+      })
+      expect(loaded.ok, JSON.stringify(wrong)).toBe(false)
+      if (!loaded.ok)
+        expect(loaded.error.detail).toMatch(/profiles\.compact\.shots\.hierarchical must name different examples of the hierarchical set/)
+    }
+  })
+
   it('reads how many examples a profile chooses per question: none for paper, a whole number for compact', () => {
     const lib = library()
     expect(lib.profiles.paper.closeShots).toBe(0)
@@ -566,7 +597,7 @@ describe('worked examples chosen for the question (closeShots)', () => {
     const cut = build('relational', ratioQuestion, { tokenBudget: 1_200 })
     expect(cut.closeShots).toEqual([])
     expect(cut.notes.join(' ')).toMatch(/worked examples were left out/)
-    const tight = build('relational', ratioQuestion, { tokenBudget: 1_750 })
+    const tight = build('relational', ratioQuestion, { tokenBudget: 2_150 })
     expect(tight.shots).toHaveLength(lib.profiles.compact.shots.relational)
     expect(tight.closeShots).toEqual([])
     expect(tight.notes.join(' ')).toMatch(/chosen for this ratio question \(rel-variety-share\) was left out/)

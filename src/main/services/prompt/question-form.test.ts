@@ -73,6 +73,14 @@ const cases: Record<QuestionForm, string[]> = {
     'who were the founding members of the club?',
     'for each region, how many schools are there?',
     'list the three largest cities.'
+  ],
+  choice: [
+    'which team scored more goals, the visitors or the hosts?',
+    'who was older when elected, the mayor or her deputy?',
+    'which region had the larger share of exports in 2020, north or south?',
+    'in which year was the harvest bigger: 2019 or 2020?',
+    'after the merger, which bank had more branches, Alder or Birch?',
+    'which group had a bigger gap between the two surveys, renters or owners?'
   ]
 }
 
@@ -97,6 +105,20 @@ describe('question form', () => {
     expect(questionForm('which village lies in the west?')).toBe('lookup')
     expect(questionForm('what was the interest paid in 2019?')).toBe('lookup')
     expect(questionForm('how many clubs have at most 20 members?')).toBe('count')
+  })
+
+  it('takes "or" for alternatives only at the end, after a comma, in a which or who question', () => {
+    for (const q of [
+      // An amount's bound is no alternative.
+      'which clubs have 20 members or more?',
+      'which of the towns, with 65 or over, voted?',
+      'who, aged 30 or older, scored?',
+      // No comma before the alternatives, or no which/who: left to the other rules.
+      'which was longer the bridge or the tunnel?',
+      'did the hosts score more, or the visitors?',
+      'what is bigger, the lake or the bay?'
+    ])
+      expect(questionForm(q), q).not.toBe('choice')
   })
 
   it('knows its forms', () => {

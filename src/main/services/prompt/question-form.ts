@@ -1,6 +1,7 @@
 /**
  * What a question asks for, read from how it is phrased: a lookup of one value, a difference, a ratio
- * or percentage, a count, the top or bottom of a ranking, an aggregate (sum, average) or a list. It picks a
+ * or percentage, a count, the top or bottom of a ranking, an aggregate (sum, average), a list, or a choice
+ * between alternatives it names ("which …, A or B?"). It picks a
  * worked example of the same form to put after the fixed ones (build.ts), so it only has to be right
  * often, and a wrong guess costs one less fitting example, nothing more.
  *
@@ -8,8 +9,17 @@
  * questions were read to choose or tune them.
  */
 
-export type QuestionForm = 'lookup' | 'difference' | 'ratio' | 'count' | 'superlative' | 'aggregate' | 'list'
-export const QUESTION_FORMS: readonly QuestionForm[] = ['lookup', 'difference', 'ratio', 'count', 'superlative', 'aggregate', 'list']
+export type QuestionForm = 'lookup' | 'difference' | 'ratio' | 'count' | 'superlative' | 'aggregate' | 'list' | 'choice'
+export const QUESTION_FORMS: readonly QuestionForm[] = [
+  'lookup',
+  'difference',
+  'ratio',
+  'count',
+  'superlative',
+  'aggregate',
+  'list',
+  'choice'
+]
 
 export function isQuestionForm(value: unknown): value is QuestionForm {
   return typeof value === 'string' && (QUESTION_FORMS as readonly string[]).includes(value)
@@ -125,6 +135,15 @@ const AGGREGATE = [
 
 const COUNT = [/\bhow many\b/, /\bnumber of\b/, /\bcount\b/, /\bhow often\b/]
 
+/** A question that opens with "which" or "who" (after a preposition, or a clause ending in a comma). */
+const CHOOSING = /(^|, )((in|on|at|of|from|for|by|during|with|to|among|between) )?(which|who|whom|whose)\b/
+/**
+ * Alternatives named after a comma or colon at the end: ", women or men?", ": the Nile or the Amazon?". "Or"
+ * before a word of degree bounds an amount ("3 or more goals", "aged 65 or over") and names no alternative.
+ */
+const ALTERNATIVES =
+  /[,:;] [^,:;]*\bor\b(?! (more|less|fewer|over|above|under|below|older|younger|later|earlier|higher|lower|so|not)\b)[^,:;]+$/
+
 function normalise(question: string): string {
   return question
     .toLowerCase()
@@ -147,6 +166,8 @@ function hasSuperlative(q: string): boolean {
 
 /**
  * The form of a question. The first rule that matches wins, in this order (each rule's reason):
+ * 0. choice ("which … , A or B?", "who …: A or B?"): the answer is one of the alternatives the question
+ *    names, whatever comparison ("more", "the largest share", "a bigger gap") picks it.
  * 1. difference, explicit amount ("how many more", "by how much", "percentage points", "difference",
  *    "gap"): these name a subtraction even when the words around them ("share", "most", "how many")
  *    would suggest another form.
@@ -166,6 +187,7 @@ function hasSuperlative(q: string): boolean {
 export function questionForm(question: string): QuestionForm {
   const q = normalise(question)
   const any = (patterns: readonly RegExp[]): boolean => patterns.some((p) => p.test(q))
+  if (CHOOSING.test(q) && ALTERNATIVES.test(q.replace(/[?.!\s]+$/, ''))) return 'choice'
   if (any(STRONG_DIFFERENCE)) return 'difference'
   if (any(LIST)) return 'list'
   if (hasSuperlative(q)) return 'superlative'

@@ -683,16 +683,48 @@ def value_of(df: pd.DataFrame, key_column: Path, key: Any, column: Path) -> Any:
     """
     rows = filter_rows(df, key_column, "==", key)
     if rows.shape[0] == 0:
-        keys = column_of(df, key_column).astype(str).tolist()
-        import difflib
-
-        close = difflib.get_close_matches(str(key), keys, n=5, cutoff=0.5)
-        hint = f" Close values: {', '.join(map(repr, close))}." if close else ""
-        raise LookupError(f"No row has {key!r} in column {key_column!r}.{hint}")
+        raise _no_row(df, key_column, key)
     c = resolve_one(_keys(df, 1), column, 1)
     i = _positions_where(df, key_column, key)[0]
     record_read(df, [i], [c.position])
     return _py(df.iat[i, c.position])
+
+
+# Cells of the key column shown when none is close to the key asked for.
+NO_ROW_CELLS = 5
+
+
+def _no_row(df: pd.DataFrame, key_column: Path, key: Any) -> LookupError:
+    """The error for a key no row of ``key_column`` has: the column's close values, or some of its cells;
+    and where the key is a comparison (``"=="``, ``">="``), that rows are selected with :func:`filter_rows`.
+
+    Examples
+    --------
+    >>> df = build_frame({"columns": [["Place"], ["Venue"]], "index": [],
+    ...                   "values": [["1st", "Oslo"], ["3rd", "Rome"]]})
+    >>> str(_no_row(df, "place", "1"))
+    "No row has '1' in column 'place'. Close values: '1st'."
+    >>> str(_no_row(df, "place", "2"))
+    "No row has '2' in column 'place'. Its cells include: '1st', '3rd'."
+    >>> str(_no_row(df, "venue", "==")).endswith("op, value) selects rows by a condition.")
+    True
+    """
+    import difflib
+
+    keys = list(dict.fromkeys(column_of(df, key_column).astype(str).tolist()))
+    close = difflib.get_close_matches(str(key), keys, n=5, cutoff=0.5)
+    if close:
+        hint = f" Close values: {', '.join(map(repr, close))}."
+    else:
+        shown = ", ".join(repr(k) for k in keys[:NO_ROW_CELLS])
+        more = f" and {len(keys) - NO_ROW_CELLS} more" if len(keys) > NO_ROW_CELLS else ""
+        hint = f" Its cells include: {shown}{more}." if keys else ""
+    if isinstance(key, str) and key.strip() in _OPS:
+        hint += (
+            f" {key!r} is a comparison, not a value: the key is the cell that names the row, and "
+            "filter_rows(df, column, op, value) selects rows by a condition."
+        )
+    return LookupError(f"No row has {key!r} in column {key_column!r}.{hint}")
 
 
 def _positions_where(df: pd.DataFrame, key_column: Path, key: Any) -> list[int]:
@@ -731,7 +763,7 @@ def next_value(
     """
     hits = _positions_where(df, key_column, key)
     if not hits:
-        raise LookupError(f"No row has {key!r} in column {key_column!r}.")
+        raise _no_row(df, key_column, key)
     target = hits[0] + offset
     if not 0 <= target < df.shape[0]:
         raise IndexError(f"No row {offset:+d} from {key!r}: the table has {df.shape[0]} rows.")

@@ -266,6 +266,11 @@ class TestFlatTableHelpers:
         assert next_value(flat, "nation", "Germany", -1, "gold") == 16
         with pytest.raises(IndexError):
             next_value(flat, "nation", "Netherlands")
+        # A key no row has: the column's cells; a comparison given as the key: how rows are selected.
+        with pytest.raises(LookupError, match=r"No row has 'Chile' in column 'nation'\. Its cells include: "):
+            next_value(flat, "nation", "Chile")
+        with pytest.raises(LookupError, match=r"'>=' is a comparison, not a value: .* filter_rows"):
+            next_value(flat, "nation", ">=", 10, "gold")
 
     def test_compare(self, flat: pd.DataFrame) -> None:
         assert compare(flat, "nation", "canada", "germany", "total") == "Germany"

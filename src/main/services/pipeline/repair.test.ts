@@ -11,6 +11,11 @@ describe('what calls for a repair', () => {
       /^ModuleNotFoundError.*draw a chart with chart\(/
     )
     expect(repairNote('plot it', { failed: 'ImportError: matplotlib is required for plotting' })).toMatch(/draw a chart with chart\(/)
+    // The runtime already said which modules there are: only how to draw a chart is added, once.
+    const noted = "ModuleNotFoundError: No module named 'matplotlib' (that module is not available here: use pandas (pd), numpy)"
+    expect(repairNote('plot it', { failed: noted })).toBe(`${noted} Draw a chart with chart(data, kind=..., x=..., y=...) as the answer.`)
+    const scipy = "ModuleNotFoundError: No module named 'scipy' (that module is not available here: use pandas (pd), numpy)"
+    expect(repairNote('how many?', { failed: scipy })).toBe(scipy)
   })
 
   it('a table where one value was asked, but not where a list or a table was', () => {

@@ -35,6 +35,9 @@ const ONE_NUMBER =
 
 const MODULES =
   'Only pandas, the standard library and the helper functions are available: draw a chart with chart(data, kind=..., x=..., y=...) as the answer.'
+const CHART = 'Draw a chart with chart(data, kind=..., x=..., y=...) as the answer.'
+/** The runtime's own note on a module that is not there (python/tableqa/runner.py). */
+const RUNTIME_MODULE_NOTE = 'that module is not available here'
 
 /** Whether a question asks for one number ("how many …", "what percentage …"), not for a list or a table. */
 export function asksForOneNumber(question: string): boolean {
@@ -54,7 +57,9 @@ export function repairNote(question: string, run: RunShape): string | null {
   if ('failed' in run) {
     const text = run.failed.replace(/\s+/g, ' ').trim()
     const short = text.length > ERROR_CHARS ? `${text.slice(0, ERROR_CHARS - 1)}…` : text
-    // A module the sandbox does not have (matplotlib, most often): say what there is instead.
+    // A module the sandbox does not have (matplotlib, most often): say what there is instead, unless the
+    // runtime's note already did; a plotting module: how to draw a chart.
+    if (text.includes(RUNTIME_MODULE_NOTE)) return /\bmatplotlib\b/.test(text) ? `${short} ${CHART}` : short
     return /\bNo module named\b|\bmatplotlib\b/.test(text) ? `${short} ${MODULES}` : short
   }
   if ('empty' in run) return "The program's answer is empty (None, NaN or nothing). Compute the value the question asks for."

@@ -157,13 +157,54 @@ def lookup(df: pd.DataFrame, row: Path | None, col: Path | None, *more: Path) ->
 
     >>> lookup(df, "Unemployed", "2020", "men")
     20
+
+    So is a call whose paths fit no header as written but whose labels, read the same way (each once, a
+    path's labels in any order), name one cell: a row path given with the column's
+    (``lookup(df, "employed", ("employed", "2019", "women"))``) reads that row and column.
+
+    >>> lookup(df, "employed", ("employed", "2019", "women"))
+    110
     """
     if more:
         return _lookup_spread(df, (row, col, *more))
-    r = resolve_one(_keys(df, 0), row, 0)
-    c = resolve_one(_keys(df, 1), col, 1)
+    try:
+        r = resolve_one(_keys(df, 0), row, 0)
+        c = resolve_one(_keys(df, 1), col, 1)
+    except (HeaderNotFound, AmbiguousHeader) as first:
+        labels = _distinct_labels((row, col))
+        if labels is None:
+            raise
+        try:
+            return _lookup_spread(df, labels)
+        except HeaderNotFound:
+            # The first error names the path that fits no header, with close matches.
+            raise first from None
     record_read(df, [r.position], [c.position])
     return _py(df.iat[r.position, c.position])
+
+
+def _distinct_labels(paths: tuple[Path | None, ...]) -> tuple[str | int | float, ...] | None:
+    """The labels of some header paths one after another, each once (ignoring case and spacing); None when
+    a path is not labels or there are too many to read as header paths."""
+    seen: set[str] = set()
+    labels: list[str | int | float] = []
+    for path in paths:
+        if path is None:
+            continue
+        parts = path if isinstance(path, tuple) else (path,)
+        for label in parts:
+            if isinstance(label, bool) or not isinstance(label, (str, int, float)):
+                return None
+            key = label_key(label)
+            # A blank label is a path's padding ("rural areas", ""), not a header to find.
+            if key and key not in seen:
+                seen.add(key)
+                labels.append(label)
+    return tuple(labels) if 2 <= len(labels) <= LOOKUP_LABELS else None
+
+
+# Most labels a lookup's paths are read with as header paths when they fit no header as written.
+LOOKUP_LABELS = 6
 
 
 def _lookup_spread(df: pd.DataFrame, labels: tuple[Path | None, ...]) -> Any:

@@ -50,6 +50,16 @@ class TestLookup:
         with pytest.raises(HeaderNotFound, match=r"do not name one cell"):
             lookup(hitab, "all workers", "part-time", "2016")
 
+    def test_a_row_path_given_with_the_column_path_is_read_where_its_labels_name_one_cell(
+        self, hitab: pd.DataFrame, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        # The row's labels again in the column path, child first: each label once, one cell.
+        assert lookup(hitab, "part-time", ("part-time", "all workers", "2017", "women")) == 310
+        assert "read as row ('all workers', 'part-time'), column ('2017', 'women')" in capsys.readouterr().err
+        # Labels that name no cell keep the error of the path that fits no header.
+        with pytest.raises(HeaderNotFound, match=r"No column header matches \('2016', 'nowhere'\)"):
+            lookup(hitab, "part-time", ("2016", "nowhere"))
+
     def test_partial_tuples_skip_levels(self) -> None:
         from tableqa.frame import build_frame
 

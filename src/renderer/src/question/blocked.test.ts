@@ -51,6 +51,11 @@ describe('blockedReason: what the sandbox stopped, read from the real error', ()
     })
     expect(blockedReason(LIST_DIR, 'pyodide')?.text).toBe('Blocked: no access to files outside the sandbox (/tmp/x)')
     expect(blockedReason(pythonError("PermissionError: [Errno 2] Permission denied: '/proc/1/mem'"), 'pyodide')?.kind).toBe('files')
+    // The runtime's note after Python's message does not hide the path.
+    const noted = pythonError(
+      "FileNotFoundError: [Errno 44] No such file or directory: '/tmp/x/id_rsa' (no files can be read here: the table is already loaded as the DataFrame df; use it as it is)"
+    )
+    expect(blockedReason(noted, 'pyodide')?.text).toBe('Blocked: no access to files outside the sandbox (/tmp/x/id_rsa)')
   })
 
   it('says network access is not available for urllib, sockets and http.client', () => {

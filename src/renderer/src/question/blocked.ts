@@ -44,8 +44,9 @@ function failingLine(traceback: string | undefined): string | null {
   return found
 }
 
+/** The path Python's error ends with, before a note the runtime adds in brackets ("(no files can be read …)"). */
 function quotedPath(message: string): string | null {
-  return /: '([^']+)'\s*$/.exec(message)?.[1] ?? null
+  return /: '([^']+)'\s*$/.exec(message.replace(/\s*\([^()]*\)\s*$/, ''))?.[1] ?? null
 }
 
 /**

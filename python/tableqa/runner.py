@@ -378,11 +378,9 @@ def _setting_note(exc: BaseException, namespace: Mapping[str, Any] | None) -> st
     if not isinstance(exc, (FileNotFoundError, IsADirectoryError, PermissionError)):
         return ""
     pd = sys.modules.get("pandas")
-    tables = [
-        name
-        for name, value in (namespace or {}).items()
-        if pd is not None and not name.startswith("_") and isinstance(value, pd.DataFrame)
-    ]
+    tables: list[str] = []
+    if pd is not None and namespace is not None:
+        tables = [n for n, v in namespace.items() if not n.startswith("_") and isinstance(v, pd.DataFrame)]
     named = ", ".join(tables[:NOTE_TABLES]) if tables else "df"
     return f"no files can be read here: the table is already loaded as the DataFrame {named}; use it as it is"
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import inspect
 import io
 import json
 import linecache
@@ -278,6 +279,12 @@ def _run(code: str, namespace: dict[str, Any], table_kind: str) -> dict[str, Any
     duration = round((time.perf_counter() - start) * 1000, 3)
     if value is None and "answer" in namespace:
         value = namespace["answer"]
+    if _is_code(value):
+        code_answer = TypeError(
+            "the answer is a function, not a value: call it and set answer to what it returns, or compute "
+            "the value without a function"
+        )
+        return _failure(code_answer, out, err)
     described = None
     if value is not None:
         try:
@@ -306,6 +313,17 @@ def _run(code: str, namespace: dict[str, Any], table_kind: str) -> dict[str, Any
             "tableKind": table_kind,
         },
     }
+
+
+def _is_code(value: object) -> bool:
+    """Whether a value is a function, a class or a module: code, not an answer.
+
+    Examples
+    --------
+    >>> _is_code(len), _is_code(lambda: 1), _is_code(int), _is_code(3), _is_code("f")
+    (True, True, True, False, False)
+    """
+    return inspect.isroutine(value) or inspect.isclass(value) or inspect.ismodule(value)
 
 
 def _answer_too_large(described: dict[str, Any]) -> str:
@@ -370,6 +388,12 @@ def _setting_note(exc: BaseException, namespace: Mapping[str, Any] | None) -> st
     Models trained on scripts often start with ``df = pd.read_csv("table.csv")``; here the tables are
     already DataFrames in the program's namespace and no file is there to read.
     """
+    if isinstance(exc, ImportError) and not isinstance(exc, ModuleNotFoundError):
+        # "from pandas import filter_rows": the helpers are already defined; nothing needs importing.
+        found = _IMPORTED_NAME.search(str(exc))
+        if found and namespace is not None and callable(namespace.get(found.group(1))):
+            return f"{found.group(1)} is already defined here: call it without importing it"
+        return ""
     if isinstance(exc, ModuleNotFoundError):
         return (
             "that module is not available here: use pandas (pd), numpy, the Python standard library and the "
@@ -387,6 +411,7 @@ def _setting_note(exc: BaseException, namespace: Mapping[str, Any] | None) -> st
 
 # Tables named in a note on reading files.
 NOTE_TABLES = 4
+_IMPORTED_NAME = re.compile(r"cannot import name '(\w+)'")
 
 
 def _text_column_note(exc: BaseException, namespace: Mapping[str, Any], code: str) -> str:

@@ -1,4 +1,5 @@
 import json
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -486,7 +487,7 @@ def test_a_column_that_is_not_there_says_what_the_table_has_instead() -> None:
 @pytest.mark.parametrize(
     "program",
     [
-        'import pandas as pd\ndf = pd.read_csv("no-such-table-here.csv")\nanswer = len(df)',
+        'import pandas as pd\nanswer = len(pd.read_csv("no-such-table-here.csv"))',
         'answer = open("no-such-table-here.json").read()',
     ],
 )
@@ -498,6 +499,30 @@ def test_reading_a_file_says_the_table_is_already_loaded(program: str) -> None:
     assert note in message
 
 
+def test_a_table_read_from_a_file_that_is_not_there_is_the_loaded_table(tmp_path: Path) -> None:
+    df = pd.DataFrame({"City": ["Oslo", "Bergen"], "Passengers": [5, 7]})
+    program = "\n".join(
+        [
+            "import pandas as pd",
+            'data = pd.read_csv("table.csv", index_col=0)',
+            'answer = int(data["Passengers"].sum())',
+        ]
+    )
+    result = run(program, {"df": df})
+    assert result["value"]["value"]["json"] == 12
+    assert "the loaded table was read instead: 'table.csv' as df" in result["value"]["stderr"]
+    # Two tables and a name that is neither: which one was meant is unknown, so the read fails as written.
+    two = {"df": df, "other": df.copy()}
+    assert error_of(run(program, two))["message"].startswith("FileNotFoundError")
+    # The name of one of them: that table.
+    assert run('other = pd.read_json("other.json")\nanswer = len(other)', {**two, "pd": pd})["ok"]
+    # A file that is there is read.
+    path = tmp_path / "small.csv"
+    path.write_text("x\n1\n2\n3\n")
+    read = run(f"df = pd.read_csv({str(path)!r})\nanswer = len(df)", {"df": df, "pd": pd})
+    assert read["value"]["value"]["json"] == 3
+
+
 def test_importing_a_module_that_is_not_there_says_what_may_be_used() -> None:
     df = pd.DataFrame({"a": [1]})
     message = error_of(run("import no_such_module_here\nanswer = 1", {"df": df}))["message"]
@@ -507,3 +532,35 @@ def test_importing_a_module_that_is_not_there_says_what_may_be_used() -> None:
     message = error_of(run("answer = 1 / 0", {"df": df}))["message"]
     assert "no files can be read" not in message
     assert "that module is not available" not in message
+
+
+def test_importing_a_helper_says_it_is_already_defined() -> None:
+    df = pd.DataFrame({"a": [1]})
+
+    def filter_rows(*_args: object) -> None:
+        return None
+
+    namespace = {"df": df, "filter_rows": filter_rows}
+    message = error_of(run("from pandas import filter_rows\nanswer = 1", namespace))["message"]
+    assert message.startswith("ImportError: cannot import name 'filter_rows' from 'pandas'")
+    assert message.endswith("(filter_rows is already defined here: call it without importing it)")
+    # A name that is not a helper gets no such note.
+    message = error_of(run("from pandas import no_such_name\nanswer = 1", {"df": df}))["message"]
+    assert "already defined" not in message
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        "def answer(df):\n    return len(df)",
+        "def count(df):\n    return len(df)\nanswer = count",
+        "import math\nanswer = math",
+    ],
+)
+def test_an_answer_that_is_code_is_an_error(program: str) -> None:
+    df = pd.DataFrame({"a": [1, 2]})
+    error = error_of(run(program, {"df": df}))
+    assert error["message"].startswith("TypeError: the answer is a function, not a value")
+    # The function called gives its value.
+    called = run("def count(df):\n    return len(df)\nanswer = count(df)", {"df": df})
+    assert called["value"]["value"]["json"] == 2

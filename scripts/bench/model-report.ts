@@ -7,9 +7,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SelectionMode } from '../../src/shared/model'
-import { normaliseAnswerKey, preferSingleValues, selectCandidate } from '../../src/main/services/pipeline/select'
-import { asksForOneNumber, sameProgram } from '../../src/main/services/pipeline/repair'
-import { answerSize, DATASETS, type DatasetId, type QuestionRecord, voteOf } from '../../src/main/services/eval/types'
+import { normaliseAnswerKey, selectCandidate } from '../../src/main/services/pipeline/select'
+import { preferFitting } from '../../src/main/services/pipeline/answer-fit'
+import { sameProgram } from '../../src/main/services/pipeline/repair'
+import { answerGist, DATASETS, type DatasetId, type QuestionRecord, voteOf } from '../../src/main/services/eval/types'
 
 export function median(values: number[]): number {
   if (values.length === 0) return 0
@@ -25,15 +26,15 @@ const scored = (records: QuestionRecord[]): QuestionRecord[] => records.filter((
 /** The candidate a selection rule picks from a logged question, or null when none ran. */
 export function pickWith(r: QuestionRecord, mode: SelectionMode): number | null {
   if (r.candidates.length === 0) return null
-  const forSelect = preferSingleValues(
+  const forSelect = preferFitting(
     r.candidates.map((c) => ({
       program: c.program,
       logprobSum: c.logprobSum ?? null,
       logprobMean: c.logprobMean ?? null,
       exec: voteOf(c.ok, c.answer)
     })),
-    r.candidates.map((c) => (c.ok ? answerSize(c.answer) : 0)),
-    asksForOneNumber(r.question)
+    r.candidates.map((c) => (c.ok ? answerGist(c.answer) : { size: 0 })),
+    r.question
   )
   const chosen = selectCandidate(forSelect, { mode })
   if (!chosen.ok) return null

@@ -9,8 +9,9 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { SelectionMode } from '../../../shared/model'
 import type { IndexView } from '../../../shared/table'
-import { preferSingleValues, selectCandidate } from '../pipeline/select'
-import { asksForOneNumber, repairNote, type RunShape } from '../pipeline/repair'
+import { selectCandidate } from '../pipeline/select'
+import { preferFitting } from '../pipeline/answer-fit'
+import { repairNote, type RunShape } from '../pipeline/repair'
 import { inView } from '../tables/structure'
 import { encodeTable, type Executor } from '../python/types'
 import { postprocessPrediction, removeDistinct, replaceCurrentYear } from './score/spider'
@@ -33,7 +34,7 @@ import type {
   ShapedAnswer,
   TableSet
 } from './types'
-import { answerSize, isEmptyAnswer, voteOf } from './types'
+import { answerGist, answerSize, isEmptyAnswer, voteOf } from './types'
 import type { MissExplanation } from './oracle/sources'
 import { missKind, tableTexts } from './miss-kind'
 
@@ -303,15 +304,15 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
     if (o.source.trusted !== true) await o.executor.endScope(q.id)
   }
   const chosen = selectCandidate(
-    preferSingleValues(
+    preferFitting(
       runs.map((r) => ({
         program: r.candidate.program,
         logprobSum: r.candidate.logprobSum ?? null,
         logprobMean: r.candidate.logprobMean ?? null,
         exec: voteOf(r.ok, r.answer)
       })),
-      runs.map((r) => (r.ok ? answerSize(r.answer) : 0)),
-      asksForOneNumber(q.question)
+      runs.map((r) => (r.ok ? answerGist(r.answer) : { size: 0 })),
+      q.question
     ),
     { mode: o.select }
   )

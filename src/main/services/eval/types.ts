@@ -3,6 +3,7 @@ import type { ParsedTable } from '../../../shared/table'
 import type { EngineRequestStats, SelectionMode } from '../../../shared/model'
 import type { Result } from '../../../shared/result'
 import type { QaHandler } from '../python/types'
+import type { AnswerGist } from '../pipeline/answer-fit'
 
 export type DatasetId = 'wikitq' | 'hitab' | 'aitqa' | 'spider'
 export type Split = 'dev' | 'test'
@@ -73,6 +74,22 @@ export function answerSize(a: ShapedAnswer | undefined): number {
       return a.items.length
     case 'table':
       return a.rows.reduce((n, row) => n + row.length, 0)
+  }
+}
+
+/** An answer as the selection's fit tests see it (pipeline/answer-fit.ts): its size, and its value when it is one. */
+export function answerGist(a: ShapedAnswer | undefined): AnswerGist {
+  const size = answerSize(a)
+  if (size !== 1 || a === undefined) return { size }
+  switch (a.kind) {
+    case 'scalar':
+      return { size, value: a.value }
+    case 'list':
+      return { size, value: a.items[0] ?? null }
+    case 'table':
+      return { size, value: a.rows.flat()[0] ?? null }
+    case 'none':
+      return { size }
   }
 }
 

@@ -11,7 +11,8 @@ import type { Result } from '../../../shared/result'
 import { fail, ok } from '../../../shared/result'
 import type { ModelClient } from '../model'
 import type { Candidate } from './select'
-import { preferSingleValues, selectCandidate } from './select'
+import { selectCandidate } from './select'
+import { askAnswerGist, preferFitting } from './answer-fit'
 import { DEFAULT_SELECTION } from '../../../shared/settings'
 import type { PromptLibrary } from '../prompt'
 import type { ParsedTable } from '../../../shared/table'
@@ -20,7 +21,7 @@ import { candidateRuns } from './candidates'
 import type { AskRequest, Generation } from './generate'
 import { DEFAULTS, prepare, samplePrograms } from './generate'
 import { qaHandler } from './qa'
-import { answerSize, asksForOneNumber, failureNote, repairProgram } from './repair'
+import { failureNote, repairProgram } from './repair'
 
 export type { AskRequest } from './generate'
 export { MAX_N, MAX_QUESTION_CHARS } from './generate'
@@ -127,15 +128,15 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
 
   progress('selecting', candidates.length, candidates.length, 'choosing an answer')
   const score = o.score ?? 'sum'
-  const forSelect: Candidate[] = preferSingleValues(
+  const forSelect: Candidate[] = preferFitting(
     candidates.map((c) => ({
       program: c.program ?? '',
       logprobSum: c.logprobSum,
       logprobMean: c.logprobMean,
       exec: c.answerKey === null ? { ok: false } : { ok: true, answerKey: c.answerKey }
     })),
-    candidates.map((c) => (c.result.ok ? answerSize(c.result.answer) : 0)),
-    asksForOneNumber(request.question)
+    candidates.map((c) => (c.result.ok ? askAnswerGist(c.result.answer) : { size: 0 })),
+    request.question
   )
   const selected = selectCandidate(forSelect, { mode: o.selection ?? DEFAULT_SELECTION, score })
   let selection: SelectionSummary | null = null

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Result } from '../../../shared/result'
 import type { Candidate, Selection } from './select'
-import { normaliseAnswerKey, preferSingleValues, selectCandidate } from './select'
+import { normaliseAnswerKey, selectCandidate } from './select'
 
 function cand(program: string, sum: number | null, tokens: number, exec: Candidate['exec']): Candidate {
   return { program, logprobSum: sum, logprobMean: sum === null ? null : sum / tokens, exec }
@@ -87,32 +87,6 @@ describe('selectCandidate', () => {
   it('refuses an empty list', () => {
     const r = selectCandidate([], { mode: 'vote' })
     expect(!r.ok && r.error.code).toBe('bad-input')
-  })
-})
-
-describe('preferSingleValues', () => {
-  // Three programs read the whole row (8 values), one read the cell asked for.
-  const row = (sum: number): Candidate => cand('row', sum, 4, { ok: true, answerKey: '12.2|8.6|8.3|11.1|9.2|6.2|6.6|7.1' })
-  const candidates = [
-    row(-1),
-    row(-1.2),
-    row(-1.5),
-    cand('cell', -3, 4, { ok: true, answerKey: '11.1' }),
-    cand('bad', -0.5, 4, { ok: false })
-  ]
-  const sizes = [8, 8, 8, 1, 0]
-
-  it('leaves answers of several values out of the choice where one number was asked and one value was given', () => {
-    const fitted = preferSingleValues(candidates, sizes, true)
-    expect(chosen(selectCandidate(fitted, { mode: 'vote' })).index).toBe(3)
-    expect(chosen(selectCandidate(candidates, { mode: 'vote' })).index).toBe(0)
-    expect(fitted.map((c) => c.exec.ok)).toEqual([false, false, false, true, false])
-  })
-
-  it('changes nothing where the question asks for something else, or where no program gave one value', () => {
-    expect(preferSingleValues(candidates, sizes, false)).toBe(candidates)
-    const rows = candidates.slice(0, 3)
-    expect(preferSingleValues(rows, [8, 8, 8], true)).toBe(rows)
   })
 })
 

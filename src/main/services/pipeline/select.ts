@@ -42,16 +42,6 @@ export type Selection = {
 
 export { normaliseAnswerKey }
 
-/**
- * Where the question asks for one number and some candidate answered with one value, the answers of several
- * values take no part in the choice: a whole row or column where one cell was asked is a wrong reading, however
- * many programs share it. `sizes[i]` is how many values candidate i answered with.
- */
-export function preferSingleValues(candidates: Candidate[], sizes: number[], oneNumber: boolean): Candidate[] {
-  if (!oneNumber || !candidates.some((c, i) => c.exec.ok && sizes[i] === 1)) return candidates
-  return candidates.map((c, i) => (c.exec.ok && (sizes[i] ?? 0) > 1 ? { ...c, exec: { ok: false } } : c))
-}
-
 function scoreOf(c: Candidate, score: 'sum' | 'mean'): number | null {
   return score === 'mean' ? c.logprobMean : c.logprobSum
 }

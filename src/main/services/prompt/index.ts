@@ -4,7 +4,7 @@ export { CHARS_PER_TOKEN, chooseRows, estimateTokens, relevance, terms } from '.
 export type { BuildPromptRequest, BuiltPrompt, PromptForm, PromptTable, TableCut } from './build'
 export { apiCalls, buildPrompt, closeShotsFor, documentedFunctions, qaPrompt, shotProgram, systemText } from './build'
 export type { QuestionForm } from './question-form'
-export { QUESTION_FORMS, questionForm } from './question-form'
+export { QUESTION_FORMS, namedAlternatives, questionForm } from './question-form'
 export { digestKnown, digestTables } from './table-digest'
 export type { ApiLevel, Profile, PromptKind, PromptLibrary, PromptMode, PromptProfile, Shot, ShotSet, ShotTable } from './library'
 export { PROMPT_KINDS, PROMPT_PROFILES, fillTemplate, loadPromptLibrary, promptsDir } from './library'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { QuestionForm } from './question-form'
-import { QUESTION_FORMS, isQuestionForm, questionForm } from './question-form'
+import { QUESTION_FORMS, isQuestionForm, namedAlternatives, questionForm } from './question-form'
 
 // Questions written for these tests; none is taken from a dataset.
 const cases: Record<QuestionForm, string[]> = {
@@ -119,6 +119,15 @@ describe('question form', () => {
       'what is bigger, the lake or the bay?'
     ])
       expect(questionForm(q), q).not.toBe('choice')
+  })
+
+  it('names the alternatives of a choice, without articles, also in a list of three', () => {
+    expect(namedAlternatives('Which team scored more goals, the Visitors or the Hosts?')).toEqual(['visitors', 'hosts'])
+    expect(namedAlternatives('in which year was the harvest bigger: 2019 or 2020?')).toEqual(['2019', '2020'])
+    expect(namedAlternatives('which river is longest, the Nile, the Amazon, or the Congo?')).toEqual(['nile', 'amazon', 'congo'])
+    expect(namedAlternatives('after the merger, which bank had more branches, Alder or Birch?')).toEqual(['alder', 'birch'])
+    for (const q of ['which clubs have 20 members or more?', 'what is bigger, the lake or the bay?', 'who won?'])
+      expect(namedAlternatives(q), q).toEqual([])
   })
 
   it('knows its forms', () => {

@@ -153,6 +153,31 @@ function normalise(question: string): string {
     .trim()
 }
 
+/** Most words of a name taken in before an "…, or C" ending ("A, B, or C"). */
+const ALTERNATIVE_WORDS = 4
+
+/**
+ * The alternatives a which/who question names at its end, lower-cased and without a leading article:
+ * "which was larger, the Nile or the Amazon?" → ["nile", "amazon"]; "…: 2019, 2020 or 2021?" → three.
+ * Empty where the question names none (fewer than two).
+ */
+export function namedAlternatives(question: string): string[] {
+  const q = normalise(question).replace(/[?.!\s]+$/, '')
+  if (!CHOOSING.test(q) || !ALTERNATIVES.test(q)) return []
+  const segments = q.split(/[,:;]/)
+  let first = segments.length - 1
+  while (first > 0 && !/\bor\b/.test(segments[first] ?? '')) first -= 1
+  // "A, B, or C" ends in a segment that begins with "or": the names before it are segments of their own.
+  if (/^\s*or\b/.test(segments[first] ?? ''))
+    while (first > 1 && (segments[first - 1] ?? '').trim().split(' ').length <= ALTERNATIVE_WORDS) first -= 1
+  const names = segments
+    .slice(first)
+    .flatMap((s) => s.split(/\bor\b/))
+    .map((s) => s.trim().replace(/^(the|a|an) /, ''))
+    .filter((s) => s !== '')
+  return names.length >= 2 ? names : []
+}
+
 function hasSuperlative(q: string): boolean {
   if (SUPERLATIVE_WORDS.test(q.replace(/\bat (most|least)\b/g, ' '))) return true
   if (FIRST_LAST.test(q)) return true
@@ -187,7 +212,7 @@ function hasSuperlative(q: string): boolean {
 export function questionForm(question: string): QuestionForm {
   const q = normalise(question)
   const any = (patterns: readonly RegExp[]): boolean => patterns.some((p) => p.test(q))
-  if (CHOOSING.test(q) && ALTERNATIVES.test(q.replace(/[?.!\s]+$/, ''))) return 'choice'
+  if (namedAlternatives(q).length > 0) return 'choice'
   if (any(STRONG_DIFFERENCE)) return 'difference'
   if (any(LIST)) return 'list'
   if (hasSuperlative(q)) return 'superlative'

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest'
+import type { AskAnswer } from '../../../shared/ask'
+import type { Result } from '../../../shared/result'
+import type { AnswerGist } from './answer-fit'
+import { answerTests, askAnswerGist, preferFitting } from './answer-fit'
+import type { Candidate, Selection } from './select'
+import { selectCandidate } from './select'
+
+function cand(key: string | null, sum: number): Candidate {
+  return {
+    program: `answer = ${key}`,
+    logprobSum: sum,
+    logprobMean: sum / 4,
+    exec: key === null ? { ok: false } : { ok: true, answerKey: key }
+  }
+}
+
+function voted(candidates: Candidate[]): number {
+  const s: Result<Selection> = selectCandidate(candidates, { mode: 'vote' })
+  if (!s.ok) throw new Error(s.error.message)
+  return s.value.index
+}
+
+const one = (value: string | number | boolean): AnswerGist => ({ size: 1, value })
+
+describe('preferFitting', () => {
+  it('leaves answers of several values out where one number was asked and one value was given', () => {
+    // Three programs read the whole row (8 values), one read the cell asked for.
+    const candidates = [cand('row', -1), cand('row', -1.2), cand('row', -1.5), cand('11.1', -3), cand(null, -0.5)]
+    const gists = [{ size: 8 }, { size: 8 }, { size: 8 }, one(11.1), { size: 0 }]
+    const fitted = preferFitting(candidates, gists, 'how many jobs were in services in 2010?')
+    expect(fitted.map((c) => c.exec.ok)).toEqual([false, false, false, true, false])
+    expect(voted(fitted)).toBe(3)
+    expect(voted(candidates)).toBe(0)
+  })
+
+  it('prefers a number where one number was asked and some answers are text', () => {
+    const candidates = [cand('north', -1), cand('north', -1), cand('42', -2)]
+    const fitted = preferFitting(candidates, [one('North'), one('North'), one(42)], 'how many schools are in the north?')
+    expect(voted(fitted)).toBe(2)
+  })
+
+  it('prefers an answer that names one of the alternatives of a choice', () => {
+    // Two programs read one of the two values compared; one answered with the alternative.
+    const candidates = [cand('12.5', -1), cand('12.5', -1.1), cand('women', -2), cand(null, -0.3)]
+    const gists = [one(12.5), one(12.5), one('Women'), { size: 0 }]
+    const fitted = preferFitting(candidates, gists, 'which group had the higher rate, women or men?')
+    expect(voted(fitted)).toBe(2)
+    // "the men aged 15+" names "men" as a whole word; "menu" does not.
+    const words = preferFitting([cand('x', -1), cand('y', -2)], [one('menu'), one('The men aged 15+')], 'which was higher, women or men?')
+    expect(voted(words)).toBe(1)
+  })
+
+  it('prefers a name where "who" was asked, yes or no where "did" was asked', () => {
+    const who = preferFitting([cand('3', -1), cand('3', -1), cand('ada', -2)], [one(3), one('3'), one('Ada')], 'who scored the most goals?')
+    expect(voted(who)).toBe(2)
+    const did = preferFitting(
+      [cand('1990', -1), cand('1990', -1), cand('yes', -2)],
+      [one(1990), one(1990), one('Yes')],
+      'did the club win in 1990?'
+    )
+    expect(voted(did)).toBe(2)
+  })
+
+  it('changes nothing where no answer fits, or the question gives no cue', () => {
+    const candidates = [cand('a', -1), cand('a', -1), cand('b', -2)]
+    const gists = [one('a'), one('a'), one('b')]
+    expect(preferFitting(candidates, gists, 'which group had the higher rate, women or men?')).toBe(candidates)
+    expect(preferFitting(candidates, gists, 'what was the name of the ship?')).toBe(candidates)
+    const rows = [cand('r', -1), cand('r', -1)]
+    expect(preferFitting(rows, [{ size: 8 }, { size: 8 }], 'how many jobs were there?')).toBe(rows)
+    // A list of names is a fair answer to "who …".
+    const names = [cand('ada|bo', -1), cand('7', -2)]
+    expect(preferFitting(names, [{ size: 2 }, one(7)], 'who were the founding members?').map((c) => c.exec.ok)).toEqual([true, false])
+  })
+
+  it('holds "or" questions without alternatives to no yes-or-no test', () => {
+    expect(answerTests('did the hosts score more, or the visitors?').map((t) => t.name)).toEqual([])
+    expect(answerTests('is the river longer than the canal?').map((t) => t.name)).toEqual(['yes or no'])
+  })
+})
+
+describe('askAnswerGist', () => {
+  const base: AskAnswer = { items: [], text: '', cells: [] }
+  it('reads one value from items or a one-cell table; none from a chart', () => {
+    expect(askAnswerGist({ ...base, items: [{ value: 4, type: 'number' }] })).toEqual({ size: 1, value: 4 })
+    expect(
+      askAnswerGist({
+        ...base,
+        items: [
+          { value: 4, type: 'number' },
+          { value: 5, type: 'number' }
+        ]
+      })
+    ).toEqual({ size: 2 })
+    const table = { columns: [['n']], indexNames: [], index: [], rows: [[7]], rowCount: 1 }
+    expect(askAnswerGist({ ...base, table })).toEqual({ size: 1, value: 7 })
+    const chart = { spec: {} as never, summary: 'chart' }
+    expect(askAnswerGist({ ...base, chart })).toEqual({ size: 1 })
+  })
+})

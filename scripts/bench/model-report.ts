@@ -35,7 +35,7 @@ export function pickWith(r: QuestionRecord, mode: SelectionMode): number | null 
     })),
     r.candidates.map((c) => (c.ok ? answerGist(c.answer) : { size: 0 })),
     r.question
-  )
+  ).candidates
   const chosen = selectCandidate(forSelect, { mode })
   if (!chosen.ok) return null
   // As the app does: the most probable program that gave an answer, when the most probable one did not.

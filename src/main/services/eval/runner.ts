@@ -313,7 +313,7 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
       })),
       runs.map((r) => (r.ok ? answerGist(r.answer) : { size: 0 })),
       q.question
-    ),
+    ).candidates,
     { mode: o.select }
   )
   const pickIndex = chosen.ok ? chosen.value.index : 0

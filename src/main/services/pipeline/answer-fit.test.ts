@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { AskAnswer } from '../../../shared/ask'
 import type { Result } from '../../../shared/result'
 import type { AnswerGist } from './answer-fit'
-import { answerTests, askAnswerGist, preferFitting } from './answer-fit'
+import { answerTests, askAnswerGist, leftOutNote, preferFitting } from './answer-fit'
 import type { Candidate, Selection } from './select'
 import { selectCandidate } from './select'
 
@@ -28,7 +28,7 @@ describe('preferFitting', () => {
     // Three programs read the whole row (8 values), one read the cell asked for.
     const candidates = [cand('row', -1), cand('row', -1.2), cand('row', -1.5), cand('11.1', -3), cand(null, -0.5)]
     const gists = [{ size: 8 }, { size: 8 }, { size: 8 }, one(11.1), { size: 0 }]
-    const fitted = preferFitting(candidates, gists, 'how many jobs were in services in 2010?')
+    const fitted = preferFitting(candidates, gists, 'how many jobs were in services in 2010?').candidates
     expect(fitted.map((c) => c.exec.ok)).toEqual([false, false, false, true, false])
     expect(voted(fitted)).toBe(3)
     expect(voted(candidates)).toBe(0)
@@ -36,7 +36,7 @@ describe('preferFitting', () => {
 
   it('prefers a number where one number was asked and some answers are text', () => {
     const candidates = [cand('north', -1), cand('north', -1), cand('42', -2)]
-    const fitted = preferFitting(candidates, [one('North'), one('North'), one(42)], 'how many schools are in the north?')
+    const fitted = preferFitting(candidates, [one('North'), one('North'), one(42)], 'how many schools are in the north?').candidates
     expect(voted(fitted)).toBe(2)
   })
 
@@ -44,34 +44,62 @@ describe('preferFitting', () => {
     // Two programs read one of the two values compared; one answered with the alternative.
     const candidates = [cand('12.5', -1), cand('12.5', -1.1), cand('women', -2), cand(null, -0.3)]
     const gists = [one(12.5), one(12.5), one('Women'), { size: 0 }]
-    const fitted = preferFitting(candidates, gists, 'which group had the higher rate, women or men?')
+    const fitted = preferFitting(candidates, gists, 'which group had the higher rate, women or men?').candidates
     expect(voted(fitted)).toBe(2)
     // "the men aged 15+" names "men" as a whole word; "menu" does not.
-    const words = preferFitting([cand('x', -1), cand('y', -2)], [one('menu'), one('The men aged 15+')], 'which was higher, women or men?')
+    const words = preferFitting(
+      [cand('x', -1), cand('y', -2)],
+      [one('menu'), one('The men aged 15+')],
+      'which was higher, women or men?'
+    ).candidates
     expect(voted(words)).toBe(1)
   })
 
   it('prefers a name where "who" was asked, yes or no where "did" was asked', () => {
-    const who = preferFitting([cand('3', -1), cand('3', -1), cand('ada', -2)], [one(3), one('3'), one('Ada')], 'who scored the most goals?')
+    const who = preferFitting(
+      [cand('3', -1), cand('3', -1), cand('ada', -2)],
+      [one(3), one('3'), one('Ada')],
+      'who scored the most goals?'
+    ).candidates
     expect(voted(who)).toBe(2)
     const did = preferFitting(
       [cand('1990', -1), cand('1990', -1), cand('yes', -2)],
       [one(1990), one(1990), one('Yes')],
       'did the club win in 1990?'
-    )
+    ).candidates
     expect(voted(did)).toBe(2)
   })
 
   it('changes nothing where no answer fits, or the question gives no cue', () => {
     const candidates = [cand('a', -1), cand('a', -1), cand('b', -2)]
     const gists = [one('a'), one('a'), one('b')]
-    expect(preferFitting(candidates, gists, 'which group had the higher rate, women or men?')).toBe(candidates)
-    expect(preferFitting(candidates, gists, 'what was the name of the ship?')).toBe(candidates)
+    expect(preferFitting(candidates, gists, 'which group had the higher rate, women or men?').candidates).toBe(candidates)
+    expect(preferFitting(candidates, gists, 'what was the name of the ship?').candidates).toBe(candidates)
     const rows = [cand('r', -1), cand('r', -1)]
-    expect(preferFitting(rows, [{ size: 8 }, { size: 8 }], 'how many jobs were there?')).toBe(rows)
+    expect(preferFitting(rows, [{ size: 8 }, { size: 8 }], 'how many jobs were there?').candidates).toBe(rows)
     // A list of names is a fair answer to "who …".
     const names = [cand('ada|bo', -1), cand('7', -2)]
-    expect(preferFitting(names, [{ size: 2 }, one(7)], 'who were the founding members?').map((c) => c.exec.ok)).toEqual([true, false])
+    expect(preferFitting(names, [{ size: 2 }, one(7)], 'who were the founding members?').candidates.map((c) => c.exec.ok)).toEqual([
+      true,
+      false
+    ])
+  })
+
+  it('says which candidates it left out and what they gave', () => {
+    const fitted = preferFitting(
+      [cand('3', -1), cand('3', -1), cand('ada', -2)],
+      [one(3), one('3'), one('Ada')],
+      'who scored the most goals?'
+    )
+    expect(fitted.leftOut).toEqual([{ indices: [0, 1], failed: 'a number where a name was asked' }])
+    expect(fitted.leftOut.map(leftOutNote)).toEqual([
+      'Candidates 1 and 2 gave a number where a name was asked, so they took no part in the choice.'
+    ])
+    const choice = preferFitting([cand('12', -1), cand('men', -2)], [one(12), one('men')], 'which was higher, women or men?')
+    expect(choice.leftOut.map(leftOutNote)).toEqual([
+      'Candidate 1 gave something other than one of the alternatives the question names (women, men), so it took no part in the choice.'
+    ])
+    expect(preferFitting([cand('a', -1)], [one('a')], 'what was the name of the ship?').leftOut).toEqual([])
   })
 
   it('holds "or" questions without alternatives to no yes-or-no test', () => {

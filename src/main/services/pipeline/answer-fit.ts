@@ -19,7 +19,11 @@ import type { Candidate } from './select'
 /** What the tests need of an answer: how many values it holds, and the value itself when it is one. */
 export type AnswerGist = { size: number; value?: AnswerCell }
 
-type Test = { name: string; passes: (g: AnswerGist) => boolean }
+/** One test: its name, what an answer that fails it gave (for the user's note), and the test itself. */
+type Test = { name: string; failed: string; passes: (g: AnswerGist) => boolean }
+
+/** The candidates as the vote sees them, and those left out of it with what their answers gave instead. */
+export type Fitted = { candidates: Candidate[]; leftOut: { indices: number[]; failed: string }[] }
 
 /** "who …", "whom …", "whose …": a person's, a team's, a place's name. */
 const ASKS_WHO = /^\s*(who|whom|whose)\b/i
@@ -54,16 +58,32 @@ function namesOneOf(value: AnswerCell | undefined, alternatives: string[]): bool
 export function answerTests(question: string): Test[] {
   const tests: Test[] = []
   if (asksForOneNumber(question)) {
-    tests.push({ name: 'one value', passes: (g) => g.size === 1 })
-    tests.push({ name: 'a number', passes: (g) => g.size === 1 && (typeof g.value === 'number' || /\d/.test(text(g.value))) })
+    tests.push({ name: 'one value', failed: 'several values where one number was asked', passes: (g) => g.size === 1 })
+    tests.push({
+      name: 'a number',
+      failed: 'text where a number was asked',
+      passes: (g) => g.size === 1 && (typeof g.value === 'number' || /\d/.test(text(g.value)))
+    })
   }
   const alternatives = namedAlternatives(question)
   if (alternatives.length > 0)
-    tests.push({ name: 'one of the alternatives', passes: (g) => g.size === 1 && namesOneOf(g.value, alternatives) })
+    tests.push({
+      name: 'one of the alternatives',
+      failed: `something other than one of the alternatives the question names (${alternatives.join(', ')})`,
+      passes: (g) => g.size === 1 && namesOneOf(g.value, alternatives)
+    })
   if (ASKS_WHO.test(question))
-    tests.push({ name: 'a name', passes: (g) => g.size !== 1 || (typeof g.value === 'string' && /\p{L}/u.test(g.value)) })
+    tests.push({
+      name: 'a name',
+      failed: 'a number where a name was asked',
+      passes: (g) => g.size !== 1 || (typeof g.value === 'string' && /\p{L}/u.test(g.value))
+    })
   if (ASKS_YES_NO.test(question) && !/\bor\b/i.test(question))
-    tests.push({ name: 'yes or no', passes: (g) => g.size === 1 && (typeof g.value === 'boolean' || YES_NO.test(text(g.value).trim())) })
+    tests.push({
+      name: 'yes or no',
+      failed: 'something other than yes or no',
+      passes: (g) => g.size === 1 && (typeof g.value === 'boolean' || YES_NO.test(text(g.value).trim()))
+    })
   return tests
 }
 
@@ -71,17 +91,27 @@ export function answerTests(question: string): Test[] {
  * The candidates as the vote should see them: those whose answer does not fit the question count as not run,
  * where some other candidate's answer fits. `gists[i]` describes candidate i's answer.
  */
-export function preferFitting(candidates: Candidate[], gists: AnswerGist[], question: string): Candidate[] {
+export function preferFitting(candidates: Candidate[], gists: AnswerGist[], question: string): Fitted {
   let keep = candidates.map((c) => c.exec.ok)
-  let changed = false
+  const leftOut: Fitted['leftOut'] = []
   for (const test of answerTests(question)) {
     const next = keep.map((k, i) => k && test.passes(gists[i] ?? { size: 0 }))
-    if (next.some(Boolean) && next.some((k, i) => k !== keep[i])) {
+    const dropped = next.flatMap((k, i) => (keep[i] === true && !k ? [i] : []))
+    if (next.some(Boolean) && dropped.length > 0) {
       keep = next
-      changed = true
+      leftOut.push({ indices: dropped, failed: test.failed })
     }
   }
-  return changed ? candidates.map((c, i) => (c.exec.ok && !keep[i] ? { ...c, exec: { ok: false } } : c)) : candidates
+  if (leftOut.length === 0) return { candidates, leftOut }
+  return { candidates: candidates.map((c, i) => (c.exec.ok && !keep[i] ? { ...c, exec: { ok: false } } : c)), leftOut }
+}
+
+/** The user's note on the candidates left out of the choice: "Candidates 1 and 3 gave a number where …". */
+export function leftOutNote(group: Fitted['leftOut'][number]): string {
+  const numbers = group.indices.map((i) => String(i + 1))
+  const named =
+    numbers.length === 1 ? `Candidate ${numbers[0]}` : `Candidates ${numbers.slice(0, -1).join(', ')} and ${numbers[numbers.length - 1]}`
+  return `${named} gave ${group.failed}, so ${numbers.length === 1 ? 'it' : 'they'} took no part in the choice.`
 }
 
 /** The app's answer as the tests see it: a chart is one value without a value to read. */

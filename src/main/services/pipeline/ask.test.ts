@@ -244,6 +244,7 @@ describe('ask on a HiTab table', () => {
     expect(s.candidates.map((c) => c.result.ok === true && c.result.answer.table?.rowCount)).toEqual([8, 8, 8, undefined])
     expect(s.chosen).toBe(3)
     expect(s.answer?.items).toEqual([{ value: 11.1, type: 'number' }])
+    expect(s.notes).toContain('Candidates 1, 2 and 3 gave several values where one number was asked, so they took no part in the choice.')
   })
 
   it('asks no repair of a hosted endpoint unless told to', async () => {

@@ -12,7 +12,7 @@ import { fail, ok } from '../../../shared/result'
 import type { ModelClient } from '../model'
 import type { Candidate } from './select'
 import { selectCandidate } from './select'
-import { askAnswerGist, preferFitting } from './answer-fit'
+import { askAnswerGist, leftOutNote, preferFitting } from './answer-fit'
 import { DEFAULT_SELECTION } from '../../../shared/settings'
 import type { PromptLibrary } from '../prompt'
 import type { ParsedTable } from '../../../shared/table'
@@ -128,7 +128,7 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
 
   progress('selecting', candidates.length, candidates.length, 'choosing an answer')
   const score = o.score ?? 'sum'
-  const forSelect: Candidate[] = preferFitting(
+  const fitted = preferFitting(
     candidates.map((c) => ({
       program: c.program ?? '',
       logprobSum: c.logprobSum,
@@ -138,6 +138,7 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
     candidates.map((c) => (c.result.ok ? askAnswerGist(c.result.answer) : { size: 0 })),
     request.question
   )
+  const forSelect: Candidate[] = fitted.candidates
   const selected = selectCandidate(forSelect, { mode: o.selection ?? DEFAULT_SELECTION, score })
   let selection: SelectionSummary | null = null
   let chosen: number | null = null
@@ -158,13 +159,14 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
       if (next !== undefined) {
         notes.push(
           candidates[chosen]?.result.ok === true
-            ? `The most probable program (candidate ${chosen + 1}) answered with several values where one number was asked; the most probable one that gave one value (candidate ${next + 1}) was chosen.`
+            ? `The most probable program (candidate ${chosen + 1}) gave an answer that does not fit the question; the most probable one whose answer does (candidate ${next + 1}) was chosen.`
             : `The most probable program (candidate ${chosen + 1}) failed; the most probable one that ran (candidate ${next + 1}) was chosen.`
         )
         chosen = next
       }
     }
     if (s.fallbackReason !== undefined) notes.push(s.fallbackReason)
+    notes.push(...fitted.leftOut.map(leftOutNote))
   }
   const pick = chosen === null ? undefined : candidates[chosen]
   const answer = pick?.result.ok === true ? pick.result.answer : null

@@ -269,22 +269,10 @@ def _run(code: str, namespace: dict[str, Any], table_kind: str) -> dict[str, Any
     value: object = None
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            body, last = _compile(code, namespace)
-            if body is not None:
-                exec(body, namespace)
-            if last is not None:
-                value = eval(last, namespace)
+            value = program_value(code, namespace)
     except BaseException as exc:
         return _failure(exc, out, err, namespace, code)
     duration = round((time.perf_counter() - start) * 1000, 3)
-    if value is None and "answer" in namespace:
-        value = namespace["answer"]
-    if _is_code(value):
-        code_answer = TypeError(
-            "the answer is a function, not a value: call it and set answer to what it returns, or compute "
-            "the value without a function"
-        )
-        return _failure(code_answer, out, err)
     described = None
     if value is not None:
         try:
@@ -313,6 +301,37 @@ def _run(code: str, namespace: dict[str, Any], table_kind: str) -> dict[str, Any
             "tableKind": table_kind,
         },
     }
+
+
+def program_value(code: str, namespace: dict[str, Any]) -> object:
+    """Run a program in ``namespace`` as :func:`run` does and return its answer: the value of its last
+    expression, else its ``answer`` variable (None when it has neither).
+
+    Raises what the program raises, and ``TypeError`` when the answer is code (a function never called).
+    The evaluation's wrapper runs its programs through this too, so both read answers the same way.
+
+    Examples
+    --------
+    >>> program_value("answer = 6 * 7", {})
+    42
+    >>> try:
+    ...     program_value("def answer():\\n    return 1", {})
+    ... except TypeError as exc:
+    ...     print(str(exc)[:42])
+    the answer is a function, not a value: cal
+    """
+    body, last = _compile(code, namespace)
+    if body is not None:
+        exec(body, namespace)
+    value = eval(last, namespace) if last is not None else None
+    if value is None and "answer" in namespace:
+        value = namespace["answer"]
+    if _is_code(value):
+        raise TypeError(
+            "the answer is a function, not a value: call it and set answer to what it returns, or compute "
+            "the value without a function"
+        )
+    return value
 
 
 def _is_code(value: object) -> bool:

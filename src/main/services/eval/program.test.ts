@@ -64,6 +64,14 @@ describe.runIf(pandasAvailable())('the evaluation wrapper (CPython with pandas)'
     expect(r.ok).toBe(false)
     if (!r.ok) expect(r.error.message).toContain('ZeroDivisionError')
   })
+  it('takes an answer that is a function for an error, as the runner does', () => {
+    const r = runPython(wrapProgram('def answer():\n    return 1'))
+    expect(r.ok).toBe(false)
+    if (!r.ok) expect(r.error.message).toContain('TypeError: the answer is a function, not a value')
+  })
+  it('reads the loaded table where a program reads a file that is not there', () => {
+    expect(shaped('import pandas as pd\ndf = pd.read_csv("table.csv")\nanswer = len(df)', TABLE)).toEqual({ kind: 'scalar', value: 2 })
+  })
 })
 
 describe('reading shaped answers', () => {

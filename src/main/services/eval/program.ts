@@ -1,29 +1,21 @@
 /**
- * The wrapper every evaluated program runs in: the program runs with the runner's own rules (its last
- * expression, else its `answer` variable, is the answer; labels with quotes in them, `.loc` keys and column labels read as header paths, tableqa.source) and the answer comes back shaped as plain data,
+ * The wrapper every evaluated program runs in: the program runs through the runner's own `program_value`
+ * (its last expression, else its `answer` variable, is the answer; an answer that is a function is an error;
+ * the readings of tableqa.source) and the answer comes back shaped as plain data,
  * serialised to one JSON string so that large results (a Spider table of thousands of rows) are not cut.
  */
 import type { AnswerCell, ShapedAnswer } from './types'
 
 const WRAPPER = String.raw`
 def __eval_run(__src):
-    import ast
     import linecache
+    from tableqa.runner import program_value
     g = globals()
     # The program's own lines for its frames (the runner's entry for this name holds the wrapper), so that
     # an error's notes read the line that failed.
     linecache.cache["<program>"] = (len(__src), None, __src.splitlines(True), "<program>")
-    from tableqa.pathloc import bind_readers
-    from tableqa.source import parse_program
-    tree = parse_program(__src, g, "<program>")
-    bind_readers(g)
-    last = None
-    if tree.body and isinstance(tree.body[-1], ast.Expr):
-        last = ast.Expression(tree.body.pop().value)
     g.pop("answer", None)
-    exec(compile(tree, "<program>", "exec"), g)
-    value = eval(compile(last, "<program>", "eval"), g) if last is not None else None
-    return g.get("answer") if value is None else value
+    return program_value(__src, g)
 
 
 def __eval_shape(v):

@@ -731,6 +731,67 @@ def value_of(df: pd.DataFrame, key_column: Path, key: Any, column: Path) -> Any:
     return _py(df.iat[i, c.position])
 
 
+# Columns scanned, and cells per column, when looking for the column that holds a value.
+HOLDER_SCAN = 20_000
+# Columns named in a note on where a value stands.
+HOLDERS_SHOWN = 3
+
+
+def columns_holding(df: pd.DataFrame, value: Any) -> list[Hashable]:
+    """The column keys of ``df`` with a cell that is ``value`` as text (case, spacing and punctuation
+    ignored), for a value that is a word or a name, not a number; ``[]`` for numbers, blanks and tables too
+    large to scan. A value a program used as a header or as a row key of the wrong column is often a cell:
+    the note names where it stands.
+
+    Examples
+    --------
+    >>> df = build_frame({"columns": [["Team"], ["County"]], "index": [],
+    ...                   "values": [["Crettyard", "Laois"], ["Confey", "Kildare"]]})
+    >>> columns_holding(df, "crettyard"), columns_holding(df, "Meath"), columns_holding(df, 2)
+    (['Team'], [], [])
+    """
+    if not isinstance(value, str) or not any(c.isalpha() for c in value):
+        return []
+    if df.shape[0] * df.shape[1] > HOLDER_SCAN * 10 or df.shape[1] > HOLDER_SCAN:
+        return []
+    key = label_key(value)
+    if not key:
+        return []
+    found = []
+    for j, col in enumerate(df.columns):
+        cells = df.iloc[:, j].tolist()
+        if any(isinstance(x, str) and label_key(x) == key for x in cells):
+            found.append(col)
+    return found
+
+
+def holder_note(df: pd.DataFrame, value: Any, name: str = "df") -> str:
+    """Where a value that is no header stands as a cell, and how its row is selected, to follow "… is";
+    ``""`` when it is no cell of ``df``.
+
+    Examples
+    --------
+    >>> df = build_frame({"columns": [["Hand"], ["5 credits"]], "index": [],
+    ...                   "values": [["Full house", "40"], ["Flush", "30"]]})
+    >>> holder_note(df, "full house")
+    "a cell of column 'Hand': select its row with df[df['Hand'] == 'full house']"
+    """
+    holders = columns_holding(df, value)
+    if not holders:
+        return ""
+    shown = [show_key(k) for k in holders[:HOLDERS_SHOWN]]
+    where = "column " + shown[0] if len(shown) == 1 else "columns " + ", ".join(shown)
+    return f"a cell of {where}: select its row with {name}[{name}[{shown[0]}] == {value!r}]"
+
+
+def show_key(key: Hashable) -> str:
+    """A header key as a program writes it: the label, or the tuple of its non-blank parts."""
+    if isinstance(key, tuple):
+        parts = tuple(x for x in key if str(x).strip())
+        return repr(parts[0]) if len(parts) == 1 else repr(parts)
+    return repr(key)
+
+
 # Cells of the key column shown when none is close to the key asked for.
 NO_ROW_CELLS = 5
 
@@ -760,12 +821,24 @@ def _no_row(df: pd.DataFrame, key_column: Path, key: Any) -> LookupError:
         shown = ", ".join(repr(k) for k in keys[:NO_ROW_CELLS])
         more = f" and {len(keys) - NO_ROW_CELLS} more" if len(keys) > NO_ROW_CELLS else ""
         hint = f" Its cells include: {shown}{more}." if keys else ""
+    holders = [k for k in columns_holding(df, key) if not _same_column(df, k, key_column)]
+    if holders:
+        shown = ", ".join(show_key(k) for k in holders[:HOLDERS_SHOWN])
+        hint += f" {key!r} is in column {shown}: name that column as the key column."
     if isinstance(key, str) and key.strip() in _OPS:
         hint += (
             f" {key!r} is a comparison, not a value: the key is the cell that names the row, and "
             "filter_rows(df, column, op, value) selects rows by a condition."
         )
     return LookupError(f"No row has {key!r} in column {key_column!r}.{hint}")
+
+
+def _same_column(df: pd.DataFrame, key: Hashable, path: Path) -> bool:
+    """Whether the column ``key`` of ``df`` is the one ``path`` names."""
+    try:
+        return _keys(df, 1)[resolve_one(_keys(df, 1), path, 1).position] == key
+    except (HeaderNotFound, AmbiguousHeader):
+        return False
 
 
 def _positions_where(df: pd.DataFrame, key_column: Path, key: Any) -> list[int]:

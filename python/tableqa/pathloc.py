@@ -37,7 +37,7 @@ from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .headers import PREFIX, HeaderMatch, close_labels, match_header
-from .ops import record_read
+from .ops import holder_note, record_read, show_key
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -346,6 +346,10 @@ def miss_note(frame: pd.DataFrame, key: object) -> str | None:
         )
     notes = []
     for label in missing:
+        held = holder_note(frame, label)
+        if held:
+            notes.append(f"{label!r} is no row or column header of this table but {held}")
+            continue
         close = close_labels([*row_keys, *col_keys], label, n=3)
         shown = f" (close: {', '.join(repr(c) for c in close)})" if close else ""
         notes.append(f"{label!r} is no row or column header of this table{shown}")
@@ -374,7 +378,7 @@ def _several(row_keys: Sequence[Hashable], col_keys: Sequence[Hashable], labels:
             found = match_header(keys, label)
             if len(found) < 2 or _branch(keys, [label]) is not None:
                 continue
-            shown = [_show_key(m.key) for m in found[:NOTE_PATHS]]
+            shown = [show_key(m.key) for m in found[:NOTE_PATHS]]
             more = f" and {len(found) - NOTE_PATHS} more" if len(found) > NOTE_PATHS else ""
             where = f"df.loc[..., {shown[0]}]" if word == "column" else f"df.loc[{shown[0]}, ...]"
             notes.append(
@@ -414,23 +418,19 @@ def column_miss_note(frame: pd.DataFrame, labels: Sequence[Label]) -> str | None
         if match_header(row_keys, label):
             notes.append(f"{label!r} is a row header, not a column: read its row with df.loc[{label!r}]")
             continue
+        held = holder_note(frame, label)
+        if held:
+            notes.append(f"{label!r} is no column header of this table but {held}")
+            continue
         close = close_labels(col_keys, label, n=3)
         if close:
             shown = ", ".join(repr(c) for c in close)
             notes.append(f"{label!r} is no column header of this table (close: {shown})")
             continue
-        names = [_show_key(k) for k in col_keys[:NOTE_COLUMNS]]
+        names = [show_key(k) for k in col_keys[:NOTE_COLUMNS]]
         more = f" and {len(col_keys) - NOTE_COLUMNS} more" if len(col_keys) > NOTE_COLUMNS else ""
         notes.append(f"{label!r} is no column header of this table; its columns: {', '.join(names)}{more}")
     return "; ".join(notes) or None
-
-
-def _show_key(key: Hashable) -> str:
-    """A column key as a program writes it: the label, or the tuple without its padding."""
-    if isinstance(key, tuple):
-        parts = tuple(x for x in key if str(x).strip())
-        return repr(parts[0]) if len(parts) == 1 else repr(parts)
-    return repr(key)
 
 
 def _has_slice(node: ast.expr) -> bool:

@@ -281,6 +281,12 @@ class TestFlatTableHelpers:
             next_value(flat, "nation", "Chile")
         with pytest.raises(LookupError, match=r"'>=' is a comparison, not a value: .* filter_rows"):
             next_value(flat, "nation", ">=", 10, "gold")
+        # A key that stands in another column: that column is named as the key column.
+        with pytest.raises(LookupError, match=r"'germany' is in column 'Nation': name that column as"):
+            next_value(flat, "gold", "germany")
+        with pytest.raises(LookupError) as caught:
+            value_of(flat, "nation", "Germanyy", "gold")
+        assert "is in column" not in str(caught.value)
 
     def test_compare(self, flat: pd.DataFrame) -> None:
         assert compare(flat, "nation", "canada", "germany", "total") == "Germany"

@@ -482,6 +482,18 @@ def test_a_column_that_is_not_there_says_what_the_table_has_instead() -> None:
     )
     message = error_of(run('answer = df["Points"].max()', {"df": df}))["message"]
     assert message.endswith("('Points' is no column header of this table (close: 'Points scored'))")
+    # A label that is no header but a cell: which column holds it and how its row is selected, whether
+    # it was asked as a column or as a row.
+    message = error_of(run('answer = df["Full house"]["1 credit"]', {"df": df}))["message"]
+    assert message == (
+        "KeyError: 'Full house' ('Full house' is no column header of this table but a cell of column 'Hand': "
+        "select its row with df[df['Hand'] == 'Full house'])"
+    )
+    message = error_of(run('answer = df.loc["flush", "1 credit"]', {"df": df}))["message"]
+    assert message.endswith(
+        "('flush' is no row or column header of this table but a cell of column 'Hand': select its row with "
+        "df[df['Hand'] == 'flush'])"
+    )
 
 
 @pytest.mark.parametrize(

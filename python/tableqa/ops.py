@@ -757,7 +757,7 @@ def columns_holding(df: pd.DataFrame, value: Any) -> list[Hashable]:
     key = label_key(value)
     if not key:
         return []
-    found = []
+    found: list[Hashable] = []
     for j, col in enumerate(df.columns):
         cells = df.iloc[:, j].tolist()
         if any(isinstance(x, str) and label_key(x) == key for x in cells):

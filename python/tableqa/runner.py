@@ -391,6 +391,27 @@ def _empty_pick_note(exc: BaseException) -> str:
     return ""
 
 
+# Python's error for & or | between operands that are no conditions (tables of text, most often).
+_BAD_LOGIC = re.compile(r"unsupported operand type\(s\) for [&|]")
+
+
+def _combined_rows_note(exc: BaseException, code: str) -> str:
+    """How conditions are combined, for a line that joins the rows ``filter_rows`` gave with ``&`` or ``|``
+    (``filter_rows(df, "a", "==", x) & filter_rows(df, "b", "==", y)``): those are tables, not conditions;
+    else ``""``."""
+    if not isinstance(exc, TypeError) or not _BAD_LOGIC.search(str(exc)):
+        return ""
+    frames = _user_frames(exc.__traceback__)
+    line = frames[-1].line if len(frames) and frames[-1].line else code
+    if "filter_rows(" not in (line or ""):
+        return ""
+    return (
+        "filter_rows gives rows, not a condition, so & and | cannot join its results: give every condition "
+        'to one call, filter_rows(df, "col1", "==", value1, "col2", ">", value2), which keeps the rows '
+        "that meet them all"
+    )
+
+
 # Python's error for an order comparison (or max, min, sort) between cell text and a number.
 _TEXT_VS_NUMBER = re.compile(r"not supported between instances of '(str|int|float)' and '(str|int|float)'")
 # pandas' error for comparing a column of numbers with text.
@@ -549,6 +570,7 @@ def _failure(
     hint = call_note(exc) or _empty_pick_note(exc) or _setting_note(exc, namespace) or hint
     if not hint and namespace is not None:
         hint = _text_column_note(exc, namespace, code)
+    hint = hint or _combined_rows_note(exc, code)
     if hint:
         message = f"{message} ({hint})"
     return {

@@ -576,3 +576,29 @@ def test_an_answer_that_is_code_is_an_error(program: str) -> None:
     # The function called gives its value.
     called = run("def count(df):\n    return len(df)\nanswer = count(df)", {"df": df})
     assert called["value"]["value"]["json"] == 2
+
+
+def test_rows_joined_with_and_say_how_conditions_are_combined() -> None:
+    from tableqa.ops import filter_rows
+
+    df = pd.DataFrame(
+        {"Year": ["1964", "1970"], "Site": ["Manhattan", "Lawrence"], "Losing team": ["KSU", "KU"]}
+    )
+    namespace = {"df": df, "filter_rows": filter_rows}
+    program = (
+        'answer = filter_rows(df, "Site", "==", "Manhattan") & filter_rows(df, "Losing team", "==", "KSU")'
+    )
+    message = error_of(run(program, namespace))["message"]
+    assert message.startswith("TypeError: unsupported operand type(s) for &")
+    assert message.endswith(
+        'to one call, filter_rows(df, "col1", "==", value1, "col2", ">", value2), which '
+        "keeps the rows that meet them all)"
+    )
+    # The one call the note suggests gives the rows asked for; & between conditions is left alone.
+    fixed = run(
+        'answer = filter_rows(df, "Site", "==", "Manhattan", "Losing team", "==", "KSU")["Year"].iloc[0]',
+        namespace,
+    )
+    assert ok_value(fixed)["value"]["json"] == "1964"
+    message = error_of(run('answer = df["Year"] & df["Site"]', namespace))["message"]
+    assert "filter_rows gives rows" not in message

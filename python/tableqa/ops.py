@@ -629,16 +629,52 @@ def filter_rows(df: pd.DataFrame, column: Path, op: str, value: Any, *more: Any)
     >>> filter_rows(df, "gold", ">=", 12, "nation", "!=", "Norway")["Nation"].tolist()
     ['Germany', 'Canada']
     """
-    conditions = _conditions(column, op, value, more)
     keep = [True] * df.shape[0]
-    for col, test in conditions:
-        values = column_of(df, col).tolist()
-        keep = [k and bool(test(x)) for k, x in zip(keep, values, strict=True)]
+    for col, test_op, test_value, test in _conditions(column, op, value, more):
+        cells = column_of(df, col)
+        hits = [bool(test(x)) for x in cells.tolist()]
+        if df.shape[0] and not any(hits) and test_op == "==":
+            said = f"filter_rows(df, {col!r}, '==', {test_value!r}) matched no row"
+            trace.record_unmatched(said + unmatched_detail(cells, test_value))
+        keep = [k and h for k, h in zip(keep, hits, strict=True)]
     return df.iloc[[i for i, k in enumerate(keep) if k], :]
 
 
-def _conditions(column: Path, op: str, value: Any, more: tuple[Any, ...]) -> list[tuple[Path, Any]]:
-    """The (column, test) pairs of a filter: the first condition and any that follow as triples."""
+# Cells shown in the note on a condition that matched no row.
+UNMATCHED_CELLS = 3
+
+
+def unmatched_detail(cells: pd.Series, value: Any) -> str:
+    """What the cells of a column hold instead of a text value no cell equals: the cells that contain it,
+    else the closest ones, as a clause to follow the condition; ``""`` when neither.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> unmatched_detail(pd.Series(["Raleigh, NC", "Boston, MA", "Durham, NC"], name="Town"), "nc")
+    "; cells of 'Town' that contain it: 'Raleigh, NC', 'Durham, NC'"
+    >>> unmatched_detail(pd.Series(["Yukon", "Nunavut"], name="Province"), "Yukonn")
+    "; the closest cells of 'Province': 'Yukon'"
+    """
+    import difflib
+
+    if not isinstance(value, str) or not value.strip():
+        return ""
+    texts = [x for x in dict.fromkeys(cells.tolist()) if isinstance(x, str) and x.strip()]
+    key = label_key(value)
+    name = show_key(cells.name) if cells.name is not None else "the column"
+    holding = [x for x in texts if key and key in label_key(x)][:UNMATCHED_CELLS]
+    if holding:
+        return f"; cells of {name} that contain it: {', '.join(map(repr, holding))}"
+    close = difflib.get_close_matches(value, texts, n=UNMATCHED_CELLS, cutoff=0.6)
+    if close:
+        return f"; the closest cells of {name}: {', '.join(map(repr, close))}"
+    return ""
+
+
+def _conditions(column: Path, op: str, value: Any, more: tuple[Any, ...]) -> list[tuple[Path, str, Any, Any]]:
+    """The conditions of a filter, each as column, op, value and its cell test: the first condition and
+    any that follow as triples."""
     if len(more) % 3:
         raise TypeError(
             "conditions after the first come in threes: column, op, value "
@@ -649,7 +685,7 @@ def _conditions(column: Path, op: str, value: Any, more: tuple[Any, ...]) -> lis
     for col, test_op, test_value in triples:
         if not isinstance(test_op, str) or test_op not in _OPS:
             raise ValueError(f"op must be one of {', '.join(_OPS)}; not {test_op!r}")
-        out.append((col, _cell_test(test_op, test_value)))
+        out.append((col, test_op, test_value, _cell_test(test_op, test_value)))
     return out
 
 

@@ -36,17 +36,20 @@ import sys
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from . import trace
 from .headers import PREFIX, HeaderMatch, close_labels, match_header
-from .ops import holder_note, record_read, show_key
+from .ops import holder_note, record_read, show_key, unmatched_detail
 
 if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "EQ_TESTER",
     "GET_READER",
     "LOC_READER",
     "bind_readers",
     "column_read",
+    "equal_test",
     "header_path_reads",
     "is_frame",
     "loc_read",
@@ -59,6 +62,8 @@ __all__ = [
 # namespace by :func:`bind_readers`).
 LOC_READER = "__tableqa_loc__"
 GET_READER = "__tableqa_get__"
+# The name a program's comparisons of a value with text (``X == "text"``) are routed through.
+EQ_TESTER = "__tableqa_eq__"
 
 # A key longer than this is not a header path someone wrote by hand; it is left to pandas.
 MAX_LABELS = 8
@@ -307,6 +312,40 @@ def bind_readers(namespace: dict[str, Any]) -> None:
     """Bind the names :func:`header_path_reads` routes reads through, in a program's namespace."""
     namespace[LOC_READER] = loc_read
     namespace[GET_READER] = column_read
+    namespace[EQ_TESTER] = equal_test
+
+
+def equal_test(left: Any, right: Any) -> Any:
+    """``left == right``, exactly as Python and pandas give it; when one side is a column and the other
+    text that no cell of the column equals, the condition is recorded as one that matched no row
+    (:func:`tableqa.trace.record_unmatched`), with the cells that contain the text or are close to it.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> towns = pd.Series(["Raleigh, NC", "Boston, MA"], name="Town")
+    >>> trace.reset_cells()
+    >>> equal_test(towns, "NC").tolist(), equal_test("a", "a")
+    ([False, False], True)
+    >>> trace.recorded_unmatched()
+    ["df['Town'] == 'NC' matched no row; cells of 'Town' that contain it: 'Raleigh, NC'"]
+    """
+    result = left == right
+    pd = sys.modules.get("pandas")
+    if pd is None:
+        return result
+    column, value = (left, right) if isinstance(right, str) else (right, left)
+    if (
+        isinstance(column, pd.Series)
+        and isinstance(value, str)
+        and isinstance(result, pd.Series)
+        and len(result)
+        and result.dtype == bool
+        and not result.any()
+    ):
+        name = show_key(column.name) if column.name is not None else "the column"
+        trace.record_unmatched(f"df[{name}] == {value!r} matched no row" + unmatched_detail(column, value))
+    return result
 
 
 # Axes longer than this are not scanned for a failed key's note.
@@ -444,6 +483,16 @@ _POSITIONAL = frozenset({"iloc", "iat", "at"})
 
 
 class _LocReads(ast.NodeTransformer):
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        if len(node.ops) != 1 or not isinstance(node.ops[0], ast.Eq):
+            return node
+        sides = (node.left, node.comparators[0])
+        if not any(isinstance(x, ast.Constant) and isinstance(x.value, str) for x in sides):
+            return node
+        call = ast.Call(func=ast.Name(id=EQ_TESTER, ctx=ast.Load()), args=list(sides), keywords=[])
+        return ast.copy_location(call, node)
+
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
         self.generic_visit(node)
         target = node.value
@@ -460,9 +509,10 @@ class _LocReads(ast.NodeTransformer):
 
 
 def header_path_reads(tree: ast.Module) -> ast.Module:
-    """The program with each ``X.loc[key]`` read routed through :func:`loc_read` and each other
-    subscript read ``X[key]`` through :func:`column_read` (its namespace must bind them,
-    :func:`bind_readers`); assignments, keys with slices and positional indexers are left alone.
+    """The program with each ``X.loc[key]`` read routed through :func:`loc_read`, each other
+    subscript read ``X[key]`` through :func:`column_read` and each comparison ``X == "text"`` through
+    :func:`equal_test` (its namespace must bind them, :func:`bind_readers`); assignments, keys with
+    slices and positional indexers are left alone.
 
     Examples
     --------
@@ -473,6 +523,9 @@ def header_path_reads(tree: ast.Module) -> ast.Module:
     b = df.loc[1:2]
     c = __tableqa_get__(df, 'm').iloc[0]
     df['n'] = 2
+    >>> print(ast.unparse(header_path_reads(ast.parse("d = df[df['t'] == 'NC']\\ne = 1 < x == 'a'"))))
+    d = __tableqa_get__(df, __tableqa_eq__(__tableqa_get__(df, 't'), 'NC'))
+    e = 1 < x == 'a'
     """
     changed: ast.Module = _LocReads().visit(tree)
     return ast.fix_missing_locations(changed)

@@ -290,17 +290,42 @@ def _run(code: str, namespace: dict[str, Any], table_kind: str) -> dict[str, Any
                     "stderr": err.getvalue(),
                 },
             }
-    return {
-        "ok": True,
-        "value": {
-            "stdout": out.getvalue(),
-            "stderr": err.getvalue(),
-            "value": described,
-            "truncated": out.truncated or err.truncated,
-            "durationMs": duration,
-            "tableKind": table_kind,
-        },
+    result: dict[str, Any] = {
+        "stdout": out.getvalue(),
+        "stderr": err.getvalue(),
+        "value": described,
+        "truncated": out.truncated or err.truncated,
+        "durationMs": duration,
+        "tableKind": table_kind,
     }
+    unmatched = trace.recorded_unmatched()
+    if unmatched and _nothing_found(value):
+        result["unmatched"] = unmatched
+    return {"ok": True, "value": result}
+
+
+def _nothing_found(value: object) -> bool:
+    """Whether an answer is what a selection that kept no row gives: zero, nothing, NaN, or empty.
+
+    Examples
+    --------
+    >>> [_nothing_found(x) for x in (0, 0.0, None, float("nan"), [], "", 3, "Yukon", [0, 2], False)]
+    [True, True, True, True, True, True, False, False, False, False]
+    """
+    if value is None or isinstance(value, bool) or getattr(getattr(value, "dtype", None), "kind", "") == "b":
+        return value is None
+    if isinstance(value, str):
+        return not value.strip()
+    if isinstance(value, (list, tuple, set, dict)):
+        return len(value) == 0
+    size, dims = getattr(value, "size", None), getattr(value, "ndim", None)
+    if isinstance(size, int) and isinstance(dims, int) and dims > 0:
+        return size == 0
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+    return number == 0 or math.isnan(number)
 
 
 def program_value(code: str, namespace: dict[str, Any]) -> object:

@@ -1,16 +1,31 @@
-"""Cells read by the Operation APIs during one program, for answer provenance.
+"""What one program did that its answer alone does not show: the cells the Operation APIs read (answer
+provenance), and the conditions on text that matched no row.
 
-The runner clears the record before each program; :mod:`tableqa.ops` adds the source cells that a
-lookup or aggregation read, and the answer normaliser reports them.
+The runner clears both records before each program; :mod:`tableqa.ops` adds the source cells that a
+lookup or aggregation read, and the answer normaliser reports them. A condition that matched no row
+(``df["Town"] == "North Carolina"`` where the cells read ``"Raleigh, NC"``) is recorded by
+:mod:`tableqa.pathloc` and :func:`tableqa.ops.filter_rows`; the runner reports it with an answer that is
+empty or zero, where it most often means the value was written differently from the cells.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["MAX_CELLS", "record_cells", "recorded_cells", "reset_cells"]
+__all__ = [
+    "MAX_CELLS",
+    "MAX_UNMATCHED",
+    "record_cells",
+    "record_unmatched",
+    "recorded_cells",
+    "recorded_unmatched",
+    "reset_cells",
+]
 
 MAX_CELLS = 2000
+# Conditions that matched no row kept per program.
+MAX_UNMATCHED = 3
+_unmatched: list[str] = []
 _cells: list[dict[str, int]] = []
 _seen: set[tuple[int, int]] = set()
 
@@ -30,6 +45,19 @@ def recorded_cells() -> list[dict[str, int]]:
 
 
 def reset_cells() -> None:
-    """Forget the recorded cells (the runner calls this before each program)."""
+    """Forget the recorded cells and conditions (the runner calls this before each program)."""
     _cells.clear()
     _seen.clear()
+    _unmatched.clear()
+
+
+def record_unmatched(text: str) -> None:
+    """Remember a condition that matched no row, said in one line (repeats and those past
+    ``MAX_UNMATCHED`` ignored)."""
+    if text not in _unmatched and len(_unmatched) < MAX_UNMATCHED:
+        _unmatched.append(text)
+
+
+def recorded_unmatched() -> list[str]:
+    """The conditions that matched no row since the last :func:`reset_cells`, in order."""
+    return list(_unmatched)

@@ -15,7 +15,8 @@ FAILURE_KEYS = {"code", "message", "traceback", "stdout", "stderr"}
 def ok_value(result: dict[str, Any]) -> dict[str, Any]:
     assert result["ok"], result
     assert set(result) == {"ok", "value"}
-    assert set(result["value"]) == SUCCESS_KEYS
+    # "unmatched" is there only with an answer of zero or nothing from a condition that matched no row.
+    assert set(result["value"]) - {"unmatched"} == SUCCESS_KEYS
     json.dumps(result)
     value: dict[str, Any] = result["value"]
     return value
@@ -602,3 +603,31 @@ def test_rows_joined_with_and_say_how_conditions_are_combined() -> None:
     assert ok_value(fixed)["value"]["json"] == "1964"
     message = error_of(run('answer = df["Year"] & df["Site"]', namespace))["message"]
     assert "filter_rows gives rows" not in message
+
+
+def test_a_zero_answer_from_a_condition_that_matched_no_row_says_so() -> None:
+    from tableqa.ops import filter_rows
+
+    df = pd.DataFrame({"Name": ["A", "B", "C"], "Home Town": ["Raleigh, NC", "Boston, MA", "Durham, NC"]})
+    namespace = {"df": df, "filter_rows": filter_rows}
+    zero = ok_value(run('answer = df[df["Home Town"] == "NC"]["Name"].count()', namespace))
+    assert zero["value"]["json"]["items"][0]["value"] == 0
+    assert zero["unmatched"] == [
+        "df['Home Town'] == 'NC' matched no row; cells of 'Home Town' that contain it: 'Raleigh, NC', "
+        "'Durham, NC'"
+    ]
+    rows = ok_value(run('answer = len(filter_rows(df, "Home Town", "==", "Boston"))', namespace))
+    assert rows["unmatched"] == [
+        "filter_rows(df, 'Home Town', '==', 'Boston') matched no row; cells of 'Home Town' that contain it: "
+        "'Boston, MA'"
+    ]
+    # A condition that matched, or an answer that is not zero or empty, carries no such note; what pandas
+    # answers is unchanged by the routing.
+    found = ok_value(run('answer = (df["Home Town"] == "Boston, MA").sum()', namespace))
+    assert found["value"]["json"]["items"][0]["value"] == 1
+    assert "unmatched" not in found
+    other = ok_value(run('x = (df["Name"] == "Z").sum()\nanswer = "Z" == "Z"', namespace))
+    assert other["value"]["json"] is True
+    assert "unmatched" not in other
+    # Each run starts with no record.
+    assert "unmatched" not in ok_value(run("answer = 0", namespace))

@@ -74,6 +74,8 @@ export type AskAnswer = {
   table?: AnswerTable
   /** The answer as a chart, when the program returned `chart(...)`. */
   chart?: AnswerChart
+  /** Conditions on text that matched no row, when the answer is zero (see `PythonOutput.unmatched`). */
+  unmatched?: string[]
 }
 
 /** One sampled program and how it ran. */

@@ -26,6 +26,12 @@ export type PythonOutput = {
   durationMs: number
   /** Whether the table was a pandas DataFrame (`df`) or plain Python rows (`rows`). */
   tableKind: 'pandas' | 'rows' | 'none'
+  /**
+   * Conditions on text that matched no row (`df['Town'] == 'North Carolina' matched no row; cells … that
+   * contain it: …`), set only when the answer is zero, nothing or empty: then the value was most often
+   * written differently from the cells.
+   */
+  unmatched?: string[]
 }
 
 /** A failed program: the error plus whatever it printed before failing. */

@@ -91,4 +91,15 @@ describe('reading a program output as an answer', () => {
     const read = readAnswer(output({ repr: '42', type: 'int', json: 42 }))
     expect(read).toEqual({ ok: true, value: { items: [{ value: 42, type: 'number' }], text: '42', cells: [] } })
   })
+
+  it('an answer of zero from a condition that matched no row carries the condition, as a note to check it', () => {
+    const said = "df['Town'] == 'NC' matched no row; cells of 'Town' that contain it: 'Raleigh, NC'"
+    const zero = readAnswer({ ...output({ repr: '0', type: 'int', json: 0 }), unmatched: [said] })
+    expect(zero.ok && zero.value.unmatched).toEqual([said])
+    expect(zero.ok && zero.value.note).toBe(`Check this answer: ${said}.`)
+    const empty = readAnswer({ ...output({ repr: '[]', type: 'list', json: [] }), unmatched: [said] })
+    expect(!empty.ok && empty.error.message).toBe(`The program's answer is empty (list []). ${said}.`)
+    const plain = readAnswer(output({ repr: '0', type: 'int', json: 0 }))
+    expect(plain.ok && plain.value.unmatched).toBeUndefined()
+  })
 })

@@ -97,10 +97,12 @@ export function readAnswer(output: PythonOutput): Result<AskAnswer> {
     flatten(value.json, flat)
     items = flat.map(item).filter((i): i is AnswerItem => i !== null)
   }
+  const unmatched = output.unmatched ?? []
   if (items.length === 0)
     return fail(
       'no-answer',
-      `The program's answer is empty (${value === null ? 'nothing printed' : `${value.type} ${value.repr.slice(0, 80)}`}).`
+      `The program's answer is empty (${value === null ? 'nothing printed' : `${value.type} ${value.repr.slice(0, 80)}`}).` +
+        unmatched.map((u) => ` ${sentence(u)}`).join('')
     )
   const shape = value === null ? null : /\[(\d+) rows x (\d+) columns\]\s*$/.exec(value.repr)
   if (items.length > MAX_ANSWER_ITEMS || (shape !== null && Number(shape[1]) * Number(shape[2]) > MAX_ANSWER_ITEMS)) {
@@ -113,8 +115,15 @@ export function readAnswer(output: PythonOutput): Result<AskAnswer> {
       `The answer is ${size}; only the first ${MAX_ANSWER_ITEMS.toLocaleString('en-US')} values are kept. A question usually wants one value or a short list — check the program.`
     )
   }
+  if (unmatched.length > 0) notes.push(`Check this answer: ${unmatched.map(sentence).join(' ')}`)
   const answer: AskAnswer = { items, text: items.map((i) => String(i.value)).join(', '), cells }
+  if (unmatched.length > 0) answer.unmatched = unmatched
   if (notes.length > 0) answer.note = notes.join(' ')
   if (table !== null) answer.table = table
   return ok(answer)
+}
+
+/** A runtime note as a sentence: a capital first letter is left as written, a full stop added. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`
 }

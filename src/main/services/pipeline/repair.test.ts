@@ -43,6 +43,18 @@ describe('what calls for a repair', () => {
     expect(failureNote('how many were employed?', { ok: true, answer: { ...listAnswer, items: listAnswer.items.slice(0, 1) } })).toBeNull()
   })
 
+  it('an answer of zero or nothing from a condition that matched no row: the condition and what the cells hold', () => {
+    const said = "df['Home Town'] == 'NC' matched no row; cells of 'Home Town' that contain it: 'Raleigh, NC'"
+    const zero = { items: [{ value: 0, type: 'number' as const }], text: '0', cells: [], unmatched: [said] }
+    expect(failureNote('how many players came from nc?', { ok: true, answer: zero })).toBe(
+      `The answer is 0, because ${said}. If the question is about rows the table has, compare with the value as the cells write it (or with part of a cell), then compute the answer again.`
+    )
+    const empty = `The program's answer is empty (list []). ${said}.`
+    expect(failureNote('which players came from nc?', { ok: false, error: { code: 'no-answer', message: empty } })).toBe(empty)
+    const { unmatched: _, ...plain } = zero
+    expect(failureNote('how many players came from nc?', { ok: true, answer: plain })).toBeNull()
+  })
+
   it('never a reply without a program, nor a cancelled run', () => {
     expect(failureNote('how many?', { ok: false, error: { code: 'model-no-code', message: 'no code' } })).toBeNull()
     expect(failureNote('how many?', { ok: false, error: { code: 'cancelled', message: 'cancelled' } })).toBeNull()

@@ -38,6 +38,8 @@ const MODULES =
 const CHART = 'Draw a chart with chart(data, kind=..., x=..., y=...) as the answer.'
 /** The runtime's own note on a module that is not there (python/tableqa/runner.py). */
 const RUNTIME_MODULE_NOTE = 'that module is not available here'
+/** The runtime's own note on a condition that matched no row (python/tableqa/pathloc.py, ops.py). */
+const RUNTIME_UNMATCHED_NOTE = 'matched no row'
 
 /** Whether a question asks for one number ("how many …", "what percentage …"), not for a list or a table. */
 export function asksForOneNumber(question: string): boolean {
@@ -50,6 +52,8 @@ export type RunShape =
   | { empty: true }
   /** An answer of several values: a table's rows and cells (a list or a Series is one column). */
   | { table: { rows: number; cells: number } }
+  /** An answer of zero or nothing that came from conditions that matched no row (the runtime's notes). */
+  | { unmatched: string[]; answer: string }
   | { fine: true }
 
 /** Why a run calls for a repair, in one short paragraph for the model; null when it needs none. */
@@ -63,6 +67,8 @@ export function repairNote(question: string, run: RunShape): string | null {
     return /\bNo module named\b|\bmatplotlib\b/.test(text) ? `${short} ${MODULES}` : short
   }
   if ('empty' in run) return "The program's answer is empty (None, NaN or nothing). Compute the value the question asks for."
+  if ('unmatched' in run)
+    return `The answer is ${run.answer}, because ${run.unmatched.join('; and ')}. If the question is about rows the table has, compare with the value as the cells write it (or with part of a cell), then compute the answer again.`
   if (!('table' in run) || run.table.cells <= 1 || MANY_THINGS.test(question)) return null
   const { rows, cells } = run.table
   // A column of values can be a fair answer to "which …" or "who …" (several names); never to "how many …".
@@ -80,10 +86,14 @@ export function failureNote(question: string, outcome: { ok: true; answer: AskAn
   if (!outcome.ok) {
     // A reply without a program has nothing to repair; a cancelled run is not the program's fault.
     if (outcome.error.code === 'model-no-code' || outcome.error.code === 'cancelled') return null
-    return repairNote(question, outcome.error.code === 'no-answer' ? { empty: true } : { failed: outcome.error.message })
+    // An empty answer from a condition that matched no row: the runtime's note says which, and what the cells hold.
+    const empty = outcome.error.code === 'no-answer' && !outcome.error.message.includes(RUNTIME_UNMATCHED_NOTE)
+    return repairNote(question, empty ? { empty: true } : { failed: outcome.error.message })
   }
   const { answer } = outcome
   if (answer.chart !== undefined) return null
+  if (answer.unmatched !== undefined && answer.unmatched.length > 0)
+    return repairNote(question, { unmatched: answer.unmatched, answer: answer.text })
   const cells = answerSize(answer)
   // A list answer is one column of values.
   return repairNote(question, { table: { rows: answer.table?.rowCount ?? cells, cells } })

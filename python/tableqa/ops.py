@@ -767,8 +767,8 @@ def value_of(df: pd.DataFrame, key_column: Path, key: Any, column: Path) -> Any:
     return _py(df.iat[i, c.position])
 
 
-# Columns scanned, and cells per column, when looking for the column that holds a value.
-HOLDER_SCAN = 20_000
+# Most cells scanned when looking for the column that holds a value.
+HOLDER_SCAN_CELLS = 200_000
 # Columns named in a note on where a value stands.
 HOLDERS_SHOWN = 3
 
@@ -788,7 +788,7 @@ def columns_holding(df: pd.DataFrame, value: Any) -> list[Hashable]:
     """
     if not isinstance(value, str) or not any(c.isalpha() for c in value):
         return []
-    if df.shape[0] * df.shape[1] > HOLDER_SCAN * 10 or df.shape[1] > HOLDER_SCAN:
+    if df.shape[0] * df.shape[1] > HOLDER_SCAN_CELLS:
         return []
     key = label_key(value)
     if not key:

@@ -36,7 +36,9 @@ __all__ = [
     "OUTPUT_CAP_CHARS",
     "REPR_CAP_CHARS",
     "describe_value",
+    "program_value",
     "run",
+    "unmatched_notes",
 ]
 
 FILENAME = "<program>"
@@ -298,10 +300,25 @@ def _run(code: str, namespace: dict[str, Any], table_kind: str) -> dict[str, Any
         "durationMs": duration,
         "tableKind": table_kind,
     }
-    unmatched = trace.recorded_unmatched()
-    if unmatched and _nothing_found(value):
+    unmatched = unmatched_notes(value)
+    if unmatched:
         result["unmatched"] = unmatched
     return {"ok": True, "value": result}
+
+
+def unmatched_notes(value: object) -> list[str]:
+    """The conditions on text that matched no row, recorded since the run began, when ``value`` is what
+    such a selection gives (see :func:`_nothing_found`); otherwise none.
+
+    The evaluation's wrapper reads them through this too, so both see the same notes.
+
+    Examples
+    --------
+    >>> unmatched_notes(3)
+    []
+    """
+    notes = trace.recorded_unmatched()
+    return list(notes) if notes and _nothing_found(value) else []
 
 
 def _nothing_found(value: object) -> bool:

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { answerStrings, readShaped, sqlProgram, wrapProgram } from './program'
+import { answerStrings, readShaped, readShapedNotes, sqlProgram, wrapProgram, type ShapedNotes } from './program'
 import { pandasAvailable, runPython } from '../../../../test/support/python'
 
 function shaped(code: string, table: unknown = null): unknown {
@@ -55,6 +55,22 @@ describe.runIf(pandasAvailable())('the evaluation wrapper (CPython with pandas)'
         [2, 'b']
       ]
     })
+  })
+  it('carries the labels of a labelled answer and the conditions that matched no row, for execution feedback', () => {
+    const notes = (code: string): ShapedNotes => {
+      const r = runPython(wrapProgram(code), TABLE)
+      if (!r.ok) throw new Error(r.error.message)
+      return readShapedNotes(r.value.value?.json)
+    }
+    expect(notes('df.set_index("Nation")["Gold"]')).toEqual({ labels: [['Norway'], ['Germany']], unmatched: [] })
+    expect(notes('df.loc[[0]]')).toEqual({ labels: [['Nation'], ['Gold']], unmatched: [] })
+    // A plain column and a table of several rows have no labels; an answer found is never "unmatched".
+    expect(notes('df["Gold"]')).toEqual({ labels: null, unmatched: [] })
+    expect(notes('len(df[df["Nation"] == "Norway"])')).toEqual({ labels: null, unmatched: [] })
+    const zero = notes('len(df[df["Nation"] == "norway "])')
+    expect(zero.unmatched).toHaveLength(1)
+    expect(zero.unmatched[0]).toMatch(/matched no row/)
+    expect(zero.unmatched[0]).toContain("'Norway'")
   })
   it('runs SQL candidates through sqldf over the bound tables', () => {
     expect(shaped(sqlProgram('SELECT Nation FROM df WHERE Gold > 13'), TABLE)).toEqual({ kind: 'table', rows: [['Norway']] })

@@ -3,8 +3,14 @@
  * (its last expression, else its `answer` variable, is the answer; an answer that is a function is an error;
  * the readings of tableqa.source) and the answer comes back shaped as plain data,
  * serialised to one JSON string so that large results (a Spider table of thousands of rows) are not cut.
+ * Beside the answer come what execution feedback reads, as the app has it: the labels of a labelled
+ * Series' values (or of a one-row table's columns), and the runner's notes on text conditions that matched
+ * no row when the answer is zero or nothing.
  */
 import type { AnswerCell, ShapedAnswer } from './types'
+
+/** Labels kept for the first values of a labelled answer. */
+export const LABELS = 20
 
 const WRAPPER = String.raw`
 def __eval_run(__src):
@@ -18,9 +24,10 @@ def __eval_run(__src):
     return program_value(__src, g)
 
 
-def __eval_shape(v):
+def __eval_shape(v, LABELS=${LABELS}):
     import json
     import math
+    from tableqa.runner import unmatched_notes
 
     def cell(x):
         if type(x).__module__.split(".")[0] == "numpy" and callable(getattr(x, "item", None)):
@@ -62,6 +69,17 @@ def __eval_shape(v):
             shaped = {"kind": "list", "items": [cell(c) for c in items]}
     else:
         shaped = {"kind": "scalar", "value": cell(v)}
+    # The labels of the first values of a labelled Series (its index) or of a one-row table (its columns).
+    axis = None
+    if mod == "pandas" and name == "Series" and type(v.index).__name__ != "RangeIndex":
+        axis = v.index
+    elif mod == "pandas" and name == "DataFrame" and len(v) == 1 and len(v.columns) > 1:
+        axis = v.columns
+    if axis is not None:
+        shaped["labels"] = [[str(x) for x in (k if isinstance(k, tuple) else (k,))] for k in list(axis)[:LABELS]]
+    unmatched = unmatched_notes(v)
+    if unmatched:
+        shaped["unmatched"] = unmatched
     return json.dumps(shaped, ensure_ascii=False)
 `
 
@@ -101,6 +119,28 @@ export function readShaped(json: unknown): ShapedAnswer | null {
       return Array.isArray(o.rows) && o.rows.every((r) => Array.isArray(r) && r.every(isCell)) ? { kind: 'table', rows: o.rows } : null
     default:
       return null
+  }
+}
+
+/** What the wrapper's JSON string carries beside the answer: labels of its first values, and unmatched conditions. */
+export type ShapedNotes = { labels: string[][] | null; unmatched: string[] }
+
+/** Read the wrapper's notes (see `ShapedNotes`); none when the value is not the wrapper's JSON. */
+export function readShapedNotes(json: unknown): ShapedNotes {
+  const none: ShapedNotes = { labels: null, unmatched: [] }
+  if (typeof json !== 'string') return none
+  let v: unknown
+  try {
+    v = JSON.parse(json)
+  } catch {
+    return none
+  }
+  if (typeof v !== 'object' || v === null) return none
+  const o = v as Record<string, unknown>
+  const texts = (x: unknown): x is string[] => Array.isArray(x) && x.every((t) => typeof t === 'string')
+  return {
+    labels: Array.isArray(o.labels) && o.labels.every(texts) ? o.labels.slice(0, LABELS) : null,
+    unmatched: texts(o.unmatched) ? o.unmatched : []
   }
 }
 

@@ -23,7 +23,10 @@ const TABLE: ParsedTable = {
   numbers: () => [[1]]
 }
 
-/** A scripted executor: a program `say X` answers X; `fail M` fails with message M. */
+/**
+ * A scripted executor: a program `say X` answers X; `fail M` fails with message M; `zero C` answers 0
+ * with the runtime's note that condition C matched no row.
+ */
 function fakeExecutor(log: { runs: RunRequest[]; loads: string[]; drops: string[] }): Executor {
   return {
     kind: 'cpython',
@@ -51,7 +54,10 @@ function fakeExecutor(log: { runs: RunRequest[]; loads: string[]; drops: string[
           qaCalls: 0,
           result: { ok: false, error: { code: 'python-error', message: failed[1] ?? '', stdout: '', stderr: '' } }
         })
-      const json = JSON.stringify({ kind: 'scalar', value: said?.[1] ?? null })
+      const zero = /__eval_run\("zero (.*?)"\)/.exec(req.code)
+      const json = JSON.stringify(
+        zero ? { kind: 'scalar', value: 0, unmatched: [zero[1] ?? ''] } : { kind: 'scalar', value: said?.[1] ?? null }
+      )
       return Promise.resolve({
         killed: false,
         qaCalls: 0,
@@ -231,5 +237,22 @@ describe('the evaluation runner', () => {
     // Question 3 answered q where z was asked: a text the table does not hold.
     expect(lines.find((r) => r.id === '3')?.miss?.kind).toBe('other')
     expect(s.scored).toBe(4)
+  })
+
+  it("asks again for a zero answer from a condition that matched no row, with the runtime's note, as the app does", async () => {
+    const notes: string[] = []
+    const source: RunOptions['source'] = {
+      name: 'zero answers',
+      candidates: () =>
+        Promise.resolve({
+          candidates: [{ program: 'zero x == nc matched no row', lang: 'python' }],
+          repair: (_index, _program, note) => {
+            notes.push(note)
+            return Promise.resolve(null)
+          }
+        })
+    }
+    await runEval({ ...options, source, limit: 1 })
+    expect(notes).toEqual([expect.stringMatching(/^The answer is 0, because x == nc matched no row\. If the question is about rows/)])
   })
 })

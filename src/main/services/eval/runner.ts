@@ -16,7 +16,7 @@ import { inView } from '../tables/structure'
 import { encodeTable, type Executor } from '../python/types'
 import { postprocessPrediction, removeDistinct, replaceCurrentYear } from './score/spider'
 import { scoreAnswer } from './score/index'
-import { readShaped, sqlProgram, wrapProgram } from './program'
+import { answerStrings, readShaped, readShapedNotes, sqlProgram, wrapProgram, type ShapedNotes } from './program'
 import { progressBar } from './progress'
 import type { GoldQuery } from './spider-gold'
 import { summarize, summaryMarkdown, type RunSummary } from './summary'
@@ -67,6 +67,8 @@ type Executed = {
   repairedFrom?: { program: string; error: string }
   ok: boolean
   answer?: ShapedAnswer
+  /** What came with the answer for execution feedback: labels of its values, conditions that matched no row. */
+  notes?: ShapedNotes
   error?: string
   code: string
   sqlChanged: boolean
@@ -194,7 +196,7 @@ async function execute(
   if (!result.ok) return { candidate: c, ok: false, error: result.error.message, code, sqlChanged, qaCalls }
   const answer = readShaped(result.value.value?.json)
   if (answer === null) return { candidate: c, ok: false, error: 'the program gave no readable answer', code, sqlChanged, qaCalls }
-  return { candidate: c, ok: true, answer, code, sqlChanged, qaCalls }
+  return { candidate: c, ok: true, answer, notes: readShapedNotes(result.value.value?.json), code, sqlChanged, qaCalls }
 }
 
 function candidateRecord(r: Executed, correct: boolean | null): CandidateRecord {
@@ -218,10 +220,21 @@ function candidateRecord(r: Executed, correct: boolean | null): CandidateRecord 
 function runShape(r: Executed): RunShape {
   if (!r.ok || r.answer === undefined) return { failed: r.error ?? 'the program failed' }
   const a = r.answer
+  const unmatched = r.notes?.unmatched ?? []
+  if (unmatched.length > 0) return { unmatched, answer: isEmptyAnswer(a) ? 'empty' : answerStrings(a).join(', ') }
   if (isEmptyAnswer(a)) return { empty: true }
   // A list (or a Series) is one column of values.
-  if (a.kind === 'table' || a.kind === 'list')
-    return { table: { rows: a.kind === 'table' ? a.rows.length : a.items.length, cells: answerSize(a) } }
+  if (a.kind === 'table' || a.kind === 'list') {
+    const values = a.kind === 'list' ? a.items : a.rows.length === 1 ? (a.rows[0] ?? []) : []
+    const labelled = (r.notes?.labels ?? []).flatMap((label, k) => (k < values.length ? [{ label, value: values[k] ?? null }] : []))
+    return {
+      table: {
+        rows: a.kind === 'table' ? a.rows.length : a.items.length,
+        cells: answerSize(a),
+        ...(labelled.length > 0 ? { labelled } : {})
+      }
+    }
+  }
   return { fine: true }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { asksForOneNumber, failureNote, repairNote, sameProgram } from './repair'
+import { asksForOneNumber, failureNote, labelledValues, repairNote, sameProgram } from './repair'
 
 describe('what calls for a repair', () => {
   it('a failed program, with its error cut short; an empty answer', () => {
@@ -41,6 +41,62 @@ describe('what calls for a repair', () => {
     expect(failureNote('how many were employed?', { ok: true, answer: listAnswer })).toMatch(/3 values/)
     expect(failureNote('which ones were employed?', { ok: true, answer: listAnswer })).toBeNull()
     expect(failureNote('how many were employed?', { ok: true, answer: { ...listAnswer, items: listAnswer.items.slice(0, 1) } })).toBeNull()
+  })
+
+  it('values with labels where one number was asked: each value with its label, so the one asked for can be picked', () => {
+    const labelled = [
+      { label: ['black male workers', 'immigrant'], value: 9.9 },
+      { label: ['black male workers', 'total'], value: 9.7 },
+      { label: ['other male workers', 'total'], value: null }
+    ]
+    expect(
+      repairNote('how many percent of black male workers were employed in utilities?', { table: { rows: 3, cells: 3, labelled } })
+    ).toBe(
+      'The answer is 3 values, but the question asks for one number. The values by label: ("black male workers", "immigrant") 9.9; ' +
+        '("black male workers", "total") 9.7; ("other male workers", "total") missing. Select the one the question asks for by its row and column labels, or compute the number from them.'
+    )
+    // Only the first twelve are listed; the rest are counted.
+    const many = Array.from({ length: 20 }, (_, k) => ({ label: [`y${k}`], value: k }))
+    const note = repairNote('how many were there?', { table: { rows: 40, cells: 40, labelled: many } }) ?? ''
+    expect(note).toContain('"y11" 11; and 28 more.')
+    expect(note).not.toContain('"y12"')
+    expect(repairNote('who won?', { table: { rows: 3, cells: 3, labelled } })).toBeNull()
+  })
+
+  it("reads the labels of an app answer's table: a Series by its index, a one-row table by its columns", () => {
+    const series = { columns: [['value']], indexNames: [''], index: [['north'], ['south']], rows: [[3], [5]], rowCount: 2 }
+    expect(labelledValues(series)).toEqual([
+      { label: ['north'], value: 3 },
+      { label: ['south'], value: 5 }
+    ])
+    const row = {
+      columns: [
+        ['men', 'total'],
+        ['women', 'total']
+      ],
+      indexNames: [],
+      index: [],
+      rows: [[4.5, null]],
+      rowCount: 1
+    }
+    expect(labelledValues(row)).toEqual([
+      { label: ['men', 'total'], value: 4.5 },
+      { label: ['women', 'total'], value: null }
+    ])
+    // A plain column (its index only numbers the rows) and a table of several rows and columns have none.
+    expect(labelledValues({ ...series, indexNames: [], index: [] })).toEqual([])
+    expect(
+      labelledValues({
+        ...row,
+        rows: [
+          [1, 2],
+          [3, 4]
+        ],
+        rowCount: 2
+      })
+    ).toEqual([])
+    const answer = { items: [3, 5].map((value) => ({ value, type: 'number' as const })), text: '3, 5', cells: [], table: series }
+    expect(failureNote('how many sales were there?', { ok: true, answer })).toContain('The values by label: "north" 3; "south" 5.')
   })
 
   it('an answer of zero or nothing from a condition that matched no row: the condition and what the cells hold', () => {

@@ -10,7 +10,7 @@
  * is sampled once more at the question's temperature (the engine already holds that prompt).
  */
 
-import type { AskAnswer } from '../../../shared/ask'
+import type { AnswerCell, AnswerTable, AskAnswer } from '../../../shared/ask'
 import type { ChatMessage, Sample } from '../../../shared/model'
 import type { AppError, Result } from '../../../shared/result'
 import { fail, ok } from '../../../shared/result'
@@ -50,11 +50,45 @@ export function asksForOneNumber(question: string): boolean {
 export type RunShape =
   | { failed: string }
   | { empty: true }
-  /** An answer of several values: a table's rows and cells (a list or a Series is one column). */
-  | { table: { rows: number; cells: number } }
+  /**
+   * An answer of several values: a table's rows and cells (a list or a Series is one column), and the
+   * labels of its first values where it has them (a Series' index, a one-row table's columns).
+   */
+  | { table: { rows: number; cells: number; labelled?: Labelled[] } }
   /** An answer of zero or nothing that came from conditions that matched no row (the runtime's notes). */
   | { unmatched: string[]; answer: string }
   | { fine: true }
+
+/** One value of an answer with its label: the header path it stands under. */
+export type Labelled = { label: string[]; value: AnswerCell }
+
+/** Most labelled values a repair note lists. */
+const LABELLED_SHOWN = 12
+
+/** A header path as a program writes it: "x" for one level, ("a", "b") for several. */
+function pathText(label: string[]): string {
+  const parts = label.map((x) => JSON.stringify(x))
+  return parts.length === 1 ? (parts[0] as string) : `(${parts.join(', ')})`
+}
+
+/** Labelled values as one line: `("a", "b") 9.9; ("a", "c") 8.8; … and 3 more`. */
+function labelledText(values: Labelled[], total: number): string {
+  const shown = values.slice(0, LABELLED_SHOWN).map((v) => `${pathText(v.label)} ${v.value === null ? 'missing' : String(v.value)}`)
+  const more = total - shown.length
+  return `${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`
+}
+
+/**
+ * The labels of an answer table's values, when each value has one: a Series (one column with a row
+ * index) by its index, a one-row table by its columns; empty otherwise.
+ */
+export function labelledValues(table: AnswerTable): Labelled[] {
+  if (table.columns.length === 1 && table.index.length > 0)
+    return table.index.flatMap((label, k) => (table.rows[k] === undefined ? [] : [{ label, value: table.rows[k]?.[0] ?? null }]))
+  if (table.rowCount === 1 && table.columns.length > 1)
+    return table.columns.map((label, k) => ({ label, value: table.rows[0]?.[k] ?? null }))
+  return []
+}
 
 /** Why a run calls for a repair, in one short paragraph for the model; null when it needs none. */
 export function repairNote(question: string, run: RunShape): string | null {
@@ -70,11 +104,14 @@ export function repairNote(question: string, run: RunShape): string | null {
   if ('unmatched' in run)
     return `The answer is ${run.answer}, because ${run.unmatched.join('; and ')}. If the question is about rows the table has, compare with the value as the cells write it (or with part of a cell), then compute the answer again.`
   if (!('table' in run) || run.table.cells <= 1 || MANY_THINGS.test(question)) return null
-  const { rows, cells } = run.table
+  const { rows, cells, labelled = [] } = run.table
   // A column of values can be a fair answer to "which …" or "who …" (several names); never to "how many …".
+  // Values with labels are listed with them, so that the one asked for can be picked by its label.
   if (rows === cells || rows === 1)
     return ONE_NUMBER.test(question)
-      ? `The answer is ${cells} values, but the question asks for one number. Select the one cell it asks for (its row and its column), or compute the number from them.`
+      ? labelled.length > 0
+        ? `The answer is ${cells} values, but the question asks for one number. The values by label: ${labelledText(labelled, cells)}. Select the one the question asks for by its row and column labels, or compute the number from them.`
+        : `The answer is ${cells} values, but the question asks for one number. Select the one cell it asks for (its row and its column), or compute the number from them.`
       : null
   return ONE_THING.test(question)
     ? `The answer is a table of ${rows} rows, but the question asks for one value. Reduce it to the single value (or name) asked for.`
@@ -96,7 +133,8 @@ export function failureNote(question: string, outcome: { ok: true; answer: AskAn
     return repairNote(question, { unmatched: answer.unmatched, answer: answer.text })
   const cells = answerSize(answer)
   // A list answer is one column of values.
-  return repairNote(question, { table: { rows: answer.table?.rowCount ?? cells, cells } })
+  const labelled = answer.table === undefined ? [] : labelledValues(answer.table)
+  return repairNote(question, { table: { rows: answer.table?.rowCount ?? cells, cells, ...(labelled.length > 0 ? { labelled } : {}) } })
 }
 
 /** How many values an answer holds: a table's cells, a list's items, one for a chart. */

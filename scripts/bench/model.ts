@@ -1,7 +1,7 @@
 /**
  * The built-in model's benchmark: `npm run bench -- model [--model PATH] [--threads N] [--context N] [--gpu auto|cpu]
  * [--n 5] [--sample wikitq:50,hitab:50,aitqa:25,spider:25] [--limit N] [--select logprob|vote] [--repair on|off] [--profile paper|compact]
- * [--keep DIR] [--data DIR] [--logprob-cost] [--no-speed] [--cancel-only] [--json FILE]`.
+ * [--seeds fixed|random] [--keep DIR] [--data DIR] [--logprob-cost] [--no-speed] [--cancel-only] [--json FILE]`.
  * It loads the model in its own engine process, as the app does, and answers a fixed sample through the
  * evaluation (the app's prompt, sampling, extraction, CPython execution and official scoring): by default
  * the first 50 WikiTQ dev, 50 HiTab dev, 25 AIT-QA dev and 25 Spider dev questions (`--limit N` sets the
@@ -11,6 +11,9 @@
  * answered yet and reports over all of them, so a run can span sittings. `--repair` (on by default, as the
  * app does for the built-in model) asks once more, with the error, for each candidate whose program failed;
  * `--profile` lays the prompt out as the paper does or compactly (the built-in model's default).
+ * `--seeds fixed` (the default) seeds each engine request from its input, so that two versions of the code
+ * that build the same prompt draw the same programs and a comparison shows only what the change did;
+ * `--seeds random` samples as the app does, to see the spread between runs.
  *
  * Metrics (over WikiTQ and HiTab unless named for a dataset; left out when the sample has neither):
  * - model_load_ms, model_rss_mb: the engine process loading the model; its largest resident memory.
@@ -37,7 +40,8 @@
  * sampled tokens' log-probabilities cost (./model-logprobs.ts). --cancel-only measures loading and
  * cancelling alone, in a minute. --no-speed leaves out the parallel and prefix measurements.
  */
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -72,6 +76,24 @@ type Call = { candidates: boolean; firstSampleMs: number | null; stats: Generate
  * made while `logging` is on are also appended to it, so that a run resumed in the same --keep folder
  * reports the engine's figures over every question, not only over the ones it asked itself.
  */
+/**
+ * How samples are seeded: `fixed` seeds each request from its input, so that two versions of the code that
+ * build the same prompt draw the same programs and differ only where they differ; `random` as the app does.
+ */
+export type Seeds = 'fixed' | 'random'
+
+/** A seed made from a request's input: the first 31 bits of its sha256. */
+export function inputSeed(input: EngineJob['input']): number {
+  return createHash('sha256').update(JSON.stringify(input)).digest().readUInt32BE(0) & 0x7fffffff
+}
+
+/** The seeding a --keep folder was begun with (`random` for a folder begun before seeds were recorded); null for a new one. */
+function keptSeeds(out: string): Seeds | null {
+  const file = join(out, 'seeds')
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim() === 'random' ? 'random' : 'fixed'
+  return existsSync(join(out, 'engine.jsonl')) ? 'random' : null
+}
+
 class MeasuringHost extends EngineHost {
   readonly calls: Call[] = []
   /** The model spec the app's client asked for, to make requests of the same engine. */
@@ -80,7 +102,9 @@ class MeasuringHost extends EngineHost {
 
   constructor(
     private readonly candidateN: number,
-    private readonly log: string | null = null
+    private readonly log: string | null = null,
+    /** `fixed`: a request without a seed gets one made from its input, so the same prompt draws the same tokens. */
+    private readonly seeds: Seeds = 'fixed'
   ) {
     super(nodeEngineSpawner())
   }
@@ -91,6 +115,7 @@ class MeasuringHost extends EngineHost {
     let firstSampleMs: number | null = null
     const result = await super.generate({
       ...job,
+      ...(this.seeds === 'fixed' && job.seed === undefined ? { seed: inputSeed(job.input) } : {}),
       onSample: (index, sample) => {
         firstSampleMs ??= Date.now() - startedAt
         job.onSample?.(index, sample)
@@ -215,6 +240,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
       select: { type: 'string' },
       repair: { type: 'string' },
       profile: { type: 'string' },
+      seeds: { type: 'string' },
       keep: { type: 'string' },
       data: { type: 'string' },
       'logprob-cost': { type: 'boolean' },
@@ -238,6 +264,8 @@ export async function run(args: string[]): Promise<SuiteResult> {
   const repair = values.repair !== 'off'
   const profile = values.profile === undefined ? 'compact' : values.profile
   if (profile !== 'paper' && profile !== 'compact') throw new Error('--profile must be paper or compact')
+  const seeds = values.seeds === undefined ? 'fixed' : values.seeds
+  if (seeds !== 'fixed' && seeds !== 'random') throw new Error('--seeds must be fixed or random')
   const gpu = values.gpu === undefined ? undefined : values.gpu
   if (gpu !== undefined && gpu !== 'auto' && gpu !== 'cpu') throw new Error('--gpu must be auto or cpu')
   const threads = int('threads', values.threads)
@@ -251,8 +279,12 @@ export async function run(args: string[]): Promise<SuiteResult> {
   const out = values.keep === undefined ? mkdtempSync(join(tmpdir(), 'tableqa-bench-model-')) : resolve(values.keep)
   mkdirSync(out, { recursive: true })
   const log = join(out, 'engine.jsonl')
+  const kept = keptSeeds(out)
+  if (kept !== null && kept !== seeds)
+    throw new Error(`${out} holds a run with --seeds ${kept}; use another --keep folder for --seeds ${seeds}.`)
+  writeFileSync(join(out, 'seeds'), `${seeds}\n`)
   const earlier = loggedCalls(log)
-  const host = new MeasuringHost(n, log)
+  const host = new MeasuringHost(n, log, seeds)
   const stateDir = engineStateDir(defaultDataDir())
   const client = new ModelClient(config, { secrets: new MemorySecretStore(), builtin: { host, stateDir } })
   console.error(
@@ -399,7 +431,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
           maxStopMs: Math.max(...cancels.map((c) => c.stopMs)),
           hardStops: cancels.filter((c) => c.hardStop).length
         },
-        sampling: { n, temperature: TEMPERATURE, sample: Object.fromEntries(sample), apis: 'full', select, repair, profile },
+        sampling: { n, temperature: TEMPERATURE, sample: Object.fromEntries(sample), apis: 'full', select, repair, profile, seeds },
         engine: {
           requests: allCalls.length,
           requestsOfEarlierRuns: earlier.length,

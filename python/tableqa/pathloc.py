@@ -44,11 +44,13 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "CONTAINS_TESTER",
     "EQ_TESTER",
     "GET_READER",
     "LOC_READER",
     "bind_readers",
     "column_read",
+    "contains_test",
     "equal_test",
     "header_path_reads",
     "is_frame",
@@ -64,6 +66,8 @@ LOC_READER = "__tableqa_loc__"
 GET_READER = "__tableqa_get__"
 # The name a program's comparisons of a value with text (``X == "text"``) are routed through.
 EQ_TESTER = "__tableqa_eq__"
+# The name a program's text searches of a column (``X.str.contains("text")``) are routed through.
+CONTAINS_TESTER = "__tableqa_contains__"
 
 # A key longer than this is not a header path someone wrote by hand; it is left to pandas.
 MAX_LABELS = 8
@@ -313,6 +317,7 @@ def bind_readers(namespace: dict[str, Any]) -> None:
     namespace[LOC_READER] = loc_read
     namespace[GET_READER] = column_read
     namespace[EQ_TESTER] = equal_test
+    namespace[CONTAINS_TESTER] = contains_test
 
 
 def equal_test(left: Any, right: Any) -> Any:
@@ -345,6 +350,37 @@ def equal_test(left: Any, right: Any) -> Any:
     ):
         name = show_key(column.name) if column.name is not None else "the column"
         trace.record_unmatched(f"df[{name}] == {value!r} matched no row" + unmatched_detail(column, value))
+    return result
+
+
+def contains_test(column: Any, pattern: Any, *args: Any, **kwargs: Any) -> Any:
+    """``column.str.contains(pattern, ...)``, exactly as pandas gives it; when no cell of the column
+    contains the text, the search is recorded as one that matched no row (as :func:`equal_test` does),
+    with the cells that contain it written otherwise or are close to it.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> names = pd.Series(["Charmaine Sheh", "Moses Chan"], name="Winner")
+    >>> trace.reset_cells()
+    >>> contains_test(names, "sheh").tolist(), contains_test(names, "Sheh").tolist()
+    ([False, False], [True, False])
+    >>> trace.recorded_unmatched()
+    ["df['Winner'].str.contains('sheh') matched no row; cells of 'Winner' that contain it: 'Charmaine Sheh'"]
+    """
+    result = column.str.contains(pattern, *args, **kwargs)
+    pd = sys.modules.get("pandas")
+    if (
+        pd is not None
+        and isinstance(column, pd.Series)
+        and isinstance(pattern, str)
+        and isinstance(result, pd.Series)
+        and len(result)
+        and not result.fillna(False).astype(bool).any()
+    ):
+        name = show_key(column.name) if column.name is not None else "the column"
+        said = f"df[{name}].str.contains({pattern!r}) matched no row"
+        trace.record_unmatched(said + unmatched_detail(column, pattern))
     return result
 
 
@@ -493,6 +529,23 @@ class _LocReads(ast.NodeTransformer):
         call = ast.Call(func=ast.Name(id=EQ_TESTER, ctx=ast.Load()), args=list(sides), keywords=[])
         return ast.copy_location(call, node)
 
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        func = node.func
+        if not (
+            isinstance(func, ast.Attribute)
+            and func.attr == "contains"
+            and isinstance(func.value, ast.Attribute)
+            and func.value.attr == "str"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            return node
+        name = ast.Name(id=CONTAINS_TESTER, ctx=ast.Load())
+        call = ast.Call(func=name, args=[func.value.value, *node.args], keywords=node.keywords)
+        return ast.copy_location(call, node)
+
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
         self.generic_visit(node)
         target = node.value
@@ -510,9 +563,10 @@ class _LocReads(ast.NodeTransformer):
 
 def header_path_reads(tree: ast.Module) -> ast.Module:
     """The program with each ``X.loc[key]`` read routed through :func:`loc_read`, each other
-    subscript read ``X[key]`` through :func:`column_read` and each comparison ``X == "text"`` through
-    :func:`equal_test` (its namespace must bind them, :func:`bind_readers`); assignments, keys with
-    slices and positional indexers are left alone.
+    subscript read ``X[key]`` through :func:`column_read`, each comparison ``X == "text"`` through
+    :func:`equal_test` and each search ``X.str.contains("text")`` through :func:`contains_test` (its
+    namespace must bind them, :func:`bind_readers`); assignments, keys with slices and positional
+    indexers are left alone.
 
     Examples
     --------
@@ -526,6 +580,8 @@ def header_path_reads(tree: ast.Module) -> ast.Module:
     >>> print(ast.unparse(header_path_reads(ast.parse("d = df[df['t'] == 'NC']\\ne = 1 < x == 'a'"))))
     d = __tableqa_get__(df, __tableqa_eq__(__tableqa_get__(df, 't'), 'NC'))
     e = 1 < x == 'a'
+    >>> print(ast.unparse(header_path_reads(ast.parse("f = df.t.str.contains('NC', case=False)"))))
+    f = __tableqa_contains__(df.t, 'NC', case=False)
     """
     changed: ast.Module = _LocReads().visit(tree)
     return ast.fix_missing_locations(changed)

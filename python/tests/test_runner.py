@@ -631,3 +631,21 @@ def test_a_zero_answer_from_a_condition_that_matched_no_row_says_so() -> None:
     assert "unmatched" not in other
     # Each run starts with no record.
     assert "unmatched" not in ok_value(run("answer = 0", namespace))
+
+
+def test_a_text_search_that_matched_no_row_says_so_and_answers_as_pandas() -> None:
+    df = pd.DataFrame({"Winner": ["Charmaine Sheh", "Moses Chan", None], "Show": ["a", "b", "c"]})
+    namespace: dict[str, object] = {"df": df}
+    zero = ok_value(run('answer = df[df["Winner"].str.contains("sheh")].shape[0]', namespace))
+    assert zero["value"]["json"] == 0
+    assert zero["unmatched"] == [
+        "df['Winner'].str.contains('sheh') matched no row; cells of 'Winner' that contain it: "
+        "'Charmaine Sheh'"
+    ]
+    # Keywords reach pandas; a search that found a row carries no note.
+    found = ok_value(run('answer = df["Winner"].str.contains("sheh", case=False, na=False).sum()', namespace))
+    assert found["value"]["json"]["items"][0]["value"] == 1
+    assert "unmatched" not in found
+    # What is not a column fails as pandas fails.
+    message = error_of(run('answer = "abc".str.contains("a")', namespace))["message"]
+    assert message.startswith("AttributeError: 'str' object has no attribute 'str'")

@@ -16,6 +16,7 @@ import { importFile } from '../tables/import'
 import { structureGrid } from '../tables/structure'
 import type { AskRequest } from './ask'
 import { MAX_QUESTION_CHARS, ask } from './ask'
+import { REPEATED_NOTE } from './repair'
 
 const QUESTION = 'how many percent of black male workers were employed in the transportation and warehousing sector?'
 const QA_PROMPT = /^Answer the question in as few words as possible/
@@ -232,6 +233,8 @@ describe('ask on a HiTab table', () => {
     expect(result.value.answer?.items).toEqual([{ value: 11.1, type: 'number' }])
     const repairs = server.requests.slice(before).filter((r) => r.prompt.includes('That program did not work'))
     expect(repairs.map((r) => r.body?.['temperature'])).toEqual([0, 0.5])
+    // The second time, the model is told that the same program fails the same way.
+    expect(repairs.map((r) => r.prompt.includes(REPEATED_NOTE))).toEqual([false, true])
   })
 
   it('leaves whole rows out of the vote where one number was asked and a program gave one value', async () => {

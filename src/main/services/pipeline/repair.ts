@@ -7,7 +7,8 @@
  * The repair's prompt starts with the question's own prompt, so an engine that keeps evaluated prompts
  * reads only the program and the error. It is sampled greedily: one fix per failed program. Small models
  * often answer the greedy repair with the failed program again, which can only fail again; such a repeat
- * is sampled once more at the question's temperature (the engine already holds that prompt).
+ * is asked once more at the question's temperature, with a note that the same program fails the same way
+ * (the engine already holds the prompt up to the note).
  */
 
 import type { AnswerCell, AnswerTable, AskAnswer } from '../../../shared/ask'
@@ -18,6 +19,9 @@ import type { ModelClient } from '../model'
 import type { BuiltPrompt, PromptLibrary } from '../prompt'
 import { fillTemplate } from '../prompt'
 import { extractProgram } from './extract'
+
+/** Added to the note when the model answered a repair with the failed program again. */
+export const REPEATED_NOTE = 'Writing the same program again gives the same result: change the part that fails.'
 
 /** Most characters of the error the model is shown. */
 const ERROR_CHARS = 400
@@ -179,8 +183,8 @@ export function sameProgram(a: string, b: string): boolean {
 }
 
 /**
- * Asks the model to fix `program`, which failed as `note` says: greedily, and once more at `temperature`
- * when that reply repeats the program (a temperature of 0 asks only once).
+ * Asks the model to fix `program`, which failed as `note` says: greedily, and once more at `temperature`,
+ * with `REPEATED_NOTE`, when that reply repeats the program (a temperature of 0 asks only once).
  */
 export async function repairProgram(
   client: ModelClient,
@@ -190,8 +194,8 @@ export async function repairProgram(
   note: string,
   o: { maxTokens: number; temperature: number; signal?: AbortSignal }
 ): Promise<Result<Repair>> {
-  const request = repairPrompt(prompt, library, program, note)
-  const ask = async (temperature: number): Promise<Result<Repair>> => {
+  const ask = async (temperature: number, said: string): Promise<Result<Repair>> => {
+    const request = repairPrompt(prompt, library, program, said)
     const sampled = await client.sample({
       ...request,
       ...(prompt.prefill === null ? {} : { prefill: prompt.prefill }),
@@ -207,11 +211,11 @@ export async function repairProgram(
     if (sample === undefined) return fail('model-bad-reply', 'The model sent no repair.')
     return ok({ sample, program: extractProgram(sample.text, prompt.codePrefix === null ? {} : { codePrefix: prompt.codePrefix }) })
   }
-  const first = await ask(0)
+  const first = await ask(0, note)
   if (!first.ok) return first
   const repeated = first.value.program.ok && sameProgram(first.value.program.value, program)
   if (!repeated || o.temperature <= 0) return first
-  const again = await ask(o.temperature)
+  const again = await ask(o.temperature, `${note} ${REPEATED_NOTE}`)
   // A second reply that fails to arrive leaves the first: the candidate is then run as it was.
   return again.ok ? again : first
 }

@@ -635,7 +635,8 @@ def filter_rows(df: pd.DataFrame, column: Path, op: str, value: Any, *more: Any)
         hits = [bool(test(x)) for x in cells.tolist()]
         if df.shape[0] and not any(hits) and test_op == "==":
             said = f"filter_rows(df, {col!r}, '==', {test_value!r}) matched no row"
-            trace.record_unmatched(said + unmatched_detail(cells, test_value))
+            codes = (f"filter_rows(df, {col!r}, 'contains', {{}})", f"filter_rows(df, {col!r}, '==', {{}})")
+            trace.record_unmatched(said + unmatched_detail(cells, test_value, *codes))
         keep = [k and h for k, h in zip(keep, hits, strict=True)]
     return df.iloc[[i for i, k in enumerate(keep) if k], :]
 
@@ -644,9 +645,13 @@ def filter_rows(df: pd.DataFrame, column: Path, op: str, value: Any, *more: Any)
 UNMATCHED_CELLS = 3
 
 
-def unmatched_detail(cells: pd.Series, value: Any) -> str:
+def unmatched_detail(cells: pd.Series, value: Any, contains_code: str = "", equals_code: str = "") -> str:
     """What the cells of a column hold instead of a text value no cell equals: the cells that contain it,
     else the closest ones, as a clause to follow the condition; ``""`` when neither.
+
+    ``contains_code`` and ``equals_code`` are the condition written as a search for the text and as a
+    comparison with a cell, ``{}`` standing for the text: given, the clause ends with the one that selects
+    the cells it names (a small model follows code more readily than advice).
 
     Examples
     --------
@@ -655,6 +660,8 @@ def unmatched_detail(cells: pd.Series, value: Any) -> str:
     "; cells of 'Town' that contain it: 'Raleigh, NC', 'Durham, NC'"
     >>> unmatched_detail(pd.Series(["Yukon", "Nunavut"], name="Province"), "Yukonn")
     "; the closest cells of 'Province': 'Yukon'"
+    >>> unmatched_detail(pd.Series(["Yukon", "Nunavut"], name="P"), "Yukonn", "x.has({})", "x == {}")
+    "; the closest cells of 'P': 'Yukon' (write x == 'Yukon')"
     """
     import difflib
 
@@ -665,10 +672,13 @@ def unmatched_detail(cells: pd.Series, value: Any) -> str:
     name = show_key(cells.name) if cells.name is not None else "the column"
     holding = [x for x in texts if key and key in label_key(x)][:UNMATCHED_CELLS]
     if holding:
-        return f"; cells of {name} that contain it: {', '.join(map(repr, holding))}"
+        plain = contains_code and any(value.lower() in x.lower() for x in holding)
+        code = f" (select them with {contains_code.replace('{}', repr(value))})" if plain else ""
+        return f"; cells of {name} that contain it: {', '.join(map(repr, holding))}{code}"
     close = difflib.get_close_matches(value, texts, n=UNMATCHED_CELLS, cutoff=0.6)
     if close:
-        return f"; the closest cells of {name}: {', '.join(map(repr, close))}"
+        code = f" (write {equals_code.replace('{}', repr(close[0]))})" if equals_code else ""
+        return f"; the closest cells of {name}: {', '.join(map(repr, close))}{code}"
     return ""
 
 

@@ -332,8 +332,12 @@ def equal_test(left: Any, right: Any) -> Any:
     >>> trace.reset_cells()
     >>> equal_test(towns, "NC").tolist(), equal_test("a", "a")
     ([False, False], True)
-    >>> trace.recorded_unmatched()
-    ["df['Town'] == 'NC' matched no row; cells of 'Town' that contain it: 'Raleigh, NC'"]
+    >>> said, cells = trace.recorded_unmatched()[0].split("; ")
+    >>> said
+    "df['Town'] == 'NC' matched no row"
+    >>> print(cells.replace(" (", "\\n("))
+    cells of 'Town' that contain it: 'Raleigh, NC'
+    (select them with df['Town'].str.contains('NC', case=False))
     """
     result = left == right
     pd = sys.modules.get("pandas")
@@ -349,7 +353,9 @@ def equal_test(left: Any, right: Any) -> Any:
         and not result.any()
     ):
         name = show_key(column.name) if column.name is not None else "the column"
-        trace.record_unmatched(f"df[{name}] == {value!r} matched no row" + unmatched_detail(column, value))
+        codes = (f"df[{name}].str.contains({{}}, case=False)", f"df[{name}] == {{}}")
+        said = f"df[{name}] == {value!r} matched no row"
+        trace.record_unmatched(said + unmatched_detail(column, value, *codes))
     return result
 
 
@@ -365,8 +371,12 @@ def contains_test(column: Any, pattern: Any, *args: Any, **kwargs: Any) -> Any:
     >>> trace.reset_cells()
     >>> contains_test(names, "sheh").tolist(), contains_test(names, "Sheh").tolist()
     ([False, False], [True, False])
-    >>> trace.recorded_unmatched()
-    ["df['Winner'].str.contains('sheh') matched no row; cells of 'Winner' that contain it: 'Charmaine Sheh'"]
+    >>> said, cells = trace.recorded_unmatched()[0].split("; ")
+    >>> said
+    "df['Winner'].str.contains('sheh') matched no row"
+    >>> print(cells.replace(" (", "\\n("))
+    cells of 'Winner' that contain it: 'Charmaine Sheh'
+    (select them with df['Winner'].str.contains('sheh', case=False))
     """
     result = column.str.contains(pattern, *args, **kwargs)
     pd = sys.modules.get("pandas")
@@ -380,7 +390,8 @@ def contains_test(column: Any, pattern: Any, *args: Any, **kwargs: Any) -> Any:
     ):
         name = show_key(column.name) if column.name is not None else "the column"
         said = f"df[{name}].str.contains({pattern!r}) matched no row"
-        trace.record_unmatched(said + unmatched_detail(column, pattern))
+        codes = (f"df[{name}].str.contains({{}}, case=False)", f"df[{name}] == {{}}")
+        trace.record_unmatched(said + unmatched_detail(column, pattern, *codes))
     return result
 
 

@@ -614,12 +614,12 @@ def test_a_zero_answer_from_a_condition_that_matched_no_row_says_so() -> None:
     assert zero["value"]["json"]["items"][0]["value"] == 0
     assert zero["unmatched"] == [
         "df['Home Town'] == 'NC' matched no row; cells of 'Home Town' that contain it: 'Raleigh, NC', "
-        "'Durham, NC'"
+        "'Durham, NC' (select them with df['Home Town'].str.contains('NC', case=False))"
     ]
     rows = ok_value(run('answer = len(filter_rows(df, "Home Town", "==", "Boston"))', namespace))
     assert rows["unmatched"] == [
         "filter_rows(df, 'Home Town', '==', 'Boston') matched no row; cells of 'Home Town' that contain it: "
-        "'Boston, MA'"
+        "'Boston, MA' (select them with filter_rows(df, 'Home Town', 'contains', 'Boston'))"
     ]
     # A condition that matched, or an answer that is not zero or empty, carries no such note; what pandas
     # answers is unchanged by the routing.
@@ -640,7 +640,7 @@ def test_a_text_search_that_matched_no_row_says_so_and_answers_as_pandas() -> No
     assert zero["value"]["json"] == 0
     assert zero["unmatched"] == [
         "df['Winner'].str.contains('sheh') matched no row; cells of 'Winner' that contain it: "
-        "'Charmaine Sheh'"
+        "'Charmaine Sheh' (select them with df['Winner'].str.contains('sheh', case=False))"
     ]
     # Keywords reach pandas; a search that found a row carries no note.
     found = ok_value(run('answer = df["Winner"].str.contains("sheh", case=False, na=False).sum()', namespace))
@@ -649,3 +649,23 @@ def test_a_text_search_that_matched_no_row_says_so_and_answers_as_pandas() -> No
     # What is not a column fails as pandas fails.
     message = error_of(run('answer = "abc".str.contains("a")', namespace))["message"]
     assert message.startswith("AttributeError: 'str' object has no attribute 'str'")
+
+
+def test_a_condition_that_matched_no_row_is_written_as_code_that_selects_the_cells_named() -> None:
+    from tableqa.ops import filter_rows
+
+    df = pd.DataFrame({"Province": ["Yukon", "Nunavut"], "Wine": [20, 9], "Place": ["St Louis, MO", "Oslo"]})
+    namespace = {"df": df, "filter_rows": filter_rows}
+    close = ok_value(run('answer = len(filter_rows(df, "Province", "==", "Yukonn"))', namespace))
+    assert close["unmatched"] == [
+        "filter_rows(df, 'Province', '==', 'Yukonn') matched no row; the closest cells of 'Province': "
+        "'Yukon' (write filter_rows(df, 'Province', '==', 'Yukon'))"
+    ]
+    compared = ok_value(run('answer = (df["Province"] == "Yukonn").sum()', namespace))
+    assert compared["unmatched"][0].endswith("(write df['Province'] == 'Yukon')")
+    # A cell that holds the text only once punctuation is set aside gets no str.contains code, which would
+    # not find it.
+    dotted = ok_value(run('answer = (df["Place"] == "St. Louis").sum()', namespace))
+    assert dotted["unmatched"] == [
+        "df['Place'] == 'St. Louis' matched no row; cells of 'Place' that contain it: 'St Louis, MO'"
+    ]

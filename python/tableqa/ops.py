@@ -10,6 +10,7 @@ Source cells that these functions read are recorded for the answer's provenance.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -553,6 +554,26 @@ def pct_change(df: pd.DataFrame, old: Path, new: Path, axis: Axis = "columns", a
 _OPS = ("==", "!=", ">", ">=", "<", "<=", "contains", "startswith", "endswith", "in", "not in")
 
 
+# A number followed by a unit or suffix that holds no digit: "113.6 m", "16 km²", "1st", "3 goals".
+_QUANTITY = re.compile(r"\s*([-\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)\s*([^\d\s:/.,(][^\d:/]*)")
+
+
+def cell_number(cell: Any) -> float | None:
+    """A cell's number for a comparison: as :func:`tableqa.text.parse_number` reads it, else the number
+    of a quantity written with its unit or suffix after it; None when neither.
+
+    Examples
+    --------
+    >>> [cell_number(x) for x in ("1,234", "113.6 m", "16 km²", "1st", "12 (3)", "3:20.5", "2010/11", "m")]
+    [1234.0, 113.6, 16.0, 1.0, None, None, None, None]
+    """
+    value = parse_number(_py(cell))
+    if value is not None or not isinstance(cell, str):
+        return value
+    m = _QUANTITY.fullmatch(cell)
+    return None if m is None else float(m.group(1).replace(",", "").replace("\u2212", "-"))
+
+
 def _cell_test(op: str, value: Any) -> Any:
     if op in ("in", "not in"):
         options = list(value) if isinstance(value, (list, tuple, set)) else [value]
@@ -572,7 +593,7 @@ def _cell_test(op: str, value: Any) -> Any:
         key = label_key(value)
 
         def equal(x: Any) -> bool:
-            xv = parse_number(_py(x))
+            xv = cell_number(x)
             if num is not None and xv is not None and not math.isnan(num) and not math.isnan(xv):
                 return abs(num - xv) < 1e-9
             return label_key(x) == key
@@ -583,7 +604,7 @@ def _cell_test(op: str, value: Any) -> Any:
     target = num
 
     def compare_num(x: Any) -> bool:
-        xv = parse_number(_py(x))
+        xv = cell_number(x)
         if xv is None or math.isnan(xv):
             return False
         return {">": xv > target, ">=": xv >= target, "<": xv < target, "<=": xv <= target}[op]
@@ -595,7 +616,8 @@ def filter_rows(df: pd.DataFrame, column: Path, op: str, value: Any, *more: Any)
     """Rows whose value in ``column`` satisfies ``op value``.
 
     Equality compares numbers by value when both sides read as numbers, otherwise text ignoring
-    case, spacing and punctuation. Comparisons (``>``, ``<=`` ...) read numbers from cell text.
+    case, spacing and punctuation. Both read numbers from cell text (:func:`cell_number`: also a
+    quantity with its unit or suffix after it, ``113.6 m`` or ``1st``).
 
     Parameters
     ----------

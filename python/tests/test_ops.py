@@ -246,6 +246,21 @@ class TestFlatTableHelpers:
     def test_filter_rows_on_numbers(self, flat: pd.DataFrame, op: str, value: Any, count_: int) -> None:
         assert len(filter_rows(flat, "gold", op, value)) == count_
 
+    def test_filter_rows_reads_quantities_written_with_a_unit_or_suffix(self) -> None:
+        df = pd.DataFrame(
+            {
+                "Name": ["a", "b", "c", "d"],
+                "Height": ["113.6 m", "80 m", "46.5 m", "—"],
+                "Place": ["1st", "6th", "2nd", "DNF"],
+                "Time": ["3:20.5", "3:21.0", "3:19.9", ""],
+            }
+        )
+        assert filter_rows(df, "Height", "<=", 80)["Name"].tolist() == ["b", "c"]
+        assert filter_rows(df, "Place", "==", "1")["Name"].tolist() == ["a"]
+        assert filter_rows(df, "Place", "<", 3)["Name"].tolist() == ["a", "c"]
+        # Times are no quantity with a unit: no number is read from them.
+        assert filter_rows(df, "Time", ">", 3)["Name"].tolist() == []
+
     def test_filter_rows_rejects_bad_input(self, flat: pd.DataFrame) -> None:
         with pytest.raises(ValueError, match="op must be one of"):
             filter_rows(flat, "gold", "~", 1)

@@ -352,11 +352,17 @@ def equal_test(left: Any, right: Any) -> Any:
         and result.dtype == bool
         and not result.any()
     ):
-        name = show_key(column.name) if column.name is not None else "the column"
-        codes = (f"df[{name}].str.contains({{}}, case=False)", f"df[{name}] == {{}}")
-        said = f"df[{name}] == {value!r} matched no row"
-        trace.record_unmatched(said + unmatched_detail(column, value, *codes))
+        _record_no_match(column, value, "df[{}] == {!r}")
     return result
+
+
+def _record_no_match(column: pd.Series, text: str, condition: str) -> None:
+    """Record ``condition`` (``{}`` the column's name, ``{!r}`` the text) as one that matched no row of
+    ``column``, with what its cells hold and the code that selects them."""
+    name = show_key(column.name) if column.name is not None else "the column"
+    codes = (f"df[{name}].str.contains({{}}, case=False)", f"df[{name}] == {{}}")
+    said = condition.format(name, text) + " matched no row"
+    trace.record_unmatched(said + unmatched_detail(column, text, *codes))
 
 
 def contains_test(column: Any, pattern: Any, *args: Any, **kwargs: Any) -> Any:
@@ -388,10 +394,7 @@ def contains_test(column: Any, pattern: Any, *args: Any, **kwargs: Any) -> Any:
         and len(result)
         and not result.fillna(False).astype(bool).any()
     ):
-        name = show_key(column.name) if column.name is not None else "the column"
-        said = f"df[{name}].str.contains({pattern!r}) matched no row"
-        codes = (f"df[{name}].str.contains({{}}, case=False)", f"df[{name}] == {{}}")
-        trace.record_unmatched(said + unmatched_detail(column, pattern, *codes))
+        _record_no_match(column, pattern, "df[{}].str.contains({!r})")
     return result
 
 

@@ -97,8 +97,11 @@ function isCell(v: unknown): v is AnswerCell {
   return v === null || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean'
 }
 
-/** Read the wrapper's JSON string back; null when the value is not one. */
-export function readShaped(json: unknown): ShapedAnswer | null {
+/** What the wrapper's JSON string carries beside the answer: labels of its first values, and unmatched conditions. */
+export type ShapedNotes = { labels: string[][] | null; unmatched: string[] }
+
+/** The wrapper's JSON string as an object; null when the value is not one. */
+function wrapperObject(json: unknown): Record<string, unknown> | null {
   if (typeof json !== 'string') return null
   let v: unknown
   try {
@@ -106,9 +109,11 @@ export function readShaped(json: unknown): ShapedAnswer | null {
   } catch {
     return null
   }
-  if (typeof v !== 'object' || v === null) return null
-  const o = v as Record<string, unknown>
-  switch (o.kind) {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null
+}
+
+function shapedOf(o: Record<string, unknown> | null): ShapedAnswer | null {
+  switch (o?.kind) {
     case 'none':
       return { kind: 'none' }
     case 'scalar':
@@ -122,26 +127,28 @@ export function readShaped(json: unknown): ShapedAnswer | null {
   }
 }
 
-/** What the wrapper's JSON string carries beside the answer: labels of its first values, and unmatched conditions. */
-export type ShapedNotes = { labels: string[][] | null; unmatched: string[] }
+function notesOf(o: Record<string, unknown> | null): ShapedNotes {
+  const texts = (x: unknown): x is string[] => Array.isArray(x) && x.every((t) => typeof t === 'string')
+  return {
+    labels: Array.isArray(o?.labels) && o.labels.every(texts) ? o.labels.slice(0, LABELS) : null,
+    unmatched: texts(o?.unmatched) ? o.unmatched : []
+  }
+}
+
+/** The wrapper's answer (null when the value is not the wrapper's JSON) and its notes, read in one pass. */
+export function readWrapped(json: unknown): { answer: ShapedAnswer | null; notes: ShapedNotes } {
+  const o = wrapperObject(json)
+  return { answer: shapedOf(o), notes: notesOf(o) }
+}
+
+/** Read the wrapper's JSON string back; null when the value is not one. */
+export function readShaped(json: unknown): ShapedAnswer | null {
+  return shapedOf(wrapperObject(json))
+}
 
 /** Read the wrapper's notes (see `ShapedNotes`); none when the value is not the wrapper's JSON. */
 export function readShapedNotes(json: unknown): ShapedNotes {
-  const none: ShapedNotes = { labels: null, unmatched: [] }
-  if (typeof json !== 'string') return none
-  let v: unknown
-  try {
-    v = JSON.parse(json)
-  } catch {
-    return none
-  }
-  if (typeof v !== 'object' || v === null) return none
-  const o = v as Record<string, unknown>
-  const texts = (x: unknown): x is string[] => Array.isArray(x) && x.every((t) => typeof t === 'string')
-  return {
-    labels: Array.isArray(o.labels) && o.labels.every(texts) ? o.labels.slice(0, LABELS) : null,
-    unmatched: texts(o.unmatched) ? o.unmatched : []
-  }
+  return notesOf(wrapperObject(json))
 }
 
 /** Python's `str()` of a cell, as a prediction string for the WikiTQ matcher. */

@@ -16,7 +16,7 @@ import { inView } from '../tables/structure'
 import { encodeTable, type Executor } from '../python/types'
 import { postprocessPrediction, removeDistinct, replaceCurrentYear } from './score/spider'
 import { scoreAnswer } from './score/index'
-import { answerStrings, readShaped, readShapedNotes, sqlProgram, wrapProgram, type ShapedNotes } from './program'
+import { answerStrings, readWrapped, sqlProgram, wrapProgram, type ShapedNotes } from './program'
 import { progressBar } from './progress'
 import type { GoldQuery } from './spider-gold'
 import { summarize, summaryMarkdown, type RunSummary } from './summary'
@@ -194,9 +194,9 @@ async function execute(
     ...(o.source.trusted === true ? { trusted: true } : { scope: q.id })
   })
   if (!result.ok) return { candidate: c, ok: false, error: result.error.message, code, sqlChanged, qaCalls }
-  const answer = readShaped(result.value.value?.json)
+  const { answer, notes } = readWrapped(result.value.value?.json)
   if (answer === null) return { candidate: c, ok: false, error: 'the program gave no readable answer', code, sqlChanged, qaCalls }
-  return { candidate: c, ok: true, answer, notes: readShapedNotes(result.value.value?.json), code, sqlChanged, qaCalls }
+  return { candidate: c, ok: true, answer, notes, code, sqlChanged, qaCalls }
 }
 
 function candidateRecord(r: Executed, correct: boolean | null): CandidateRecord {

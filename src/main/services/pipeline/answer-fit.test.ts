@@ -55,6 +55,42 @@ describe('preferFitting', () => {
     expect(voted(words)).toBe(1)
   })
 
+  it('reads an answer that rewords an alternative as naming it, when it shares the most words with that one alone', () => {
+    // The alternatives hold "or" themselves ("strong or very strong"), and the answers drop a word of them.
+    const question =
+      'which adults were less likely to be food insecure, those with strong or very strong extended family ties or those with weaker family ties?'
+    const candidates = [cand('true', -1), cand('strong', -2), cand('weaker', -1.5), cand('strong', -2.1), cand('stronger', -0.5)]
+    const gists = [
+      one(true),
+      one('strong or very strong family ties'),
+      one('weaker family ties'),
+      one('strong or very strong family ties'),
+      one('stronger family')
+    ]
+    const fitted = preferFitting(candidates, gists, question)
+    expect(fitted.candidates.map((c) => c.exec.ok)).toEqual([false, true, true, true, false])
+    expect(voted(fitted.candidates)).toBe(1)
+    // Words the alternatives share ("family ties") name neither; a word of no alternative names none.
+    const tests = answerTests(question)
+    const choice = tests.find((t) => t.name === 'one of the alternatives')
+    expect(choice?.passes(one('family ties'))).toBe(false)
+    expect(choice?.passes(one('very strong ties at work'))).toBe(false)
+    expect(choice?.passes(one('those with weaker ties'))).toBe(true)
+  })
+
+  it('prefers a year where "what year" was asked', () => {
+    // Two programs counted rows that matched nothing; one read the year.
+    const candidates = [cand('0', -1), cand('0', -1.1), cand('2010', -2), cand(null, -0.4)]
+    const gists = [one(0), one(0), one(2010), { size: 0 }]
+    const fitted = preferFitting(candidates, gists, 'what year had a total of 2 titles released?')
+    expect(voted(fitted.candidates)).toBe(2)
+    expect(fitted.leftOut).toEqual([{ indices: [0, 1], failed: 'something other than a year where a year was asked' }])
+    const year = answerTests('in which year did the team move?').find((t) => t.name === 'a year')
+    expect(['2010–11', 'May 3, 1999', 1987].map((v) => year?.passes(one(v)))).toEqual([true, true, true])
+    expect([0, 12345, 'none', '98'].map((v) => year?.passes(one(v)))).toEqual([false, false, false, false])
+    expect(answerTests('how many years did the team play?').map((t) => t.name)).not.toContain('a year')
+  })
+
   it('prefers a name where "who" was asked, yes or no where "did" was asked', () => {
     const who = preferFitting(
       [cand('3', -1), cand('3', -1), cand('ada', -2)],

@@ -1,10 +1,10 @@
 /**
  * Which answers fit the question. A question's phrasing says what its answer looks like: one number for
  * "how many …" or "what percentage …", one of the alternatives a choice names ("which …, A or B?"), a name
- * for "who …", yes or no for "is …" / "did …". An answer of another shape is a wrong reading (a whole row where
- * one cell was asked, a count where a name was asked, one of the two values compared where the choice between
- * them was asked), however many programs share it. So before the vote, where some program gave an answer that
- * fits, the answers that do not take no part in the choice.
+ * for "who …", a year for "what year …", yes or no for "is …" / "did …". An answer of another shape is a
+ * wrong reading (a whole row where one cell was asked, a count where a name was asked, one of the two values
+ * compared where the choice between them was asked), however many programs share it. So before the vote,
+ * where some program gave an answer that fits, the answers that do not take no part in the choice.
  *
  * Each test applies only where some answer passes it (and the tests before it), so a question none of whose
  * answers fit is decided as before. The cues are rules of English question phrasing, not read from any
@@ -27,6 +27,9 @@ export type Fitted = { candidates: Candidate[]; leftOut: { indices: number[]; fa
 
 /** "who …", "whom …", "whose …": a person's, a team's, a place's name. */
 const ASKS_WHO = /^\s*(who|whom|whose)\b/i
+/** "what year …", "in which year …": a year, written with four digits ("2010", "2010–11", "May 3, 2010"). */
+const ASKS_YEAR = /\b(what|which) year\b/i
+const HAS_YEAR = /(^|\D)\d{4}(\D|$)/
 /** "is …", "did …", "has …" without alternatives: yes or no. */
 const ASKS_YES_NO = /^\s*(is|are|was|were|did|does|do|has|have|had|can|could)\b/i
 const YES_NO = /^(yes|no|true|false)$/i
@@ -44,14 +47,34 @@ function words(value: string): string {
     .replace(/^(the|a|an) /, '')
 }
 
-/** Whether a one-value answer names one of the alternatives: the same words, or one contains the other as whole words. */
+/** Words that carry no content of their own in a named alternative ("those with …", "the ones in …"). */
+const FUNCTION_WORDS = new Set('a an the of in on at to for from by with and or those these that who which whose ones'.split(' '))
+
+function contentWords(value: string): Set<string> {
+  return new Set(value.split(' ').filter((w) => w !== '' && !FUNCTION_WORDS.has(w)))
+}
+
+/**
+ * Whether a one-value answer names one of the alternatives: the same words, or one contains the other as whole
+ * words (for one alternative only: "family ties" names neither of two kinds of family ties). An answer that
+ * rewords an alternative ("strong or very strong family ties" for "those with strong or very strong extended
+ * family ties") names the alternative it shares the most content words with, when every one of its content
+ * words is in that alternative and it shares fewer with each other one. (An alternative that itself holds "or"
+ * is split by it; the rule then still finds the part it shares the most with.)
+ */
 function namesOneOf(value: AnswerCell | undefined, alternatives: string[]): boolean {
   const answer = words(text(value))
   if (answer === '') return false
-  return alternatives.some((alt) => {
+  const named = alternatives.filter((alt) => {
     const a = words(alt)
     return a !== '' && (` ${answer} `.includes(` ${a} `) || ` ${a} `.includes(` ${answer} `))
-  })
+  }).length
+  if (named > 0) return named === 1
+  const own = contentWords(answer)
+  if (own.size === 0) return false
+  const shared = alternatives.map((alt) => [...contentWords(words(alt))].filter((w) => own.has(w)).length)
+  const best = Math.max(...shared)
+  return best === own.size && shared.filter((n) => n === best).length === 1
 }
 
 /** The tests a question's answers are held to, strongest first. */
@@ -77,6 +100,12 @@ export function answerTests(question: string): Test[] {
       name: 'a name',
       failed: 'a number where a name was asked',
       passes: (g) => g.size !== 1 || (typeof g.value === 'string' && /\p{L}/u.test(g.value))
+    })
+  if (ASKS_YEAR.test(question))
+    tests.push({
+      name: 'a year',
+      failed: 'something other than a year where a year was asked',
+      passes: (g) => g.size === 1 && HAS_YEAR.test(text(g.value))
     })
   if (ASKS_YES_NO.test(question) && !/\bor\b/i.test(question))
     tests.push({

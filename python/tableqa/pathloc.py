@@ -19,9 +19,12 @@ pandas raises ``KeyError``, ``IndexingError`` or ``IndexError`` (more key parts 
 DataFrame and the key is made of labels (or of label paths), the labels are read as header paths
 (:func:`tableqa.headers.match_header`): split into a row part and a column part in every way their
 order allows, each part naming one header or one whole branch (its labels top down, or, when only one
-order of them names a header, in any order: ``df.loc["services", "employed"]``). When exactly one
-reading fits (the split the key was written with wins among several), that selection is returned and a
-line on stderr says how the key was read; otherwise pandas' own error is raised with a note that says
+order of them names a header, in any order: ``df.loc["services", "employed"]``); when no such split
+fits, a key of up to five labels is also read with the two axes' labels interleaved
+(``df.loc["employed", "2020", "services"]``), if exactly one way to give each label an axis fits. When
+exactly one reading fits (the split the key was written with wins among several), that selection is
+returned and a line on stderr says how the key was read; otherwise pandas' own error is raised with a
+note that says
 which labels are no header of the table (with close matches), or, when all are, which label names
 several headers (the same label under different parents) or how to write the key
 (the runner adds the note to the error message, and where the labels stand). Nothing pandas answers
@@ -186,13 +189,51 @@ def read_key(frame: pd.DataFrame, key: object) -> tuple[list[int], list[int]] | 
                 continue
             readings[(rows_first, i)] = (rows, cols)
     if not readings:
-        return None
+        return _interleaved(row_keys, col_keys, labels)
     if (True, written) in readings:
         return readings[(True, written)]
     distinct = {(tuple(r), tuple(c)) for r, c in readings.values()}
     if len(distinct) != 1:
         return None
     return next(iter(readings.values()))
+
+
+# Keys of up to this many labels are also read with the two axes' labels interleaved.
+MAX_INTERLEAVED = 5
+
+
+def _interleaved(
+    row_keys: Sequence[Hashable], col_keys: Sequence[Hashable], labels: Sequence[Label]
+) -> tuple[list[int], list[int]] | None:
+    """The one reading of ``labels`` as a row path and a column path whose labels are interleaved
+    (``("percent", "men", "services")`` for the row ``("percent", "services")`` and the column
+    ``"men"``): every way to give each label to one axis, keeping their order within it. None when no
+    such split, or more than one, names headers on both axes.
+
+    Examples
+    --------
+    >>> rows = [("percent", "services"), ("percent", "industry")]
+    >>> cols = [("men", "total"), ("women", "total")]
+    >>> _interleaved(rows, cols, ["percent", "women", "services"])
+    ([0], [1])
+    >>> _interleaved(rows, cols, ["percent", "total", "services"]) is None
+    True
+    """
+    if not 3 <= len(labels) <= MAX_INTERLEAVED:
+        return None
+    found: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    for sides in itertools.product((True, False), repeat=len(labels)):
+        row_part = [x for x, is_row in zip(labels, sides, strict=True) if is_row]
+        col_part = [x for x, is_row in zip(labels, sides, strict=True) if not is_row]
+        if not row_part or not col_part:
+            continue
+        rows, cols = _branch(row_keys, row_part), _branch(col_keys, col_part)
+        if rows is not None and cols is not None:
+            found.add((tuple(rows), tuple(cols)))
+    if len(found) != 1:
+        return None
+    row_positions, col_positions = next(iter(found))
+    return list(row_positions), list(col_positions)
 
 
 def _select(frame: pd.DataFrame, rows: list[int], cols: list[int]) -> Any:

@@ -386,6 +386,24 @@ def test_loc_reads_the_labels_of_one_path_written_child_first() -> None:
     assert out["value"]["json"]["items"][0]["value"] == 1
 
 
+def test_loc_reads_the_labels_of_two_axes_interleaved_when_one_split_fits() -> None:
+    df = _survey()
+    # The row ("percent", "mining") with the column "immigrant" written between its labels.
+    out = ok_value(run('answer = df.loc["percent", "immigrant", "mining"]', {"df": df}))
+    assert out["value"]["json"]["items"][0]["value"] == 1.0
+    read = "read as header paths: row ('percent', 'mining'), column ('black male workers', 'immigrant')"
+    assert read in out["stderr"]
+    # A column path between the row's labels, and a branch of columns: its values.
+    program = 'answer = df.loc["percent", ("other male workers", "total"), "transportation and warehousing"]'
+    assert ok_value(run(program, {"df": df}))["value"]["json"]["items"][0]["value"] == 7.1
+    out = ok_value(run('answer = df.loc["percent", "black male workers", "mining"]', {"df": df}))
+    assert [i["value"] for i in out["value"]["json"]["items"]] == [1.0, 2.0]
+    # "total" is a row and a column header: two splits fit, so pandas' error stays, with its note.
+    program = 'answer = df.loc["percent", "total", "other male workers"]'
+    message = error_of(run(program, {"df": df}))["message"]
+    assert message.startswith(("KeyError", "IndexingError", "IndexError"))
+
+
 def test_a_column_label_below_the_top_level_reads_that_column_and_says_so() -> None:
     df = _survey()
     # pandas wants the top level first: df["immigrant"] is a KeyError there; it names one column.

@@ -138,6 +138,19 @@ describe('preferFitting', () => {
     expect(preferFitting([cand('a', -1)], [one('a')], 'what was the name of the ship?').leftOut).toEqual([])
   })
 
+  it('leaves out true or false where no yes-or-no question was asked', () => {
+    const candidates = [cand('true', -1), cand('true', -1.1), cand('rural', -2)]
+    const gists = [one(true), one(true), one('rural areas')]
+    const fitted = preferFitting(candidates, gists, 'which type of adults has a higher probability of food insecurity?')
+    expect(voted(fitted.candidates)).toBe(2)
+    expect(fitted.leftOut.map(leftOutNote)).toEqual([
+      'Candidates 1 and 2 gave true or false where no yes-or-no question was asked, so they took no part in the choice.'
+    ])
+    // A list of flags, and "was …" questions, are left alone.
+    expect(preferFitting(candidates, [{ size: 3 }, { size: 3 }, one('x')], 'which rows are flagged?').candidates).toBe(candidates)
+    expect(answerTests('was the river longer than the canal?').map((t) => t.name)).not.toContain('not yes or no')
+  })
+
   it('holds "or" questions without alternatives to no yes-or-no test', () => {
     expect(answerTests('did the hosts score more, or the visitors?').map((t) => t.name)).toEqual([])
     expect(answerTests('is the river longer than the canal?').map((t) => t.name)).toEqual(['yes or no'])

@@ -1,10 +1,11 @@
 /**
  * Which answers fit the question. A question's phrasing says what its answer looks like: one number for
  * "how many …" or "what percentage …", one of the alternatives a choice names ("which …, A or B?"), a name
- * for "who …", a year for "what year …", yes or no for "is …" / "did …". An answer of another shape is a
- * wrong reading (a whole row where one cell was asked, a count where a name was asked, one of the two values
- * compared where the choice between them was asked), however many programs share it. So before the vote,
- * where some program gave an answer that fits, the answers that do not take no part in the choice.
+ * for "who …", a year for "what year …", yes or no for "is …" / "did …" and for no other question. An
+ * answer of another shape is a wrong reading (a whole row where one cell was asked, a count where a name was
+ * asked, one of the two values compared where the choice between them was asked), however many programs
+ * share it. So before the vote, where some program gave an answer that fits, the answers that do not take no
+ * part in the choice.
  *
  * Each test applies only where some answer passes it (and the tests before it), so a question none of whose
  * answers fit is decided as before. The cues are rules of English question phrasing, not read from any
@@ -112,6 +113,12 @@ export function answerTests(question: string): Test[] {
       name: 'yes or no',
       failed: 'something other than yes or no',
       passes: (g) => g.size === 1 && (typeof g.value === 'boolean' || YES_NO.test(text(g.value).trim()))
+    })
+  else if (!ASKS_YES_NO.test(question))
+    tests.push({
+      name: 'not yes or no',
+      failed: 'true or false where no yes-or-no question was asked',
+      passes: (g) => !(g.size === 1 && typeof g.value === 'boolean')
     })
   return tests
 }

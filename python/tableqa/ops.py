@@ -28,7 +28,7 @@ from .headers import (
     resolve_many,
     resolve_one,
 )
-from .text import label_key, parse_number
+from .text import is_blank_cell, label_key, parse_number
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -918,6 +918,8 @@ def next_value(
     df: pd.DataFrame, key_column: Path, key: Any, offset: int = 1, column: Path | None = None
 ) -> Any:
     """The value ``offset`` rows after (negative: before) the row whose ``key_column`` equals ``key``.
+    Only rows that hold a value in the column read are counted: a row whose cell there is empty or a
+    "no value" mark ("N/A", "—") is passed over.
 
     Parameters
     ----------
@@ -942,16 +944,32 @@ def next_value(
     ...                   "values": [["1", "Ann"], ["2", "Bea"], ["3", "Cid"]]})
     >>> next_value(df, "athlete", "Bea"), next_value(df, "athlete", "Bea", -1, "rank")
     ('Cid', 1)
+    >>> gap = build_frame({"columns": [["Rank"], ["Athlete"]], "index": [],
+    ...                    "values": [["1", "Ann"], ["", "N/A"], ["2", "Bea"]]})
+    >>> next_value(gap, "athlete", "Ann"), next_value(gap, "athlete", "Bea", -1, "rank")
+    ('Bea', 1.0)
     """
     hits = _positions_where(df, key_column, key)
     if not hits:
         raise _no_row(df, key_column, key)
-    target = hits[0] + offset
-    if not 0 <= target < df.shape[0]:
-        raise IndexError(f"No row {offset:+d} from {key!r}: the table has {df.shape[0]} rows.")
     c = resolve_one(_keys(df, 1), key_column if column is None else column, 1)
+    step = 1 if offset >= 0 else -1
+    target, left = hits[0], abs(offset)
+    while left > 0:
+        target += step
+        if not 0 <= target < df.shape[0]:
+            raise IndexError(f"No row {offset:+d} from {key!r}: the table has {df.shape[0]} rows.")
+        if not _no_value(df.iat[target, c.position]):
+            left -= 1
     record_read(df, [target], [c.position])
     return _py(df.iat[target, c.position])
+
+
+def _no_value(cell: object) -> bool:
+    """Whether a cell holds no value: missing, or text that marks a missing value ("N/A", "—")."""
+    if isinstance(cell, str):
+        return is_blank_cell(cell)
+    return cell is None or (isinstance(cell, float) and math.isnan(cell))
 
 
 def top_k(df: pd.DataFrame, by: Path, k: int = 1, largest: bool = True) -> pd.DataFrame:

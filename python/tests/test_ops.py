@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from tableqa import trace
+from tableqa.frame import build_frame
 from tableqa.headers import AmbiguousHeader, HeaderNotFound
 from tableqa.ops import (
     aggregate,
@@ -302,6 +303,27 @@ class TestFlatTableHelpers:
         with pytest.raises(LookupError) as caught:
             value_of(flat, "nation", "Germanyy", "gold")
         assert "is in column" not in str(caught.value)
+
+    def test_next_value_passes_over_rows_without_a_value_in_the_column_read(self) -> None:
+        df = build_frame(
+            {
+                "columns": [["Champion"], ["Event"]],
+                "index": [],
+                "values": [
+                    ["Ann", "Show #14"],
+                    ["Bea", "Show #15"],
+                    ["Vacated", "N/A"],
+                    ["Cid", "\u2014"],
+                    ["Dee", "Show #21"],
+                ],
+            }
+        )
+        assert next_value(df, "event", "Show #15") == "Show #21"
+        assert next_value(df, "event", "Show #21", -2) == "Show #14"
+        # Rows are counted in the column read, not the key column: the champion right after is read.
+        assert next_value(df, "event", "Show #15", 1, "champion") == "Vacated"
+        with pytest.raises(IndexError):
+            next_value(df, "event", "Show #15", 2)
 
     def test_compare(self, flat: pd.DataFrame) -> None:
         assert compare(flat, "nation", "canada", "germany", "total") == "Germany"

@@ -11,7 +11,8 @@ The same holds for a column asked by a label below the top level: ``df["men"]`` 
 column is ``("2020", "men")``. Every other subscript a program reads, ``X[key]``, becomes
 ``column_read(X, key)``: pandas' answer first; only when it raises ``KeyError`` on a DataFrame and the key is
 a label (or a tuple of labels) that names exactly one column header, or one whole branch, that column (or
-those columns) is returned, and a line on stderr says so.
+those columns) is returned, and a line on stderr says so. ``X.loc[condition, column]`` reads its column
+label the same way, with the rows pandas selects for the condition (or list).
 
 Before a program runs, every ``X.loc[key]`` it *reads* (not assignments, not keys with slices) becomes
 ``loc_read(X, key)`` (:func:`header_path_reads`). That first does exactly what pandas does. Only when
@@ -291,6 +292,9 @@ def loc_read(obj: Any, key: object) -> Any:
     try:
         return obj.loc[key]
     except _indexing_errors() as exc:
+        selected = _rows_then_column(obj, key) if is_frame(obj) else None
+        if selected is not None:
+            return selected
         reading = read_key(obj, key) if is_frame(obj) else None
         if reading is None:
             note = miss_note(obj, key) if is_frame(obj) else None
@@ -306,6 +310,44 @@ def loc_read(obj: Any, key: object) -> Any:
         f"column {_shown(obj.columns.tolist(), cols)}",
     )
     return _select(obj, rows, cols)
+
+
+def _rows_then_column(frame: pd.DataFrame, key: object) -> Any:
+    """``frame.loc[rows, column]`` for rows selected by a condition or a list (pandas' own reading of
+    them) and a column label (or path) that pandas does not find but that names one column, or one
+    branch, of the table as :func:`column_read` reads it; None otherwise. The shape is pandas': a
+    Series for one column, a DataFrame for a branch, whatever number of rows the condition keeps.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"Hand": ["Full house", "Flush"], "1 credit": [8, 5]})
+    >>> _rows_then_column(df, (df["Hand"] == "Full house", "1credit")).tolist()
+    [8]
+    >>> _rows_then_column(df, (df["Hand"] == "Full house", "2 credits")) is None
+    True
+    """
+    if not isinstance(key, tuple) or len(key) != 2 or callable(key[0]) or _labels(key) is not None:
+        return None
+    labels = _column_labels(key[1])
+    col_keys: list[Hashable] = list(frame.columns)
+    cols = _branch(col_keys, labels) if labels is not None else None
+    if cols is None:
+        return None
+    pd = sys.modules["pandas"]
+    failures: tuple[type[BaseException], ...] = (*_indexing_errors(), TypeError, ValueError)
+    try:
+        picked = pd.Series(range(len(frame.index)), index=frame.index).loc[key[0]]
+    except failures:
+        return None
+    rows = [int(x) for x in (picked.tolist() if isinstance(picked, pd.Series) else [picked])]
+    said_read(
+        frame,
+        rows,
+        cols,
+        f".loc[…, {_key_text(key[1])}] read as the column {_shown(col_keys, cols)}",
+    )
+    return frame.iloc[rows, cols[0]] if len(cols) == 1 else frame.iloc[rows, cols]
 
 
 def said_read(frame: pd.DataFrame, rows: list[int], cols: list[int], how: str) -> None:

@@ -404,6 +404,26 @@ def test_loc_reads_the_labels_of_two_axes_interleaved_when_one_split_fits() -> N
     assert message.startswith(("KeyError", "IndexingError", "IndexError"))
 
 
+def test_loc_with_a_condition_reads_a_column_label_the_way_a_column_read_does() -> None:
+    df = pd.DataFrame({"Hand": ["Full house", "Flush", "Full house"], "1 credit": [8, 5, 9]})
+    # pandas: KeyError '1credit'; the column is '1 credit'. The rows are pandas' own reading of the mask.
+    out = ok_value(run('answer = df.loc[df["Hand"] == "Full house", "1credit"].tolist()', {"df": df}))
+    assert out["value"]["json"] == [8, 9]
+    assert "read as the column '1 credit'" in out["stderr"]
+    # One row kept is still a Series, as pandas gives it.
+    out = ok_value(run('answer = df.loc[df["1 credit"] == 5, "1credit"].values[0]', {"df": df}))
+    assert out["value"]["json"]["items"][0]["value"] == 5
+    # A hierarchical column named by its lower label, rows by a list of positions' labels.
+    survey = _survey()
+    out = ok_value(run('answer = survey.loc[survey.index[:2], "immigrant"].tolist()', {"survey": survey}))
+    assert out["value"]["json"] == [1.0, 11.1]
+    # A label that names no column, or several, keeps pandas' error.
+    message = error_of(run('answer = df.loc[df["Hand"] == "Flush", "Points"]', {"df": df}))["message"]
+    assert message.startswith("KeyError")
+    message = error_of(run('answer = survey.loc[survey.index[:2], "total"]', {"survey": survey}))["message"]
+    assert message.startswith("KeyError")
+
+
 def test_a_column_label_below_the_top_level_reads_that_column_and_says_so() -> None:
     df = _survey()
     # pandas wants the top level first: df["immigrant"] is a KeyError there; it names one column.

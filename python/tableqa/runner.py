@@ -26,6 +26,7 @@ from . import trace
 from .answer import is_pandas_like, normalize_answer
 from .apidoc import call_note
 from .chart import Chart
+from .ops import columns_holding, show_key
 from .pathloc import bind_readers
 from .source import parse_program
 
@@ -589,6 +590,64 @@ def _header_hint(exc: BaseException, namespace: Mapping[str, Any]) -> str:
     return "; ".join(hints[:4])
 
 
+# A column name the table does not have, as pandas' KeyError (with its note) and the Operation APIs say it.
+_NO_SUCH_COLUMN = re.compile(r"is no column header of this table|No column header matches")
+# Values of the program listed in the note on where they stand.
+HELD_VALUES = 2
+
+
+def _held_values_note(exc: BaseException, namespace: Mapping[str, Any], code: str) -> str:
+    """Where the text values a program looks for stand, when it named a column the table does not have.
+
+    A program that selects ``df["Club"] == "Royal School Dungannon"`` on a table whose column is
+    ``School`` fails on the column name, and the table's column list alone does not say which column was
+    meant; the values it compares with do: the note names the one column that holds each of them.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"School": ["Eton", "Coleraine"], "Titles": [4, 24]})
+    >>> exc = KeyError("Club")
+    >>> exc.add_note("'Club' is no column header of this table; its columns: 'School', 'Titles'")
+    >>> print(_held_values_note(exc, {"df": df}, 'df.loc[df["Club"] == "Eton", "Titles"]'))
+    the program's 'Eton' is a cell of column 'School': select by that column, e.g. df[df['School'] == 'Eton']
+    """
+    pd = sys.modules.get("pandas")
+    frame = namespace.get("df")
+    if pd is None or not isinstance(frame, pd.DataFrame) or not isinstance(exc, (KeyError, LookupError)):
+        return ""
+    said = " ".join([str(exc), *getattr(exc, "__notes__", [])])
+    if not _NO_SUCH_COLUMN.search(said):
+        return ""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return ""
+    texts = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    named = {t.strip().casefold() for t in texts}
+    by_column: dict[str, list[str]] = {}
+    for text in dict.fromkeys(texts):
+        if repr(text) in said:
+            continue  # the label the error is about, or one its note already places
+        holders = columns_holding(frame, text)
+        if len(holders) != 1:
+            continue
+        parts = holders[0] if isinstance(holders[0], tuple) else (holders[0],)
+        # A value the program selects by the column that holds it is not what it got wrong.
+        if any(str(x).strip() and str(x).strip().casefold() in named for x in parts):
+            continue
+        by_column.setdefault(show_key(holders[0]), []).append(text)
+    notes = []
+    for column, values in list(by_column.items())[:HELD_VALUES]:
+        shown = " and ".join(repr(v) for v in values[:HELD_VALUES])
+        verb = "is a cell" if len(values) == 1 else "are cells"
+        notes.append(
+            f"the program's {shown} {verb} of column {column}: select by that column, "
+            f"e.g. df[df[{column}] == {values[0]!r}]"
+        )
+    return "; ".join(notes)
+
+
 def _failure(
     exc: BaseException,
     out: _CappedText,
@@ -613,6 +672,8 @@ def _failure(
     if not hint and namespace is not None:
         hint = _text_column_note(exc, namespace, code)
     hint = hint or _combined_rows_note(exc, code)
+    held = _held_values_note(exc, namespace, code) if namespace is not None else ""
+    hint = f"{hint}; {held}" if hint and held else hint or held
     if hint:
         message = f"{message} ({hint})"
     return {

@@ -424,6 +424,34 @@ def test_loc_with_a_condition_reads_a_column_label_the_way_a_column_read_does() 
     assert message.startswith("KeyError")
 
 
+def test_a_column_the_table_lacks_is_noted_with_the_column_that_holds_the_values_the_program_looks_for() -> (
+    None
+):
+    df = pd.DataFrame(
+        {
+            "School": ["Royal School Dungannon", "Coleraine Academical Institution"],
+            "Location": ["Dungannon", "Coleraine"],
+            "Runners-Up": [4, 24],
+        }
+    )
+    ns = {"df": df, **tableqa.api_namespace()}
+    held = "the program's 'Royal School Dungannon' is a cell of column 'School': select by that column"
+    # pandas' KeyError and the Operation APIs' HeaderNotFound alike.
+    program = 'answer = df.loc[df["Club"] == "Royal School Dungannon", "Runners-Up"]'
+    message = error_of(run(program, dict(ns)))["message"]
+    assert message.startswith("KeyError: 'Club' ('Club' is no column header of this table")
+    assert held in message
+    program = 'answer = filter_rows(df, "Club", "==", "Royal School Dungannon")["Runners-Up"]'
+    assert held in error_of(run(program, dict(ns)))["message"]
+    # Values held by no column, or by several, and errors about other things, get no such note.
+    for program in (
+        'answer = df.loc[df["Club"] == "Eton", "Runners-Up"]',
+        'answer = df["Club"].max()',
+        'answer = df.loc[df["School"] == "Royal School Dungannon", "Runners-Up"] + "x"',
+    ):
+        assert "the program's" not in error_of(run(program, dict(ns)))["message"]
+
+
 def test_a_column_label_below_the_top_level_reads_that_column_and_says_so() -> None:
     df = _survey()
     # pandas wants the top level first: df["immigrant"] is a KeyError there; it names one column.

@@ -4,7 +4,7 @@ import { asksForOneNumber, failureNote, labelledValues, repairNote, sameProgram 
 describe('what calls for a repair', () => {
   it('a failed program, with its error cut short; an empty answer', () => {
     expect(repairNote('how many?', { failed: "KeyError: 'Sales'\n  in line 2" })).toBe("KeyError: 'Sales' in line 2")
-    expect(repairNote('how many?', { failed: 'x'.repeat(1000) })?.length).toBe(400)
+    expect(repairNote('how many?', { failed: 'x'.repeat(1000) })?.length).toBe(600)
     expect(repairNote('how many?', { empty: true })).toMatch(/answer is empty/)
     expect(repairNote('how many?', { fine: true })).toBeNull()
     expect(repairNote('plot it', { failed: "ModuleNotFoundError: No module named 'matplotlib'" })).toMatch(

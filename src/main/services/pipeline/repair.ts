@@ -24,7 +24,7 @@ import { extractProgram } from './extract'
 export const REPEATED_NOTE = 'Writing the same program again gives the same result: change the part that fails.'
 
 /** Most characters of the error the model is shown. */
-const ERROR_CHARS = 400
+const ERROR_CHARS = 600
 
 /**
  * Questions that ask for one thing: "how many …", "what was …", "which …", "who …", "is …". A question for

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -617,7 +618,9 @@ def filter_rows(df: pd.DataFrame, column: Path, op: str, value: Any, *more: Any)
 
     Equality compares numbers by value when both sides read as numbers, otherwise text ignoring
     case, spacing and punctuation. Both read numbers from cell text (:func:`cell_number`: also a
-    quantity with its unit or suffix after it, ``113.6 m`` or ``1st``).
+    quantity with its unit or suffix after it, ``113.6 m`` or ``1st``). Text that no cell equals
+    selects the cells that hold it as whole words ("Los Angeles" the cell "United States, Los
+    Angeles"), and a note on stderr says so.
 
     Parameters
     ----------
@@ -656,11 +659,41 @@ def filter_rows(df: pd.DataFrame, column: Path, op: str, value: Any, *more: Any)
         cells = column_of(df, col)
         hits = [bool(test(x)) for x in cells.tolist()]
         if df.shape[0] and not any(hits) and test_op == "==":
+            hits = _word_hits(cells.tolist(), test_value)
             said = f"filter_rows(df, {col!r}, '==', {test_value!r}) matched no row"
-            codes = (f"filter_rows(df, {col!r}, 'contains', {{}})", f"filter_rows(df, {col!r}, '==', {{}})")
-            trace.record_unmatched(said + unmatched_detail(cells, test_value, *codes))
+            if any(hits):
+                held = [x for x, h in zip(cells.tolist(), hits, strict=True) if h]
+                shown = ", ".join(repr(x) for x in dict.fromkeys(held))
+                print(
+                    f"note: {said} exactly; read as the cells that hold it as words: {shown}", file=sys.stderr
+                )
+            else:
+                codes = (
+                    f"filter_rows(df, {col!r}, 'contains', {{}})",
+                    f"filter_rows(df, {col!r}, '==', {{}})",
+                )
+                trace.record_unmatched(said + unmatched_detail(cells, test_value, *codes))
         keep = [k and h for k, h in zip(keep, hits, strict=True)]
     return df.iloc[[i for i, k in enumerate(keep) if k], :]
+
+
+def _word_hits(cells: list[Any], value: Any) -> list[bool]:
+    """Which cells hold a text value as whole words ("Los Angeles" in "United States, Los Angeles"), case,
+    spacing and punctuation ignored; none for a value that is no text or reads as a number.
+
+    Examples
+    --------
+    >>> _word_hits(["United States, Los Angeles", "Canada, Saskatoon", "Angelesville"], "los angeles")
+    [True, False, False]
+    >>> _word_hits(["Route 12", "Route 1"], "1"), _word_hits(["a"], 3)
+    ([False, False], [False])
+    """
+    if not isinstance(value, str) or cell_number(value) is not None:
+        return [False] * len(cells)
+    key = label_key(value)
+    if not key:
+        return [False] * len(cells)
+    return [isinstance(x, str) and f" {key} " in f" {label_key(x)} " for x in cells]
 
 
 # Cells shown in the note on a condition that matched no row.

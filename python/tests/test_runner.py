@@ -682,10 +682,10 @@ def test_a_zero_answer_from_a_condition_that_matched_no_row_says_so() -> None:
         "df['Home Town'] == 'NC' matched no row; cells of 'Home Town' that contain it: 'Raleigh, NC', "
         "'Durham, NC' (select them with df['Home Town'].str.contains('NC', case=False))"
     ]
-    rows = ok_value(run('answer = len(filter_rows(df, "Home Town", "==", "Boston"))', namespace))
+    rows = ok_value(run('answer = len(filter_rows(df, "Home Town", "==", "Bost"))', namespace))
     assert rows["unmatched"] == [
-        "filter_rows(df, 'Home Town', '==', 'Boston') matched no row; cells of 'Home Town' that contain it: "
-        "'Boston, MA' (select them with filter_rows(df, 'Home Town', 'contains', 'Boston'))"
+        "filter_rows(df, 'Home Town', '==', 'Bost') matched no row; cells of 'Home Town' that contain it: "
+        "'Boston, MA' (select them with filter_rows(df, 'Home Town', 'contains', 'Bost'))"
     ]
     # A condition that matched, or an answer that is not zero or empty, carries no such note; what pandas
     # answers is unchanged by the routing.
@@ -697,6 +697,35 @@ def test_a_zero_answer_from_a_condition_that_matched_no_row_says_so() -> None:
     assert "unmatched" not in other
     # Each run starts with no record.
     assert "unmatched" not in ok_value(run("answer = 0", namespace))
+
+
+def test_filter_rows_equality_that_no_cell_meets_selects_the_cells_that_hold_the_text_as_words() -> None:
+    from tableqa.ops import filter_rows
+
+    df = pd.DataFrame(
+        {
+            "City": ["United States, Los Angeles", "Canada, Saskatoon", "Angelesville"],
+            "Passengers": [14, 2, 5],
+        }
+    )
+    namespace = {"df": df, "filter_rows": filter_rows}
+    out = ok_value(
+        run('answer = filter_rows(df, "City", "==", "Los Angeles")["Passengers"].sum()', namespace)
+    )
+    assert out["value"]["json"]["items"][0]["value"] == 14
+    assert "unmatched" not in out
+    assert (
+        "note: filter_rows(df, 'City', '==', 'Los Angeles') matched no row exactly; read as the cells that "
+        "hold it as words: 'United States, Los Angeles'"
+    ) in out["stderr"]
+    # A cell equal to the text wins: no reading as words, no note.
+    out = ok_value(run('answer = len(filter_rows(df, "City", "==", "angelesville"))', namespace))
+    assert out["value"]["json"] == 1
+    assert out["stderr"] == ""
+    # Pandas' own comparison is pandas': zero rows, and the record of a condition that matched none.
+    out = ok_value(run('answer = (df["City"] == "Los Angeles").sum()', namespace))
+    assert out["value"]["json"]["items"][0]["value"] == 0
+    assert out["unmatched"][0].startswith("df['City'] == 'Los Angeles' matched no row")
 
 
 def test_a_text_search_that_matched_no_row_says_so_and_answers_as_pandas() -> None:

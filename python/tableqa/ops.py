@@ -700,13 +700,18 @@ def _word_hits(cells: list[Any], value: Any) -> list[bool]:
 UNMATCHED_CELLS = 3
 
 
-def unmatched_detail(cells: pd.Series, value: Any, contains_code: str = "", equals_code: str = "") -> str:
+def unmatched_detail(
+    cells: pd.Series, value: Any, contains_code: str = "", equals_code: str = "", exact_code: str = ""
+) -> str:
     """What the cells of a column hold instead of a text value no cell equals: the cells that contain it,
     else the closest ones, as a clause to follow the condition; ``""`` when neither.
 
-    ``contains_code`` and ``equals_code`` are the condition written as a search for the text and as a
-    comparison with a cell, ``{}`` standing for the text: given, the clause ends with the one that selects
-    the cells it names (a small model follows code more readily than advice).
+    ``contains_code`` and ``equals_code`` are the condition written as a search for the text that ignores
+    case and as a comparison with a cell, ``{}`` standing for the text; ``exact_code`` a search that keeps
+    case. Given, the clause ends with the code that selects the cells meant (a small model follows code
+    more readily than advice). The cells named are those that hold the text as whole words where some do,
+    else those that contain it; a search is shown only when it selects exactly them ("NC" ignoring case
+    would also find "Encino, CA": then the search that keeps case is shown, or none).
 
     Examples
     --------
@@ -717,6 +722,9 @@ def unmatched_detail(cells: pd.Series, value: Any, contains_code: str = "", equa
     "; the closest cells of 'Province': 'Yukon'"
     >>> unmatched_detail(pd.Series(["Yukon", "Nunavut"], name="P"), "Yukonn", "x.has({})", "x == {}")
     "; the closest cells of 'P': 'Yukon' (write x == 'Yukon')"
+    >>> towns = pd.Series(["Kinston, NC", "Encino, CA"], name="T")
+    >>> print(unmatched_detail(towns, "NC", "T.has({}, case=False)", "", "T.has({})").split("; ")[1])
+    cells of 'T' that contain it: 'Kinston, NC' (select them with T.has('NC'))
     """
     import difflib
 
@@ -725,11 +733,20 @@ def unmatched_detail(cells: pd.Series, value: Any, contains_code: str = "", equa
     texts = [x for x in dict.fromkeys(cells.tolist()) if isinstance(x, str) and x.strip()]
     key = label_key(value)
     name = show_key(cells.name) if cells.name is not None else "the column"
-    holding = [x for x in texts if key and key in label_key(x)][:UNMATCHED_CELLS]
+    holding = [x for x in texts if key and key in label_key(x)]
     if holding:
-        plain = contains_code and any(value.lower() in x.lower() for x in holding)
-        code = f" (select them with {contains_code.replace('{}', repr(value))})" if plain else ""
-        return f"; cells of {name} that contain it: {', '.join(map(repr, holding))}{code}"
+        words = [x for x, hit in zip(texts, _word_hits(texts, value), strict=True) if hit]
+        meant = set(words or holding)
+        code = ""
+        for template, found in (
+            (contains_code, {x for x in texts if value.lower() in x.lower()}),
+            (exact_code, {x for x in texts if value in x}),
+        ):
+            if template and found == meant:
+                code = f" (select them with {template.replace('{}', repr(value))})"
+                break
+        shown = ", ".join(map(repr, [x for x in holding if x in meant][:UNMATCHED_CELLS]))
+        return f"; cells of {name} that contain it: {shown}{code}"
     close = difflib.get_close_matches(value, texts, n=UNMATCHED_CELLS, cutoff=0.6)
     if close:
         code = f" (write {equals_code.replace('{}', repr(close[0]))})" if equals_code else ""

@@ -443,7 +443,11 @@ def _record_no_match(column: pd.Series, text: str, condition: str) -> None:
     """Record ``condition`` (``{}`` the column's name, ``{!r}`` the text) as one that matched no row of
     ``column``, with what its cells hold and the code that selects them."""
     name = show_key(column.name) if column.name is not None else "the column"
-    codes = (f"df[{name}].str.contains({{}}, case=False)", f"df[{name}] == {{}}")
+    codes = (
+        f"df[{name}].str.contains({{}}, case=False)",
+        f"df[{name}] == {{}}",
+        f"df[{name}].str.contains({{}})",
+    )
     said = condition.format(name, text) + " matched no row"
     trace.record_unmatched(said + unmatched_detail(column, text, *codes))
 

@@ -758,6 +758,13 @@ def test_a_condition_that_matched_no_row_is_written_as_code_that_selects_the_cel
     ]
     compared = ok_value(run('answer = (df["Province"] == "Yukonn").sum()', namespace))
     assert compared["unmatched"][0].endswith("(write df['Province'] == 'Yukon')")
+    # A search that ignores case would also find "Encino, CA" for "NC": the search that keeps case is shown.
+    towns = pd.DataFrame({"Home Town": ["Kinston, NC", "Encino, CA", "Durham, NC"]})
+    counted = ok_value(run('answer = (towns["Home Town"] == "NC").sum()', {"towns": towns}))
+    assert counted["unmatched"] == [
+        "df['Home Town'] == 'NC' matched no row; cells of 'Home Town' that contain it: 'Kinston, NC', "
+        "'Durham, NC' (select them with df['Home Town'].str.contains('NC'))"
+    ]
     # A cell that holds the text only once punctuation is set aside gets no str.contains code, which would
     # not find it.
     dotted = ok_value(run('answer = (df["Place"] == "St. Louis").sum()', namespace))

@@ -664,9 +664,9 @@ def filter_rows(df: pd.DataFrame, column: Path, op: str, value: Any, *more: Any)
             if any(hits):
                 held = [x for x, h in zip(cells.tolist(), hits, strict=True) if h]
                 shown = ", ".join(repr(x) for x in dict.fromkeys(held))
-                print(
-                    f"note: {said} exactly; read as the cells that hold it as words: {shown}", file=sys.stderr
-                )
+                how = f"{said} exactly; read as the cells that hold it as words: {shown}"
+                trace.record_reading(how)
+                print(f"note: {how}", file=sys.stderr)
             else:
                 codes = (
                     f"filter_rows(df, {col!r}, 'contains', {{}})",

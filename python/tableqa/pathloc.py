@@ -351,9 +351,10 @@ def _rows_then_column(frame: pd.DataFrame, key: object) -> Any:
 
 
 def said_read(frame: pd.DataFrame, rows: list[int], cols: list[int], how: str) -> None:
-    """Record the cells a header-path reading took (for the answer's provenance) and say on stderr
-    how the program's words were read."""
+    """Record the cells a header-path reading took (for the answer's provenance) and how the program's
+    words were read (:func:`tableqa.trace.record_reading`, and on stderr)."""
     record_read(frame, rows, cols)
+    trace.record_reading(how)
     print(f"note: {how}", file=sys.stderr)
 
 

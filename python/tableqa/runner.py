@@ -241,6 +241,7 @@ def run(code: str, namespace: dict[str, Any]) -> dict[str, Any]:
     -------
     dict
         ``{"ok": True, "value": {"stdout", "stderr", "value", "truncated", "durationMs", "tableKind"}}``
+        (plus ``"unmatched"`` and ``"readings"`` when there are any)
         or ``{"ok": False, "error": {"code", "message", "traceback", "stdout", "stderr"}}`` with code
         ``"python-error"`` or ``"interrupted"``.
 
@@ -304,6 +305,9 @@ def _run(code: str, namespace: dict[str, Any], table_kind: str) -> dict[str, Any
     unmatched = unmatched_notes(value)
     if unmatched:
         result["unmatched"] = unmatched
+    readings = trace.recorded_readings()
+    if readings:
+        result["readings"] = readings
     return {"ok": True, "value": result}
 
 

@@ -1,11 +1,14 @@
 """What one program did that its answer alone does not show: the cells the Operation APIs read (answer
-provenance), and the conditions on text that matched no row.
+provenance), the conditions on text that matched no row, and how the runtime read words of the program
+that pandas would have refused (a header path, a column name, text matched as words).
 
 The runner clears both records before each program; :mod:`tableqa.ops` adds the source cells that a
 lookup or aggregation read, and the answer normaliser reports them. A condition that matched no row
 (``df["Town"] == "North Carolina"`` where the cells read ``"Raleigh, NC"``) is recorded by
 :mod:`tableqa.pathloc` and :func:`tableqa.ops.filter_rows`; the runner reports it with an answer that is
-empty or zero, where it most often means the value was written differently from the cells.
+empty or zero, where it most often means the value was written differently from the cells. Readings
+(``.loc["services", "men"] read as header paths: …``) are recorded where they are made and reported with
+every answer, so that whoever reads the answer knows what it rests on.
 """
 
 from __future__ import annotations
@@ -14,10 +17,13 @@ from collections.abc import Iterable
 
 __all__ = [
     "MAX_CELLS",
+    "MAX_READINGS",
     "MAX_UNMATCHED",
     "record_cells",
+    "record_reading",
     "record_unmatched",
     "recorded_cells",
+    "recorded_readings",
     "recorded_unmatched",
     "reset_cells",
 ]
@@ -25,7 +31,10 @@ __all__ = [
 MAX_CELLS = 2000
 # Conditions that matched no row kept per program.
 MAX_UNMATCHED = 3
+# Readings kept per program.
+MAX_READINGS = 3
 _unmatched: list[str] = []
+_readings: list[str] = []
 _cells: list[dict[str, int]] = []
 _seen: set[tuple[int, int]] = set()
 
@@ -49,6 +58,7 @@ def reset_cells() -> None:
     _cells.clear()
     _seen.clear()
     _unmatched.clear()
+    _readings.clear()
 
 
 def record_unmatched(text: str) -> None:
@@ -61,3 +71,15 @@ def record_unmatched(text: str) -> None:
 def recorded_unmatched() -> list[str]:
     """The conditions that matched no row since the last :func:`reset_cells`, in order."""
     return list(_unmatched)
+
+
+def record_reading(text: str) -> None:
+    """Remember how the runtime read words of the program that pandas would have refused, said in one line
+    (repeats and those past ``MAX_READINGS`` ignored)."""
+    if text not in _readings and len(_readings) < MAX_READINGS:
+        _readings.append(text)
+
+
+def recorded_readings() -> list[str]:
+    """The readings since the last :func:`reset_cells`, in order."""
+    return list(_readings)

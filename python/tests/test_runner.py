@@ -15,8 +15,9 @@ FAILURE_KEYS = {"code", "message", "traceback", "stdout", "stderr"}
 def ok_value(result: dict[str, Any]) -> dict[str, Any]:
     assert result["ok"], result
     assert set(result) == {"ok", "value"}
-    # "unmatched" is there only with an answer of zero or nothing from a condition that matched no row.
-    assert set(result["value"]) - {"unmatched"} == SUCCESS_KEYS
+    # "unmatched" is there only with an answer of zero or nothing from a condition that matched no row;
+    # "readings" only where the runtime read words of the program that pandas refused.
+    assert set(result["value"]) - {"unmatched", "readings"} == SUCCESS_KEYS
     json.dumps(result)
     value: dict[str, Any] = result["value"]
     return value
@@ -393,6 +394,9 @@ def test_loc_reads_the_labels_of_two_axes_interleaved_when_one_split_fits() -> N
     assert out["value"]["json"]["items"][0]["value"] == 1.0
     read = "read as header paths: row ('percent', 'mining'), column ('black male workers', 'immigrant')"
     assert read in out["stderr"]
+    assert out["readings"] == [".loc['percent', 'immigrant', 'mining'] " + read]
+    # A program pandas reads as written has no readings.
+    assert "readings" not in ok_value(run('answer = df.loc[("percent", "mining")]', {"df": df}))
     # A column path between the row's labels, and a branch of columns: its values.
     program = 'answer = df.loc["percent", ("other male workers", "total"), "transportation and warehousing"]'
     assert ok_value(run(program, {"df": df}))["value"]["json"]["items"][0]["value"] == 7.1
@@ -714,10 +718,12 @@ def test_filter_rows_equality_that_no_cell_meets_selects_the_cells_that_hold_the
     )
     assert out["value"]["json"]["items"][0]["value"] == 14
     assert "unmatched" not in out
-    assert (
-        "note: filter_rows(df, 'City', '==', 'Los Angeles') matched no row exactly; read as the cells that "
+    reading = (
+        "filter_rows(df, 'City', '==', 'Los Angeles') matched no row exactly; read as the cells that "
         "hold it as words: 'United States, Los Angeles'"
-    ) in out["stderr"]
+    )
+    assert f"note: {reading}" in out["stderr"]
+    assert out["readings"] == [reading]
     # A cell equal to the text wins: no reading as words, no note.
     out = ok_value(run('answer = len(filter_rows(df, "City", "==", "angelesville"))', namespace))
     assert out["value"]["json"] == 1

@@ -32,6 +32,11 @@ export type PythonOutput = {
    * written differently from the cells.
    */
   unmatched?: string[]
+  /**
+   * How the runtime read words of the program that pandas refused (`.loc['services', 'men'] read as header
+   * paths: …`, text that no cell equals read as the cells that hold it as words): what the answer rests on.
+   */
+  readings?: string[]
 }
 
 /** A failed program: the error plus whatever it printed before failing. */

@@ -16,8 +16,9 @@ export const REPR_LIMIT_CHARS = 10_000
 export const MESSAGE_LIMIT_CHARS = 10_000
 export const TRACEBACK_LIMIT_CHARS = 20_000
 const TYPE_LIMIT_CHARS = 200
-/** Conditions that matched no row kept from one result, and characters of each. */
+/** Conditions that matched no row, and readings, kept from one result; characters of each. */
 const UNMATCHED_LIMIT = 3
+const READINGS_LIMIT = 3
 const UNMATCHED_LIMIT_CHARS = 400
 /**
  * Largest result read at all: the answer, both output streams at their cap (UTF-8 can be up to 3 bytes a
@@ -101,6 +102,10 @@ function checkOutput(value: unknown): PythonRunResult {
     ? value.unmatched.filter((x): x is string => typeof x === 'string').slice(0, UNMATCHED_LIMIT)
     : []
   if (unmatched.length > 0) output.unmatched = unmatched.map((x) => cut(x, UNMATCHED_LIMIT_CHARS).text)
+  const readings = Array.isArray(value.readings)
+    ? value.readings.filter((x): x is string => typeof x === 'string').slice(0, READINGS_LIMIT)
+    : []
+  if (readings.length > 0) output.readings = readings.map((x) => cut(x, UNMATCHED_LIMIT_CHARS).text)
   return { ok: true, value: output }
 }
 

@@ -102,4 +102,13 @@ describe('reading a program output as an answer', () => {
     const plain = readAnswer(output({ repr: '0', type: 'int', json: 0 }))
     expect(plain.ok && plain.value.unmatched).toBeUndefined()
   })
+
+  it("says how the runtime read the program's words, where it read them otherwise than pandas would", () => {
+    const said =
+      "filter_rows(df, 'City', '==', 'Los Angeles') matched no row exactly; read as the cells that hold it as words: 'United States, Los Angeles'"
+    const read = readAnswer({ ...output({ repr: '14', type: 'int', json: 14 }), readings: [said] })
+    expect(read.ok && read.value.note).toBe(`The program's words were read this way: ${said}.`)
+    const plain = readAnswer(output({ repr: '14', type: 'int', json: 14 }))
+    expect(plain.ok && plain.value.note).toBeUndefined()
+  })
 })

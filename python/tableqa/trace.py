@@ -2,7 +2,7 @@
 provenance), the conditions on text that matched no row, and how the runtime read words of the program
 that pandas would have refused (a header path, a column name, text matched as words).
 
-The runner clears both records before each program; :mod:`tableqa.ops` adds the source cells that a
+The runner clears these records before each program; :mod:`tableqa.ops` adds the source cells that a
 lookup or aggregation read, and the answer normaliser reports them. A condition that matched no row
 (``df["Town"] == "North Carolina"`` where the cells read ``"Raleigh, NC"``) is recorded by
 :mod:`tableqa.pathloc` and :func:`tableqa.ops.filter_rows`; the runner reports it with an answer that is

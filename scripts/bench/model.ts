@@ -12,7 +12,8 @@
  * app does for the built-in model) asks once more, with the error, for each candidate whose program failed;
  * `--profile` lays the prompt out as the paper does or compactly (the built-in model's default).
  * `--seeds fixed` (the default) seeds each engine request from its input, so that two versions of the code
- * that build the same prompt draw the same programs and a comparison shows only what the change did;
+ * that build the same prompt draw mostly the same programs (not all: the same prompt is not always read in
+ * the same chunks, see docs/BENCHMARKS.md) and a comparison shows less of the spread between draws;
  * `--seeds random` samples as the app does, to see the spread between runs.
  *
  * Metrics (over WikiTQ and HiTab unless named for a dataset; left out when the sample has neither):
@@ -78,7 +79,7 @@ type Call = { candidates: boolean; firstSampleMs: number | null; stats: Generate
  */
 /**
  * How samples are seeded: `fixed` seeds each request from its input, so that two versions of the code that
- * build the same prompt draw the same programs and differ only where they differ; `random` as the app does.
+ * build the same prompt draw mostly the same programs; `random` as the app does.
  */
 export type Seeds = 'fixed' | 'random'
 

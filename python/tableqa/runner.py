@@ -652,6 +652,14 @@ def _held_values_note(exc: BaseException, namespace: Mapping[str, Any], code: st
     return "; ".join(notes)
 
 
+def _program_text(code: str) -> str:
+    """The source of the program whose frames carry :data:`FILENAME`: what ``linecache`` holds for that name
+    while it runs (``code`` itself for :func:`run`; the evaluated program when the evaluation's wrapper runs
+    it through :func:`program_value` and registers its lines there), else ``code``."""
+    lines = linecache.getlines(FILENAME)
+    return "".join(lines) if lines else code
+
+
 def _failure(
     exc: BaseException,
     out: _CappedText,
@@ -676,7 +684,7 @@ def _failure(
     if not hint and namespace is not None:
         hint = _text_column_note(exc, namespace, code)
     hint = hint or _combined_rows_note(exc, code)
-    held = _held_values_note(exc, namespace, code) if namespace is not None else ""
+    held = _held_values_note(exc, namespace, _program_text(code)) if namespace is not None else ""
     hint = f"{hint}; {held}" if hint and held else hint or held
     if hint:
         message = f"{message} ({hint})"

@@ -447,6 +447,15 @@ def test_a_column_the_table_lacks_is_noted_with_the_column_that_holds_the_values
     assert held in message
     program = 'answer = filter_rows(df, "Club", "==", "Royal School Dungannon")["Runners-Up"]'
     assert held in error_of(run(program, dict(ns)))["message"]
+    # Run as the evaluation's wrapper runs a program (through program_value, its lines registered for the
+    # program's frames), the note reads the program, not the wrapper.
+    wrapper = (
+        "import linecache\n"
+        "from tableqa.runner import program_value\n"
+        "linecache.cache['<program>'] = (len(src), None, src.splitlines(True), '<program>')\n"
+        "answer = program_value(src, globals())\n"
+    )
+    assert held in error_of(run(wrapper, {**ns, "src": program}))["message"]
     # Values held by no column, or by several, and errors about other things, get no such note.
     for program in (
         'answer = df.loc[df["Club"] == "Eton", "Runners-Up"]',

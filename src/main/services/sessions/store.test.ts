@@ -56,10 +56,13 @@ describe('session store', () => {
   })
 
   it('rebuilds a lost or corrupt index from the session files', () => {
-    const first = new SessionStore(dir)
+    // A clock that moves on every reading: two sessions made in the same millisecond are not ordered.
+    let tick = Date.parse('2026-01-01T00:00:00Z')
+    const clock = (): Date => new Date((tick += 1000))
+    const first = new SessionStore(dir, clock)
     const newest = first.create('Newest')
     writeFileSync(join(dir, 'index.json'), 'not json')
-    const store = new SessionStore(dir)
+    const store = new SessionStore(dir, clock)
     expect(store.current().id).toBe(newest.id)
     expect(store.listing().sessions).toHaveLength(2)
   })

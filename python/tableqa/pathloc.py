@@ -14,6 +14,11 @@ a label (or a tuple of labels) that names exactly one column header, or one whol
 those columns) is returned, and a line on stderr says so. ``X.loc[condition, column]`` reads its column
 label the same way, with the rows pandas selects for the condition (or list).
 
+Comparisons with text, text searches and arithmetic between two selections are routed too, only to
+record what pandas' answer alone does not show (:mod:`tableqa.trace`): a condition that matched no row,
+and arithmetic whose two sides share no row label (``a - b`` where ``a`` is the row of 2000 and ``b`` that
+of 1990: pandas pairs values by label, and every value is NaN).
+
 Before a program runs, every ``X.loc[key]`` it *reads* (not assignments, not keys with slices) becomes
 ``loc_read(X, key)`` (:func:`header_path_reads`). That first does exactly what pandas does. Only when
 pandas raises ``KeyError``, ``IndexingError`` or ``IndexError`` (more key parts than levels) on a
@@ -36,6 +41,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import operator
 import sys
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -48,10 +54,12 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "ARITH_TESTER",
     "CONTAINS_TESTER",
     "EQ_TESTER",
     "GET_READER",
     "LOC_READER",
+    "arith_test",
     "bind_readers",
     "column_read",
     "contains_test",
@@ -72,6 +80,8 @@ GET_READER = "__tableqa_get__"
 EQ_TESTER = "__tableqa_eq__"
 # The name a program's text searches of a column (``X.str.contains("text")``) are routed through.
 CONTAINS_TESTER = "__tableqa_contains__"
+# The name a program's arithmetic between two values (``a - b``, not ``a - 1``) is routed through.
+ARITH_TESTER = "__tableqa_arith__"
 
 # A key longer than this is not a header path someone wrote by hand; it is left to pandas.
 MAX_LABELS = 8
@@ -402,6 +412,7 @@ def bind_readers(namespace: dict[str, Any]) -> None:
     namespace[GET_READER] = column_read
     namespace[EQ_TESTER] = equal_test
     namespace[CONTAINS_TESTER] = contains_test
+    namespace[ARITH_TESTER] = arith_test
 
 
 def equal_test(left: Any, right: Any) -> Any:
@@ -451,6 +462,85 @@ def _record_no_match(column: pd.Series, text: str, condition: str) -> None:
     )
     said = condition.format(name, text) + " matched no row"
     trace.record_unmatched(said + unmatched_detail(column, text, *codes))
+
+
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
+_ARITH_NODES: dict[type[ast.operator], str] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+# Longest side of an expression quoted in a note; a longer one is called "the left (right) side".
+_SIDE_CHARS = 60
+
+
+def arith_test(op: str, left: Any, right: Any, left_text: str = "", right_text: str = "") -> Any:
+    """``left op right`` (``op`` one of ``+ - * /``), exactly as Python and pandas give it; when both
+    sides are Series (or DataFrames) with values whose row labels have none in common, every value of
+    the result is NaN: pandas pairs values by label, not by position. That is recorded as a
+    combination that matched no row (:func:`tableqa.trace.record_unmatched`), with the labels of each
+    side and code that combines the values themselves (``left_text`` and ``right_text``: the sides as
+    the program writes them).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> a = pd.Series([9], index=[1], name="Points")
+    >>> b = pd.Series([5], index=[0], name="Points")
+    >>> trace.reset_cells()
+    >>> arith_test("-", a, b, "a", "b").tolist(), arith_test("-", 9, 5)
+    ([nan, nan], 4)
+    >>> print(trace.recorded_unmatched()[0].replace(", and", ",\\nand").replace("; ", ";\\n"))
+    a - b matched no row: the row labels of a (1) are not those of b (0),
+    and pandas pairs values by label, so every value is NaN;
+    combine the values themselves: a.iloc[0] - b.iloc[0]
+    """
+    result = _ARITH[op](left, right)
+    pd = sys.modules.get("pandas")
+    if pd is None:
+        return result
+    kinds = (pd.Series, pd.DataFrame)
+    if not (isinstance(left, kinds) and isinstance(right, kinds) and isinstance(result, kinds)):
+        return result
+    try:
+        aligned = (
+            len(result.index) > 0
+            and bool(result.isna().to_numpy().all())
+            and bool(left.notna().to_numpy().any())
+            and bool(right.notna().to_numpy().any())
+            and len(left.index.intersection(right.index)) == 0
+        )
+    except (TypeError, ValueError):
+        return result
+    if aligned:
+        _record_misaligned(op, left, right, left_text, right_text)
+    return result
+
+
+def _record_misaligned(op: str, left: Any, right: Any, left_text: str, right_text: str) -> None:
+    """Record ``left op right`` as a combination whose row labels matched none of the other side's."""
+    sides = [
+        text if text and len(text) <= _SIDE_CHARS else f"the {name} side"
+        for text, name in ((left_text, "left"), (right_text, "right"))
+    ]
+
+    def labels(obj: Any) -> str:
+        shown = ", ".join(show_key(k) for k in list(obj.index[:3]))
+        return shown + (", …" if len(obj.index) > 3 else "")
+
+    said = (
+        f"{sides[0]} {op} {sides[1]} matched no row: the row labels of {sides[0]} ({labels(left)}) are not "
+        f"those of {sides[1]} ({labels(right)}), and pandas pairs values by label, so every value is NaN"
+    )
+    quoted = all(text and len(text) <= _SIDE_CHARS for text in (left_text, right_text))
+    one = len(left.index) == 1 and len(right.index) == 1 and left.ndim == 1 and right.ndim == 1
+
+    def wrapped(text: str) -> str:
+        return text if text.isidentifier() or text.endswith((")", "]")) else f"({text})"
+
+    if quoted and one:
+        code = f"{wrapped(left_text)}.iloc[0] {op} {wrapped(right_text)}.iloc[0]"
+    elif quoted and len(left.index) == len(right.index):
+        code = f"{wrapped(left_text)}.to_numpy() {op} {wrapped(right_text)}.to_numpy()"
+    else:
+        code = "take the one value asked for from each side (.iloc[0], or by its label) first"
+    trace.record_unmatched(f"{said}; combine the values themselves: {code}")
 
 
 def contains_test(column: Any, pattern: Any, *args: Any, **kwargs: Any) -> Any:
@@ -631,6 +721,18 @@ class _LocReads(ast.NodeTransformer):
         call = ast.Call(func=ast.Name(id=EQ_TESTER, ctx=ast.Load()), args=list(sides), keywords=[])
         return ast.copy_location(call, node)
 
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        # The sides as the program writes them, before their own reads are routed.
+        texts = [ast.unparse(side) for side in (node.left, node.right)]
+        self.generic_visit(node)
+        op = _ARITH_NODES.get(type(node.op))
+        # A number or a text on either side cannot pair rows by label: such arithmetic is left as written.
+        if op is None or any(isinstance(side, ast.Constant) for side in (node.left, node.right)):
+            return node
+        args: list[ast.expr] = [ast.Constant(op), node.left, node.right, *(ast.Constant(t) for t in texts)]
+        call = ast.Call(func=ast.Name(id=ARITH_TESTER, ctx=ast.Load()), args=args, keywords=[])
+        return ast.copy_location(call, node)
+
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         func = node.func
@@ -666,7 +768,8 @@ class _LocReads(ast.NodeTransformer):
 def header_path_reads(tree: ast.Module) -> ast.Module:
     """The program with each ``X.loc[key]`` read routed through :func:`loc_read`, each other
     subscript read ``X[key]`` through :func:`column_read`, each comparison ``X == "text"`` through
-    :func:`equal_test` and each search ``X.str.contains("text")`` through :func:`contains_test` (its
+    :func:`equal_test`, each search ``X.str.contains("text")`` through :func:`contains_test` and each
+    ``a + b``, ``a - b``, ``a * b`` or ``a / b`` without a constant side through :func:`arith_test` (its
     namespace must bind them, :func:`bind_readers`); assignments, keys with slices and positional
     indexers are left alone.
 
@@ -684,6 +787,8 @@ def header_path_reads(tree: ast.Module) -> ast.Module:
     e = 1 < x == 'a'
     >>> print(ast.unparse(header_path_reads(ast.parse("f = df.t.str.contains('NC', case=False)"))))
     f = __tableqa_contains__(df.t, 'NC', case=False)
+    >>> print(ast.unparse(header_path_reads(ast.parse("g = (a - b) / b * 100"))))
+    g = __tableqa_arith__('/', __tableqa_arith__('-', a, b, 'a', 'b'), b, 'a - b', 'b') * 100
     """
     changed: ast.Module = _LocReads().visit(tree)
     return ast.fix_missing_locations(changed)

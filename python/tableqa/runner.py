@@ -327,12 +327,16 @@ def unmatched_notes(value: object) -> list[str]:
 
 
 def _nothing_found(value: object) -> bool:
-    """Whether an answer is what a selection that kept no row gives: zero, nothing, NaN, or empty.
+    """Whether an answer is what a selection that kept no row gives: zero, nothing, NaN, or empty, or
+    values that are all NaN (what arithmetic between sides whose row labels differ gives).
 
     Examples
     --------
     >>> [_nothing_found(x) for x in (0, 0.0, None, float("nan"), [], "", 3, "Yukon", [0, 2], False)]
     [True, True, True, True, True, True, False, False, False, False]
+    >>> import pandas as pd
+    >>> _nothing_found(pd.Series([float("nan")] * 2)), _nothing_found(pd.Series([float("nan"), 1.0]))
+    (True, False)
     """
     if value is None or isinstance(value, bool) or getattr(getattr(value, "dtype", None), "kind", "") == "b":
         return value is None
@@ -342,12 +346,24 @@ def _nothing_found(value: object) -> bool:
         return len(value) == 0
     size, dims = getattr(value, "size", None), getattr(value, "ndim", None)
     if isinstance(size, int) and isinstance(dims, int) and dims > 0:
-        return size == 0
+        return size == 0 or _all_missing(value)
     try:
         number = float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return False
     return number == 0 or math.isnan(number)
+
+
+def _all_missing(values: object) -> bool:
+    """Whether every value of an array, a Series or a DataFrame is missing (NaN or None)."""
+    pd = sys.modules.get("pandas")
+    if pd is None:
+        return False
+    try:
+        missing = pd.isna(values)
+        return bool((missing.to_numpy() if hasattr(missing, "to_numpy") else missing).all())
+    except (TypeError, ValueError, AttributeError):
+        return False
 
 
 def program_value(code: str, namespace: dict[str, Any]) -> object:

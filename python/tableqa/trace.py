@@ -6,7 +6,9 @@ The runner clears these records before each program; :mod:`tableqa.ops` adds the
 lookup or aggregation read, and the answer normaliser reports them. A condition that matched no row
 (``df["Town"] == "North Carolina"`` where the cells read ``"Raleigh, NC"``) is recorded by
 :mod:`tableqa.pathloc` and :func:`tableqa.ops.filter_rows`; the runner reports it with an answer that is
-empty or zero, where it most often means the value was written differently from the cells. Readings
+empty or zero, where it most often means the value was written differently from the cells; so is
+arithmetic between two selections that share no row label, which gives only NaN
+(:func:`tableqa.pathloc.arith_test`). Readings
 (``.loc["services", "men"] read as header paths: …``) are recorded where they are made and reported with
 every answer, so that whoever reads the answer knows what it rests on.
 """

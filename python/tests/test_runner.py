@@ -743,6 +743,51 @@ def test_filter_rows_equality_that_no_cell_meets_selects_the_cells_that_hold_the
     assert out["unmatched"][0].startswith("df['City'] == 'Los Angeles' matched no row")
 
 
+def test_arithmetic_between_selections_whose_row_labels_differ_says_why_every_value_is_nan() -> None:
+    from tableqa.runner import program_value, unmatched_notes
+
+    df = pd.DataFrame({"Year": [1990, 2000, 2010], "Points": [5, 9, 12]})
+    program = 'a = df[df["Year"] == 2000]["Points"]\nb = df[df["Year"] == 1990]["Points"]\nanswer = a - b'
+    out = ok_value(run(program, {"df": df}))
+    # pandas' answer is unchanged: two NaN, one for each row label.
+    assert out["value"]["repr"].startswith("0   NaN\n1   NaN")
+    note = (
+        "a - b matched no row: the row labels of a (1) are not those of b (0), and pandas pairs values by "
+        "label, so every value is NaN; combine the values themselves: a.iloc[0] - b.iloc[0]"
+    )
+    assert out["unmatched"] == [note]
+    # The code the note gives answers the question.
+    fixed = ok_value(run(program.replace("a - b", "a.iloc[0] - b.iloc[0]"), {"df": df}))
+    assert fixed["value"]["json"]["items"][0]["value"] == 4
+    assert "unmatched" not in fixed
+    # Sides of several values each are paired by position; sides written at length are quoted as written.
+    both = ok_value(
+        run('answer = df.loc[df["Year"] > 1990, "Points"] / df.loc[df["Year"] < 1990, "Points"]', {"df": df})
+    )
+    assert "unmatched" not in both  # no rows on the right: not a mismatch of labels
+    pairs = 'answer = df["Points"].iloc[1:] * 100 / df["Points"].iloc[:1]'
+    assert ok_value(run(pairs, {"df": df}))["unmatched"][0].endswith(
+        "combine the values themselves: take the one value asked for from each side (.iloc[0], or by its "
+        "label) first"
+    )
+    # The evaluation's wrapper reads the same note through program_value and unmatched_notes.
+    namespace: dict[str, Any] = {"df": df}
+    from tableqa import trace
+    from tableqa.pathloc import bind_readers
+
+    bind_readers(namespace)
+    trace.reset_cells()
+    assert unmatched_notes(program_value(program, namespace)) == [note]
+    # Arithmetic whose labels meet, or with a number, is pandas' own and carries no note.
+    for fine in ('answer = (df["Points"] - df["Year"]).sum()', 'answer = df["Points"] * 2'):
+        assert "unmatched" not in ok_value(run(fine, {"df": df}))
+    # An error in arithmetic is reported as Python reports it, at the program's line.
+    failed = error_of(run('x = "x"\nanswer = df["Year"] - x', {"df": df}))
+    assert "subtract" in failed["message"]
+    assert failed["traceback"].count("File ") == 1
+    assert 'File "<program>", line 2' in failed["traceback"]
+
+
 def test_a_text_search_that_matched_no_row_says_so_and_answers_as_pandas() -> None:
     df = pd.DataFrame({"Winner": ["Charmaine Sheh", "Moses Chan", None], "Show": ["a", "b", "c"]})
     namespace: dict[str, object] = {"df": df}

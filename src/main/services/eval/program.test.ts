@@ -71,6 +71,12 @@ describe.runIf(pandasAvailable())('the evaluation wrapper (CPython with pandas)'
     expect(zero.unmatched).toHaveLength(1)
     expect(zero.unmatched[0]).toMatch(/matched no row/)
     expect(zero.unmatched[0]).toContain("'Norway'")
+    // Two selections whose row labels differ give only NaN: said, with the code that subtracts the values.
+    const apart = 'a = df[df["Nation"] == "Norway"]["Gold"]\nb = df[df["Nation"] == "Germany"]["Gold"]\na - b'
+    expect(shaped(apart, TABLE)).toEqual({ kind: 'list', items: [null, null] })
+    expect(notes(apart).unmatched).toEqual([
+      'a - b matched no row: the row labels of a (0) are not those of b (1), and pandas pairs values by label, so every value is NaN; combine the values themselves: a.iloc[0] - b.iloc[0]'
+    ])
   })
   it('runs SQL candidates through sqldf over the bound tables', () => {
     expect(shaped(sqlProgram('SELECT Nation FROM df WHERE Gold > 13'), TABLE)).toEqual({ kind: 'table', rows: [['Norway']] })

@@ -24,5 +24,9 @@ describe('answers as the selection sees them', () => {
     expect(voteOf(true, { kind: 'list', items: [] })).toEqual({ ok: false })
     expect(voteOf(false, { kind: 'scalar', value: 1 })).toEqual({ ok: false })
     expect(voteOf(true, { kind: 'scalar', value: 1 })).toEqual({ ok: true, answerKey: '{"kind":"scalar","value":1}' })
+    // Values that are all missing (an all-NaN Series) are no answer, as in the app; one value among them is.
+    expect(voteOf(true, { kind: 'list', items: [null, null] })).toEqual({ ok: false })
+    expect(voteOf(true, { kind: 'table', rows: [[null], [null]] })).toEqual({ ok: false })
+    expect(voteOf(true, { kind: 'list', items: [null, 3] })).toEqual({ ok: true, answerKey: '{"kind":"list","items":[null,3]}' })
   })
 })

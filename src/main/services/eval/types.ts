@@ -48,7 +48,10 @@ export type AnswerCell = number | string | boolean | null
 export type ShapedAnswer =
   { kind: 'none' } | { kind: 'scalar'; value: AnswerCell } | { kind: 'list'; items: AnswerCell[] } | { kind: 'table'; rows: AnswerCell[][] }
 
-/** No answer at all: nothing, an empty value, an empty list or a table without rows (the app calls these "no answer"). */
+/**
+ * No answer at all: nothing, an empty value, a list or a table without rows or with only missing values (NaN
+ * or None, as an all-NaN Series): the app calls these "no answer".
+ */
 export function isEmptyAnswer(a: ShapedAnswer): boolean {
   switch (a.kind) {
     case 'none':
@@ -56,9 +59,9 @@ export function isEmptyAnswer(a: ShapedAnswer): boolean {
     case 'scalar':
       return a.value === null
     case 'list':
-      return a.items.length === 0
+      return a.items.every((x) => x === null)
     case 'table':
-      return a.rows.length === 0
+      return a.rows.every((row) => row.every((x) => x === null))
   }
 }
 

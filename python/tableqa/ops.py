@@ -766,7 +766,11 @@ def _conditions(column: Path, op: str, value: Any, more: tuple[Any, ...]) -> lis
     out = []
     for col, test_op, test_value in triples:
         if not isinstance(test_op, str) or test_op not in _OPS:
-            raise ValueError(f"op must be one of {', '.join(_OPS)}; not {test_op!r}")
+            said = f"op must be one of {', '.join(_OPS)}; not {test_op!r}"
+            # The op and the value written the other way round: the call as it was meant.
+            if isinstance(test_value, str) and test_value in _OPS:
+                said += f" (the op comes before the value: {show_key(col)}, {test_value!r}, {test_op!r})"
+            raise ValueError(said)
         out.append((col, test_op, test_value, _cell_test(test_op, test_value)))
     return out
 

@@ -263,8 +263,16 @@ class TestFlatTableHelpers:
         assert filter_rows(df, "Time", ">", 3)["Name"].tolist() == []
 
     def test_filter_rows_rejects_bad_input(self, flat: pd.DataFrame) -> None:
-        with pytest.raises(ValueError, match="op must be one of"):
+        with pytest.raises(ValueError, match="op must be one of") as caught:
             filter_rows(flat, "gold", "~", 1)
+        assert "comes before" not in str(caught.value)
+        # The op and the value the other way round: the error gives them in their order.
+        with pytest.raises(ValueError, match="op must be one of") as caught:
+            filter_rows(flat, "nation", "Norway", "==")
+        said = "not 'Norway' (the op comes before the value: 'nation', '==', 'Norway')"
+        assert str(caught.value).endswith(said)
+        with pytest.raises(ValueError, match=r"not 8 \(the op comes before the value: 'gold', '>', 8\)$"):
+            count(flat, "nation", "==", "Norway", "gold", 8, ">")
         with pytest.raises(ValueError, match="needs a number"):
             filter_rows(flat, "gold", ">", "lots")
 

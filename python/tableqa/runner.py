@@ -477,6 +477,15 @@ def _combined_rows_note(exc: BaseException, code: str) -> str:
 
 # Python's error for an order comparison (or max, min, sort) between cell text and a number.
 _TEXT_VS_NUMBER = re.compile(r"not supported between instances of '(str|int|float)' and '(str|int|float)'")
+# Python's error for arithmetic with cell text ("1958*" - "1910", "12.5 km" / 2).
+_TEXT_ARITHMETIC = re.compile(
+    r"unsupported operand type\(s\) for (?:[-*/]|\+|\*\*|//|%): '(?:str|int|float)' and '(?:str|int|float)'"
+    r"|can only concatenate str \(not \"(?:int|float)\"\) to str"
+)
+# Python's and pandas' errors for reading cell text as a number ("1958*", "?").
+_TEXT_AS_NUMBER = re.compile(
+    r"invalid literal for int\(\) with base 10: |could not convert string to float: |Unable to parse string"
+)
 # pandas' error for comparing a column of numbers with text.
 _NUMBERS_VS_TEXT = re.compile(r"Invalid comparison between dtype=(int|float|uint)\d* and str")
 # Cells shown per column in the note.
@@ -518,26 +527,39 @@ _IMPORTED_NAME = re.compile(r"cannot import name '(\w+)'")
 
 
 def _text_column_note(exc: BaseException, namespace: Mapping[str, Any], code: str) -> str:
-    """Which columns the program compared as the wrong kind, when it compared text with a number.
+    """Which columns the program compared or computed with as the wrong kind, when it compared text with
+    a number, did arithmetic with text or read text as a number.
 
     A column such as ``Height`` holding ``"113.6 m"`` is text, so ``df["Height"] <= 80`` raises a
     ``TypeError`` that names no column; the note names the columns of the failing line that hold text with
-    numbers in it, shows a few of their cells and how to take the numbers out. The other way round
+    numbers in it, shows a few of their cells and how to take the numbers out. So does arithmetic with such
+    cells (``df["Built"].iloc[2] - df["Built"].iloc[0]`` on ``"1958*"``), and reading one as a number
+    (``int(df["Built"].iloc[2])``, ``.astype(int)``). The other way round
     (``df["Year"] > "2001"`` on a column of numbers) pandas' error names no column either: the note names
     the failing line's columns of numbers.
     """
     pd = sys.modules.get("pandas")
-    if pd is None or not isinstance(exc, TypeError):
+    if pd is None:
         return ""
-    found = _TEXT_VS_NUMBER.search(str(exc))
-    text_vs_number = found is not None and "str" in found.groups() and found.group(1) != found.group(2)
-    if not text_vs_number and not _NUMBERS_VS_TEXT.search(str(exc)):
+    if isinstance(exc, ValueError):
+        # Text read as a number where some cells hold more than the number: computed with, as below.
+        arithmetic, text_vs_number = _TEXT_AS_NUMBER.search(str(exc)) is not None, False
+        if not arithmetic:
+            return ""
+    elif isinstance(exc, TypeError):
+        found = _TEXT_VS_NUMBER.search(str(exc))
+        text_vs_number = found is not None and "str" in found.groups() and found.group(1) != found.group(2)
+        arithmetic = _TEXT_ARITHMETIC.search(str(exc)) is not None and "str" in str(exc)
+    else:
         return ""
+    if not text_vs_number and not arithmetic and not _NUMBERS_VS_TEXT.search(str(exc)):
+        return ""
+    use = "compute with" if arithmetic else "compare"
     notes: list[str] = []
     for name, label, cells in _named_columns(exc, namespace, code):
         if len(notes) >= 2:
             break
-        if not text_vs_number:
+        if not text_vs_number and not arithmetic:
             if pd.api.types.is_numeric_dtype(cells.dtype):
                 notes.append(f"column {label!r} of {name} holds numbers: compare it with a number, not text")
             continue
@@ -548,7 +570,7 @@ def _text_column_note(exc: BaseException, namespace: Mapping[str, Any], code: st
             continue
         shown = ", ".join(repr(x) for x in texts[:TEXT_CELLS])
         notes.append(
-            f"column {label!r} of {name} holds text ({shown}): compare the numbers taken out of it, e.g. "
+            f"column {label!r} of {name} holds text ({shown}): {use} the numbers taken out of it, e.g. "
             f"{name}[{label!r}].str.extract({NUMBER_PATTERN})[0].astype(float)"
         )
     return "; ".join(notes)
@@ -698,7 +720,7 @@ def _failure(
     hint = _header_hint(exc, namespace) if namespace is not None else ""
     hint = call_note(exc) or _empty_pick_note(exc) or _setting_note(exc, namespace) or hint
     if not hint and namespace is not None:
-        hint = _text_column_note(exc, namespace, code)
+        hint = _text_column_note(exc, namespace, _program_text(code))
     hint = hint or _combined_rows_note(exc, code)
     held = _held_values_note(exc, namespace, _program_text(code)) if namespace is not None else ""
     hint = f"{hint}; {held}" if hint and held else hint or held

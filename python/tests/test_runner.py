@@ -552,6 +552,35 @@ def test_comparing_a_text_column_with_a_number_names_the_column_and_shows_its_ce
     assert "holds" not in error_of(run('answer = df["Name"] + 1', {"df": df}))["message"]
 
 
+def test_arithmetic_with_text_cells_or_reading_them_as_numbers_names_the_column_and_shows_its_cells() -> None:
+    df = pd.DataFrame(
+        {"Train": ["Royal Blue", "Crusader"], "Begun": ["1890", "1937*"], "Ended": ["1958*", "1982"]}
+    )
+    namespace = {"df": df, "pd": pd}
+    note = (
+        "column 'Begun' of df holds text ('1890', '1937*'): compute with the numbers taken out of it, e.g. "
+        """df['Begun'].str.extract(r"(-?\\d+(?:\\.\\d+)?)")[0].astype(float)"""
+    )
+    for program, error in (
+        ('answer = df["Begun"].iloc[1] - df["Begun"].iloc[0]', "TypeError: unsupported operand type(s)"),
+        ('answer = df["Begun"].iloc[1] + 1', "TypeError: can only concatenate str"),
+        ('answer = int(df["Begun"].iloc[1]) - 1890', "ValueError: invalid literal for int() with base 10"),
+        ('answer = df["Begun"].astype(int).max()', "ValueError: invalid literal for int()"),
+        ('answer = pd.to_numeric(df["Begun"]).max()', 'ValueError: Unable to parse string "1937*"'),
+    ):
+        message = error_of(run(program, namespace))["message"]
+        assert message.startswith(error)
+        assert message.endswith(f"({note})")
+        assert "'Ended'" not in message
+    # The suggested reading works.
+    number = 'df["Begun"].str.extract(r"(-?\\d+(?:\\.\\d+)?)")[0].astype(float)'
+    fixed = f"b = {number}\nanswer = b.iloc[1] - b.iloc[0]"
+    assert ok_value(run(fixed, namespace))["value"]["json"]["items"][0]["value"] == 47
+    # Text without numbers, and values that are no cells of a column, get no note.
+    for program in ('answer = int(df["Train"].iloc[0])', 'answer = float("abc")', 'answer = df["Train"] + 1'):
+        assert "holds text" not in error_of(run(program, namespace))["message"]
+
+
 def test_a_column_that_is_not_there_says_what_the_table_has_instead() -> None:
     df = pd.DataFrame({"Hand": ["Full house", "Flush"], "1 credit": [8, 5], "Points scored": [3, 4]})
     program = 'answer = df[df["Hand"] == "Flush"]["Payout"].iloc[0]'

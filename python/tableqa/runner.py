@@ -475,6 +475,31 @@ def _combined_rows_note(exc: BaseException, code: str) -> str:
     )
 
 
+# pandas' error for a Series or a DataFrame where Python wants one True or False.
+_AMBIGUOUS_TRUTH = re.compile(r"The truth value of a (?:Series|DataFrame) is ambiguous")
+_LOGIC_WORDS = re.compile(r"\b(?:and|or|not)\b")
+
+
+def _truth_value_note(exc: BaseException, code: str) -> str:
+    """How to test conditions on rows, when a column's comparison (one True or False per row) stood where
+    Python wants one: ``and``/``or``/``not`` between conditions, or an ``if`` on one; else ``""``."""
+    if not isinstance(exc, ValueError) or not _AMBIGUOUS_TRUTH.search(str(exc)):
+        return ""
+    frames = _user_frames(exc.__traceback__)
+    line = frames[-1].line if len(frames) and frames[-1].line else code
+    if _LOGIC_WORDS.search(line or ""):
+        return (
+            "a condition on a column gives one True or False per row, but Python's and, or and not take "
+            "one: join conditions with & or | and negate with ~, each condition in parentheses, "
+            'df[(df["col1"] == value1) & (df["col2"] > value2)]'
+        )
+    return (
+        "a condition on a column gives one True or False per row, but an if (or a comparison of two "
+        "tables) takes one: select rows with it, df[condition], or test .any() (some row) or .all() (every "
+        "row)"
+    )
+
+
 # Python's error for an order comparison (or max, min, sort) between cell text and a number.
 _TEXT_VS_NUMBER = re.compile(r"not supported between instances of '(str|int|float)' and '(str|int|float)'")
 # Python's error for arithmetic with cell text ("1958*" - "1910", "12.5 km" / 2).
@@ -721,7 +746,7 @@ def _failure(
     hint = call_note(exc) or _empty_pick_note(exc) or _setting_note(exc, namespace) or hint
     if not hint and namespace is not None:
         hint = _text_column_note(exc, namespace, _program_text(code))
-    hint = hint or _combined_rows_note(exc, code)
+    hint = hint or _combined_rows_note(exc, code) or _truth_value_note(exc, _program_text(code))
     held = _held_values_note(exc, namespace, _program_text(code)) if namespace is not None else ""
     hint = f"{hint}; {held}" if hint and held else hint or held
     if hint:

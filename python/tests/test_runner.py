@@ -581,6 +581,23 @@ def test_arithmetic_with_text_cells_or_reading_them_as_numbers_names_the_column_
         assert "holds text" not in error_of(run(program, namespace))["message"]
 
 
+def test_a_condition_on_rows_where_python_wants_one_truth_value_says_how_to_test_rows() -> None:
+    df = pd.DataFrame({"Genre": ["ballet", "opera"], "Composer": ["Davies", "Petrovics"]})
+    joined = error_of(run('answer = df[df["Genre"] == "ballet" and df["Composer"] == "Davies"]', {"df": df}))
+    assert joined["message"].startswith("ValueError: The truth value of a Series is ambiguous")
+    assert joined["message"].endswith(
+        "but Python's and, or and not take one: join conditions with & or | and negate with ~, each "
+        'condition in parentheses, df[(df["col1"] == value1) & (df["col2"] > value2)])'
+    )
+    # The way the note gives works.
+    fixed = 'answer = df[(df["Genre"] == "ballet") & (df["Composer"] == "Davies")]["Composer"].tolist()'
+    assert ok_value(run(fixed, {"df": df}))["value"]["json"] == ["Davies"]
+    tested = error_of(run('if df["Genre"] == "opera":\n    answer = 1', {"df": df}))["message"]
+    assert tested.endswith("or test .any() (some row) or .all() (every row))")
+    # Other errors get neither note.
+    assert "per row" not in error_of(run('answer = int("x")', {"df": df}))["message"]
+
+
 def test_a_column_that_is_not_there_says_what_the_table_has_instead() -> None:
     df = pd.DataFrame({"Hand": ["Full house", "Flush"], "1 credit": [8, 5], "Points scored": [3, 4]})
     program = 'answer = df[df["Hand"] == "Flush"]["Payout"].iloc[0]'

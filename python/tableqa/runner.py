@@ -500,6 +500,26 @@ def _truth_value_note(exc: BaseException, code: str) -> str:
     )
 
 
+# Python's (and older pandas') error for int() or float() of a Series or a DataFrame.
+_MANY_AS_ONE = re.compile(
+    r"(int|float)\(\) argument must be .* not '(?:Series|DataFrame)'"
+    r"|cannot convert the series to <class '(int|float)'>"
+)
+
+
+def _many_as_one_note(exc: BaseException) -> str:
+    """How to get one value out of several, when ``int()`` or ``float()`` was given a Series or a
+    DataFrame (a column, or the rows a condition kept); else ``""``."""
+    found = _MANY_AS_ONE.search(str(exc)) if isinstance(exc, TypeError) else None
+    if found is None:
+        return ""
+    call = found.group(1) or found.group(2)
+    return (
+        f"{call}() takes one value and was given a Series or a table of them: pick the one asked for, "
+        "with .iloc[0] (the first row) or by its label, or reduce them to one (.sum(), .max(), len(...))"
+    )
+
+
 # Python's error for an order comparison (or max, min, sort) between cell text and a number.
 _TEXT_VS_NUMBER = re.compile(r"not supported between instances of '(str|int|float)' and '(str|int|float)'")
 # Python's error for arithmetic with cell text ("1958*" - "1910", "12.5 km" / 2).
@@ -747,6 +767,7 @@ def _failure(
     if not hint and namespace is not None:
         hint = _text_column_note(exc, namespace, _program_text(code))
     hint = hint or _combined_rows_note(exc, code) or _truth_value_note(exc, _program_text(code))
+    hint = hint or _many_as_one_note(exc)
     held = _held_values_note(exc, namespace, _program_text(code)) if namespace is not None else ""
     hint = f"{hint}; {held}" if hint and held else hint or held
     if hint:

@@ -598,6 +598,23 @@ def test_a_condition_on_rows_where_python_wants_one_truth_value_says_how_to_test
     assert "per row" not in error_of(run('answer = int("x")', {"df": df}))["message"]
 
 
+def test_int_or_float_of_several_values_says_how_to_get_one() -> None:
+    df = pd.DataFrame({"School": ["A", "B"], "Runners-up": [4, 24]})
+    for program, call in (
+        ('answer = int(df["Runners-up"] - 4)', "int"),
+        ('answer = float(df[["Runners-up"]])', "float"),
+    ):
+        message = error_of(run(program, {"df": df}))["message"]
+        assert message.startswith("TypeError:")
+        assert message.endswith(
+            f"({call}() takes one value and was given a Series or a table of them: pick the one asked for, "
+            "with .iloc[0] (the first row) or by its label, or reduce them to one (.sum(), .max(), len(...)))"
+        )
+    fixed = 'answer = int(df[df["School"] == "B"]["Runners-up"].iloc[0] - df["Runners-up"].iloc[0])'
+    assert ok_value(run(fixed, {"df": df}))["value"]["json"] == 20
+    assert "takes one value" not in error_of(run('answer = int("x")', {"df": df}))["message"]
+
+
 def test_a_column_that_is_not_there_says_what_the_table_has_instead() -> None:
     df = pd.DataFrame({"Hand": ["Full house", "Flush"], "1 credit": [8, 5], "Points scored": [3, 4]})
     program = 'answer = df[df["Hand"] == "Flush"]["Payout"].iloc[0]'

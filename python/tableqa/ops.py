@@ -889,21 +889,58 @@ def columns_holding(df: pd.DataFrame, value: Any) -> list[Hashable]:
 
 def holder_note(df: pd.DataFrame, value: Any, name: str = "df") -> str:
     """Where a value that is no header stands as a cell, and how its row is selected, to follow "… is";
-    ``""`` when it is no cell of ``df``.
+    ``""`` when it is no cell of ``df``. The code compares with the cell as the table writes it; a value
+    that no cell is but that some cells hold as whole words ("Los Angeles" in "United States, Los
+    Angeles") is named as part of them, with the search that selects exactly those cells where there is one.
 
     Examples
     --------
     >>> df = build_frame({"columns": [["Hand"], ["5 credits"]], "index": [],
     ...                   "values": [["Full house", "40"], ["Flush", "30"]]})
     >>> holder_note(df, "full house")
-    "a cell of column 'Hand': select its row with df[df['Hand'] == 'full house']"
+    "a cell of column 'Hand': select its row with df[df['Hand'] == 'Full house']"
+    >>> towns = build_frame({"columns": [["City"]], "index": [], "values": [["United States, Los Angeles"]]})
+    >>> print(holder_note(towns, "los angeles").replace(": ", ":\\n"))
+    part of a cell of column 'City' ('United States, Los Angeles'):
+    select its row with df[df['City'].str.contains('los angeles', case=False)]
     """
     holders = columns_holding(df, value)
-    if not holders:
+    if holders:
+        shown = [show_key(k) for k in holders[:HOLDERS_SHOWN]]
+        where = "column " + shown[0] if len(shown) == 1 else "columns " + ", ".join(shown)
+        key = label_key(value)
+        first = next(j for j, col in enumerate(df.columns) if col == holders[0])
+        cells = df.iloc[:, first].tolist()
+        cell = next((x for x in cells if isinstance(x, str) and label_key(x) == key), value)
+        return f"a cell of {where}: select its row with {name}[{name}[{shown[0]}] == {cell!r}]"
+    return _part_of_cells_note(df, value, name)
+
+
+def _part_of_cells_note(df: pd.DataFrame, value: Any, name: str) -> str:
+    """Where a text value stands as whole words of cells, in the first column that holds it so (see
+    :func:`holder_note`); ``""`` when none does."""
+    if not isinstance(value, str) or not any(c.isalpha() for c in value):
         return ""
-    shown = [show_key(k) for k in holders[:HOLDERS_SHOWN]]
-    where = "column " + shown[0] if len(shown) == 1 else "columns " + ", ".join(shown)
-    return f"a cell of {where}: select its row with {name}[{name}[{shown[0]}] == {value!r}]"
+    if df.shape[0] * df.shape[1] > HOLDER_SCAN_CELLS:
+        return ""
+    for j, col in enumerate(df.columns):
+        texts = [x for x in dict.fromkeys(df.iloc[:, j].tolist()) if isinstance(x, str)]
+        meant = {x for x, hit in zip(texts, _word_hits(texts, value), strict=True) if hit}
+        if not meant:
+            continue
+        label = show_key(col)
+        shown = ", ".join(repr(x) for x in [x for x in texts if x in meant][:UNMATCHED_CELLS])
+        more = f" and {len(meant) - UNMATCHED_CELLS} more" if len(meant) > UNMATCHED_CELLS else ""
+        said = f"part of a cell of column {label} ({shown}{more})"
+        for case, found in (
+            ("", {x for x in texts if value in x}),
+            (", case=False", {x for x in texts if value.lower() in x.lower()}),
+        ):
+            # A pattern character would make the search a pattern: then no code is shown.
+            if found == meant and not re.search(r"[.^$*+?{}\[\]\\|()]", value):
+                return f"{said}: select its row with {name}[{name}[{label}].str.contains({value!r}{case})]"
+        return said
+    return ""
 
 
 def show_key(key: Hashable) -> str:

@@ -307,7 +307,7 @@ def loc_read(obj: Any, key: object) -> Any:
             return selected
         reading = read_key(obj, key) if is_frame(obj) else None
         if reading is None:
-            note = miss_note(obj, key) if is_frame(obj) else None
+            note = (miss_note(obj, key) or _selected_column_note(obj, key)) if is_frame(obj) else None
             if note is not None:
                 exc.add_note(note)
             raise
@@ -358,6 +358,23 @@ def _rows_then_column(frame: pd.DataFrame, key: object) -> Any:
         f".loc[…, {_key_text(key[1])}] read as the column {_shown(col_keys, cols)}",
     )
     return frame.iloc[rows, cols[0]] if len(cols) == 1 else frame.iloc[rows, cols]
+
+
+def _selected_column_note(frame: pd.DataFrame, key: object) -> str | None:
+    """For ``frame.loc[rows, column]`` with rows selected by a condition (or a list) and a column label
+    that names no column: what the table has instead (:func:`column_miss_note`); else None.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"Hand": ["Full house", "Flush"], "1 credit": [8, 5]})
+    >>> _selected_column_note(df, (df["1 credit"] == 8, "Payout"))
+    "'Payout' is no column header of this table; its columns: 'Hand', '1 credit'"
+    """
+    if not isinstance(key, tuple) or len(key) != 2 or _labels(key) is not None:
+        return None
+    labels = _column_labels(key[1])
+    return column_miss_note(frame, labels) if labels is not None else None
 
 
 def said_read(frame: pd.DataFrame, rows: list[int], cols: list[int], how: str) -> None:

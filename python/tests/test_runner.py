@@ -632,11 +632,38 @@ def test_a_column_that_is_not_there_says_what_the_table_has_instead() -> None:
         "KeyError: 'Full house' ('Full house' is no column header of this table but a cell of column 'Hand': "
         "select its row with df[df['Hand'] == 'Full house'])"
     )
+    # The code compares with the cell as the table writes it.
     message = error_of(run('answer = df.loc["flush", "1 credit"]', {"df": df}))["message"]
     assert message.endswith(
         "('flush' is no row or column header of this table but a cell of column 'Hand': select its row with "
-        "df[df['Hand'] == 'flush'])"
+        "df[df['Hand'] == 'Flush'])"
     )
+    # A column asked for the rows a condition selects: what the table has instead, as for df[...].
+    message = error_of(run('answer = df.loc[df["1 credit"] == 8, "Payout"].iloc[0]', {"df": df}))["message"]
+    assert message == (
+        "KeyError: 'Payout' ('Payout' is no column header of this table; its columns: 'Hand', '1 credit', "
+        "'Points scored')"
+    )
+    # A label that is part of cells, as whole words: those cells, and the search that selects them.
+    towns = pd.DataFrame({"City": ["United States, Los Angeles", "Canada, Saskatoon"], "Passengers": [9, 2]})
+    message = error_of(run('answer = towns.loc["Los Angeles", "Passengers"]', {"towns": towns}))["message"]
+    assert message.endswith(
+        "('Los Angeles' is no row or column header of this table but part of a cell of column 'City' "
+        "('United States, Los Angeles'): select its row with df[df['City'].str.contains('Los Angeles')])"
+    )
+    fixed = "answer = towns[towns['City'].str.contains('Los Angeles')]['Passengers'].iloc[0]"
+    assert ok_value(run(fixed, {"towns": towns}))["value"]["json"]["items"][0]["value"] == 9
+    # Words within a word are not words of the cell ("Angeles" in "Angelesville"); a search that would also
+    # find other cells is not shown.
+    towns = pd.DataFrame({"City": ["Angelesville", "Los Angeles East", "los angeles, west"], "N": [1, 2, 3]})
+    message = error_of(run('answer = towns.loc["Los Angeles", "N"]', {"towns": towns}))["message"]
+    assert message.endswith(
+        "('Los Angeles' is no row or column header of this table but part of a cell of column 'City' "
+        "('Los Angeles East', 'los angeles, west'): select its row with "
+        "df[df['City'].str.contains('Los Angeles', case=False)])"
+    )
+    message = error_of(run('answer = towns.loc["Angeles", "N"]', {"towns": towns}))["message"]
+    assert message.endswith("part of a cell of column 'City' ('Los Angeles East', 'los angeles, west'))")
 
 
 @pytest.mark.parametrize(

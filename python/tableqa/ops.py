@@ -26,6 +26,7 @@ from .headers import (
     Path,
     axis_number,
     leaf_label,
+    match_header,
     resolve_many,
     resolve_one,
 )
@@ -846,7 +847,7 @@ def value_of(df: pd.DataFrame, key_column: Path, key: Any, column: Path) -> Any:
     """
     rows = filter_rows(df, key_column, "==", key)
     if rows.shape[0] == 0:
-        raise _no_row(df, key_column, key)
+        raise _no_row(df, key_column, key, column)
     c = resolve_one(_keys(df, 1), column, 1)
     i = _positions_where(df, key_column, key)[0]
     record_read(df, [i], [c.position])
@@ -955,9 +956,12 @@ def show_key(key: Hashable) -> str:
 NO_ROW_CELLS = 5
 
 
-def _no_row(df: pd.DataFrame, key_column: Path, key: Any) -> LookupError:
+def _no_row(df: pd.DataFrame, key_column: Path, key: Any, column: Any = None) -> LookupError:
     """The error for a key no row of ``key_column`` has: the column's close values, or some of its cells;
-    and where the key is a comparison (``"=="``, ``">="``), that rows are selected with :func:`filter_rows`.
+    where the key is a comparison (``"=="``, ``">="``), that rows are selected with :func:`filter_rows`;
+    and where it is a column header (a table that lists its months, or years, across the columns), how
+    its value is read in a row (``column``, the column the call meant to read, naming that row when it
+    is a cell of ``key_column``).
 
     Examples
     --------
@@ -969,6 +973,13 @@ def _no_row(df: pd.DataFrame, key_column: Path, key: Any) -> LookupError:
     "No row has '2' in column 'place'. Its cells include: '1st', '3rd'."
     >>> str(_no_row(df, "venue", "==")).endswith("op, value) selects rows by a condition.")
     True
+    >>> wide = build_frame({"columns": [["Month"], ["Jan"], ["Dec"]], "index": [],
+    ...                     "values": [["Record high", "12", "14"], ["Snowy days", "9", "7"]]})
+    >>> said = str(_no_row(wide, "Month", "dec", "snowy days")).split(". ", 2)[2]
+    >>> print(said.replace(": ", ":\\n").replace("; ", ";\\n"))
+    'dec' is a column header, not a cell:
+    this table lists 'dec' across its columns and names its rows in column 'Month';
+    read one of its values with df.loc[df['Month'] == 'Snowy days', 'Dec'].
     """
     import difflib
 
@@ -989,7 +1000,26 @@ def _no_row(df: pd.DataFrame, key_column: Path, key: Any) -> LookupError:
             f" {key!r} is a comparison, not a value: the key is the cell that names the row, and "
             "filter_rows(df, column, op, value) selects rows by a condition."
         )
+    elif isinstance(key, str) and key.strip():
+        hint += _header_key_note(df, key_column, key, column, keys)
     return LookupError(f"No row has {key!r} in column {key_column!r}.{hint}")
+
+
+def _header_key_note(df: pd.DataFrame, key_column: Path, key: str, column: Any, cells: list[str]) -> str:
+    """For a key that names a column header of ``df`` (see :func:`_no_row`), how its value is read in a
+    row of ``key_column`` (whose cells are ``cells``); ``""`` for a key that names none, or several."""
+    found = match_header(_keys(df, 1), key)
+    if len(found) != 1 or not cells:
+        return ""
+    header = show_key(found[0].key)
+    wanted = label_key(column) if isinstance(column, str) else ""
+    row = next((x for x in cells if wanted and label_key(x) == wanted), None)
+    row = row if row is not None else next((x for x in cells if x.strip()), cells[0])
+    return (
+        f" {key!r} is a column header, not a cell: this table lists {key!r} across its columns and names its "
+        f"rows in column {key_column!r}; read one of its values with df.loc[df[{key_column!r}] == {row!r}, "
+        f"{header}]."
+    )
 
 
 def _same_column(df: pd.DataFrame, key: Hashable, path: Path) -> bool:
@@ -1042,7 +1072,7 @@ def next_value(
     """
     hits = _positions_where(df, key_column, key)
     if not hits:
-        raise _no_row(df, key_column, key)
+        raise _no_row(df, key_column, key, column)
     c = resolve_one(_keys(df, 1), key_column if column is None else column, 1)
     step = 1 if offset >= 0 else -1
     target, left = hits[0], abs(offset)

@@ -290,6 +290,33 @@ class TestFlatTableHelpers:
         with pytest.raises(ValueError, match="op must be one of"):
             count(flat, "gold", ">", 8, "nation", "is", "Norway")
 
+    def test_a_key_that_is_a_column_header_says_how_its_value_is_read_in_a_row(self) -> None:
+        climate = build_frame(
+            {
+                "columns": [["Month"], ["Jan"], ["Feb"], ["Dec"]],
+                "index": [],
+                "values": [["Record high °C", "12", "13", "14"], ["Avg. snowy days", "9", "6", "7"]],
+            }
+        )
+        with pytest.raises(LookupError) as caught:
+            compare(climate, "Month", "Dec", "Jan", "Avg. snowy days")
+        said = str(caught.value)
+        assert said.startswith("No row has 'Dec' in column 'Month'.")
+        assert said.endswith(
+            "'Dec' is a column header, not a cell: this table lists 'Dec' across its columns and names its "
+            "rows in column 'Month'; read one of its values with "
+            "df.loc[df['Month'] == 'Avg. snowy days', 'Dec']."
+        )
+        # The code the note gives reads the value meant.
+        assert climate.loc[climate["Month"] == "Avg. snowy days", "Dec"].iloc[0] == 7
+        # Without a column that is a cell of the key column, the first row stands as the example.
+        with pytest.raises(LookupError, match=r"df\.loc\[df\['Month'\] == 'Record high °C', 'Feb'\]\.$"):
+            next_value(climate, "Month", "feb")
+        # A key that is no header gets no such note.
+        with pytest.raises(LookupError) as caught:
+            value_of(climate, "Month", "Mar", "Jan")
+        assert "column header" not in str(caught.value)
+
     def test_value_of_and_close_values(self, flat: pd.DataFrame) -> None:
         assert value_of(flat, "nation", "CANADA", "total") == 26
         with pytest.raises(LookupError, match="Close values: 'Canada'"):

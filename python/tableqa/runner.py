@@ -617,6 +617,9 @@ def _text_column_note(exc: BaseException, namespace: Mapping[str, Any], code: st
         notes.append(
             f"column {label!r} of {name} holds text ({shown}): {use} the numbers taken out of it, e.g. "
             f"{name}[{label!r}].str.extract({NUMBER_PATTERN})[0].astype(float)"
+            # Arithmetic is most often between single cells, where .str does not apply: the column is read
+            # as numbers first, and the cells picked from that.
+            + (", then pick the values from those numbers as from the column" if arithmetic else "")
         )
     return "; ".join(notes)
 

@@ -559,7 +559,8 @@ def test_arithmetic_with_text_cells_or_reading_them_as_numbers_names_the_column_
     namespace = {"df": df, "pd": pd}
     note = (
         "column 'Begun' of df holds text ('1890', '1937*'): compute with the numbers taken out of it, e.g. "
-        """df['Begun'].str.extract(r"(-?\\d+(?:\\.\\d+)?)")[0].astype(float)"""
+        """df['Begun'].str.extract(r"(-?\\d+(?:\\.\\d+)?)")[0].astype(float), then pick the values from """
+        "those numbers as from the column"
     )
     for program, error in (
         ('answer = df["Begun"].iloc[1] - df["Begun"].iloc[0]', "TypeError: unsupported operand type(s)"),
@@ -574,7 +575,7 @@ def test_arithmetic_with_text_cells_or_reading_them_as_numbers_names_the_column_
         assert "'Ended'" not in message
     # The suggested reading works.
     number = 'df["Begun"].str.extract(r"(-?\\d+(?:\\.\\d+)?)")[0].astype(float)'
-    fixed = f"b = {number}\nanswer = b.iloc[1] - b.iloc[0]"
+    fixed = f"b = {number}\nanswer = b[df['Train'] == 'Crusader'].iloc[0] - b.iloc[0]"
     assert ok_value(run(fixed, namespace))["value"]["json"]["items"][0]["value"] == 47
     # Text without numbers, and values that are no cells of a column, get no note.
     for program in ('answer = int(df["Train"].iloc[0])', 'answer = float("abc")', 'answer = df["Train"] + 1'):

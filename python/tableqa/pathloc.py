@@ -512,8 +512,9 @@ def arith_test(op: str, left: Any, right: Any, left_text: str = "", right_text: 
     pd = sys.modules.get("pandas")
     if pd is None:
         return result
-    kinds = (pd.Series, pd.DataFrame)
-    if not (isinstance(left, kinds) and isinstance(right, kinds) and isinstance(result, kinds)):
+    # Two Series, or two DataFrames: a Series beside a DataFrame pairs its labels with the columns instead.
+    same = any(isinstance(left, kind) and isinstance(right, kind) for kind in (pd.Series, pd.DataFrame))
+    if not same or not isinstance(result, (pd.Series, pd.DataFrame)):
         return result
     try:
         aligned = (

@@ -869,8 +869,13 @@ def test_arithmetic_between_selections_whose_row_labels_differ_says_why_every_va
     bind_readers(namespace)
     trace.reset_cells()
     assert unmatched_notes(program_value(program, namespace)) == [note]
-    # Arithmetic whose labels meet, or with a number, is pandas' own and carries no note.
-    for fine in ('answer = (df["Points"] - df["Year"]).sum()', 'answer = df["Points"] * 2'):
+    # Arithmetic whose labels meet, or with a number, is pandas' own and carries no note; nor does a Series
+    # beside a table, which pandas pairs with the table's columns.
+    for fine in (
+        'answer = (df["Points"] - df["Year"]).sum()',
+        'answer = df["Points"] * 2',
+        "answer = df.loc[[2]] - df.loc[0]",
+    ):
         assert "unmatched" not in ok_value(run(fine, {"df": df}))
     # An error in arithmetic is reported as Python reports it, at the program's line.
     failed = error_of(run('x = "x"\nanswer = df["Year"] - x', {"df": df}))

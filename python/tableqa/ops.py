@@ -739,11 +739,9 @@ def unmatched_detail(
         words = [x for x, hit in zip(texts, _word_hits(texts, value), strict=True) if hit]
         meant = set(words or holding)
         code = ""
-        for template, found in (
-            (contains_code, {x for x in texts if value.lower() in x.lower()}),
-            (exact_code, {x for x in texts if value in x}),
-        ):
-            if template and found == meant:
+        exact = _searches_selecting(texts, value, meant)
+        for template, case in ((contains_code, False), (exact_code, True)):
+            if template and case in exact:
                 code = f" (select them with {template.replace('{}', repr(value))})"
                 break
         shown = ", ".join(map(repr, [x for x in holding if x in meant][:UNMATCHED_CELLS]))
@@ -917,6 +915,16 @@ def holder_note(df: pd.DataFrame, value: Any, name: str = "df") -> str:
     return _part_of_cells_note(df, value, name)
 
 
+def _searches_selecting(texts: list[str], value: str, meant: set[str]) -> set[bool]:
+    """Which searches for ``value`` as part of a cell select exactly the cells ``meant`` among ``texts``:
+    True for the one that keeps case, False for the one that ignores it."""
+    return {
+        case
+        for case in (True, False)
+        if {x for x in texts if (value in x if case else value.lower() in x.lower())} == meant
+    }
+
+
 def _part_of_cells_note(df: pd.DataFrame, value: Any, name: str) -> str:
     """Where a text value stands as whole words of cells, in the first column that holds it so (see
     :func:`holder_note`); ``""`` when none does."""
@@ -933,13 +941,15 @@ def _part_of_cells_note(df: pd.DataFrame, value: Any, name: str) -> str:
         shown = ", ".join(repr(x) for x in [x for x in texts if x in meant][:UNMATCHED_CELLS])
         more = f" and {len(meant) - UNMATCHED_CELLS} more" if len(meant) > UNMATCHED_CELLS else ""
         said = f"part of a cell of column {label} ({shown}{more})"
-        for case, found in (
-            ("", {x for x in texts if value in x}),
-            (", case=False", {x for x in texts if value.lower() in x.lower()}),
-        ):
-            # A pattern character would make the search a pattern: then no code is shown.
-            if found == meant and not re.search(r"[.^$*+?{}\[\]\\|()]", value):
-                return f"{said}: select its row with {name}[{name}[{label}].str.contains({value!r}{case})]"
+        # A pattern character would make the search a pattern: then no code is shown.
+        exact = (
+            _searches_selecting(texts, value, meant)
+            if not re.search(r"[.^$*+?{}\[\]\\|()]", value)
+            else set()
+        )
+        for case, keyword in ((True, ""), (False, ", case=False")):
+            if case in exact:
+                return f"{said}: select its row with {name}[{name}[{label}].str.contains({value!r}{keyword})]"
         return said
     return ""
 

@@ -2,7 +2,7 @@
  * Ask a question about a table from the command line:
  *   npm run ask -- --table FILE --question "..." [--endpoint NAME|builtin | --base-url URL --model NAME
  *     [--api-key-env VAR] [--api chat|completions|responses]] [--n 5] [--temperature 0.7] [--profile paper|compact]
- *     [--repair on|off] [--select logprob|vote|greedy]
+ *     [--repair on|off] [--repair-rounds N] [--select logprob|vote|greedy]
  *     [--lang python|sql] [--apis none|qa|full] [--repr multiindex|flatten] [--executor pyodide|cpython] [--json]
  * Without endpoint flags the built-in model answers (installed with `npm run setup:model`), in its own
  * engine process. Named endpoints come from the settings in the data folder; their key from --api-key-env VAR (or
@@ -33,7 +33,7 @@ import { structureGrid } from '../src/main/services/tables/structure'
 import { runCli, UsageError } from './lib/cli'
 
 const USAGE = `usage: npm run ask -- --table FILE --question "..." [--endpoint NAME|builtin | --base-url URL --model NAME [--api-key-env VAR] [--api chat|completions|responses]]
-       [--n 5] [--temperature 0.7] [--profile paper|compact] [--repair on|off] [--select logprob|vote|greedy] [--score sum|mean] [--lang python|sql] [--apis none|qa|full] [--repr multiindex|flatten]
+       [--n 5] [--temperature 0.7] [--profile paper|compact] [--repair on|off] [--repair-rounds 2] [--select logprob|vote|greedy] [--score sum|mean] [--lang python|sql] [--apis none|qa|full] [--repr multiindex|flatten]
        [--kind auto|relational|hierarchical|airline|multi-table] [--budget TOKENS] [--executor pyodide|cpython] [--python python3] [--no-cache] [--json]
        npm run ask -- --clear-cache      empty the response cache (<data folder>/model-cache) and exit
 With no endpoint flags the built-in model answers on this computer (install one with npm run setup:model).
@@ -59,6 +59,7 @@ async function main(): Promise<number> {
       temperature: { type: 'string' },
       profile: { type: 'string' },
       repair: { type: 'string' },
+      'repair-rounds': { type: 'string' },
       select: { type: 'string' },
       score: { type: 'string' },
       lang: { type: 'string' },
@@ -107,6 +108,8 @@ async function main(): Promise<number> {
   if (profile !== undefined) options.profile = profile
   const repair = oneOf(values.repair, ['on', 'off'] as const, 'repair')
   if (repair !== undefined) options.repair = repair === 'on'
+  // Checked with the other options when the question is asked.
+  if (values['repair-rounds'] !== undefined) options.repairRounds = Number(values['repair-rounds'])
   const selection = oneOf<SelectionMode>(values.select, ['logprob', 'vote', 'greedy'], 'select')
   if (selection !== undefined) options.selection = selection
   const score = oneOf(values.score, ['sum', 'mean'] as const, 'score')

@@ -2,22 +2,25 @@
  * `npm run eval -- --dataset wikitq|hitab|aitqa|spider --split dev|test (--endpoint NAME|builtin|oracle |
  * --base-url URL --model NAME [--api chat|completions|responses]) [--api-key-env VAR] [--n 5]
  * [--temperature 0.7] [--offset K] [--limit N] [--apis none|qa|full] [--table-repr multiindex|flatten]
- * [--lang python|sql] [--select logprob|vote|greedy] [--repair on|off] [--profile paper|compact] [--concurrency K] [--out DIR] [--data DIR]`
+ * [--lang python|sql] [--select logprob|vote|greedy] [--repair on|off] [--repair-rounds N] [--profile paper|compact] [--concurrency K]
+ * [--out DIR] [--data DIR]`
  * `--profile` is the prompt's layout (default `paper`, the method as published; the app gives the built-in
- * model `compact`). `--repair on` asks once more, with the error, for each candidate whose program failed (off by default
+ * model `compact`). `--repair on` asks once more, with the error, for each candidate whose program failed, and again for
+ * a correction that fails too, up to `--repair-rounds` times (default 2) per candidate (off by default
  * here, so that runs compare with the paper's method; the app does it for the built-in model).
  */
 import { parseArgs } from 'node:util'
 import { evaluate, summaryMarkdown, type EvalOptions } from '../src/main/services/eval'
 import { DATASETS, type DatasetId, type Split } from '../src/main/services/eval/types'
-import { MAX_N } from '../src/main/services/pipeline/generate'
+import { MAX_N, MAX_REPAIR_ROUNDS } from '../src/main/services/pipeline/generate'
 import { defaultDataDir } from '../src/main/services/paths'
 import { API_KINDS, openModelClient, type EndpointChoice } from './lib/model-client'
 
 const USAGE = `Usage: npm run eval -- --dataset wikitq|hitab|aitqa|spider --split dev|test
   (--endpoint NAME|builtin|oracle | --base-url URL --model NAME [--api chat|completions|responses])
   [--api-key-env VAR] [--n 5] [--temperature 0.7] [--offset K] [--limit N] [--apis none|qa|full] [--table-repr multiindex|flatten] [--lang python|sql]
-  [--select logprob|vote|greedy] [--repair on|off] [--profile paper|compact] [--concurrency K] [--out DIR] [--data DIR] [--timeout SECONDS]`
+  [--select logprob|vote|greedy] [--repair on|off] [--repair-rounds N] [--profile paper|compact] [--concurrency K] [--out DIR] [--data DIR]
+  [--timeout SECONDS]`
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback?: T): T {
   if (value === undefined && fallback !== undefined) return fallback
@@ -68,6 +71,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
       data: { type: 'string' },
       timeout: { type: 'string' },
       repair: { type: 'string' },
+      'repair-rounds': { type: 'string' },
       profile: { type: 'string' }
     }
   })
@@ -79,6 +83,9 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
   const n = positiveInt('n', values.n)
   if (n !== undefined && n > MAX_N) throw new Error(`--n must be at most ${MAX_N}, not ${n}`)
   const temperature = temperatureOf(values.temperature)
+  const repairRounds = positiveInt('repair-rounds', values['repair-rounds'])
+  if (repairRounds !== undefined && repairRounds > MAX_REPAIR_ROUNDS)
+    throw new Error(`--repair-rounds must be at most ${MAX_REPAIR_ROUNDS}, not ${repairRounds}`)
   const api = values.api === undefined ? undefined : oneOf('api', values.api, API_KINDS)
   const source: EvalArgs['source'] =
     endpoint === 'oracle'
@@ -106,6 +113,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     data: values.data,
     timeoutMs: timeout === undefined ? undefined : timeout * 1000,
     ...(values.repair === undefined ? {} : { repair: oneOf('repair', values.repair, ['on', 'off'] as const, 'off') === 'on' }),
+    ...(repairRounds === undefined ? {} : { repairRounds }),
     profile: oneOf('profile', values.profile, ['paper', 'compact'] as const, 'paper')
   }
   return { options, source }

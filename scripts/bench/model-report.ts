@@ -10,7 +10,8 @@ import type { SelectionMode } from '../../src/shared/model'
 import { normaliseAnswerKey, selectCandidate } from '../../src/main/services/pipeline/select'
 import { preferFitting } from '../../src/main/services/pipeline/answer-fit'
 import { sameProgram } from '../../src/main/services/pipeline/repair'
-import { answerGist, DATASETS, type DatasetId, type QuestionRecord, voteOf } from '../../src/main/services/eval/types'
+import { answerGist, type CandidateRecord, DATASETS, type DatasetId, type QuestionRecord, voteOf } from '../../src/main/services/eval/types'
+import { repairDepth } from '../../src/shared/ask'
 
 export function median(values: number[]): number {
   if (values.length === 0) return 0
@@ -110,7 +111,9 @@ export function missKinds(records: QuestionRecord[]): { kinds: Record<string, nu
 /**
  * Of all samples, those whose reply held a program, those whose program ran to an answer (after any
  * repair), and those whose first program did; the repairs asked for, how many gave a program that ran, and
- * how many came back as the failed program itself (after the second ask a repeat calls for).
+ * how many came back as the failed program itself (after the second ask a repeat calls for); and per round
+ * of repairs, how many were asked for and how many ended there with a program that ran (a correction that
+ * failed again is asked for in the next round).
  */
 export function programs(records: QuestionRecord[]): {
   samples: number
@@ -120,6 +123,7 @@ export function programs(records: QuestionRecord[]): {
   repairs: number
   repairsRan: number
   repairsRepeated: number
+  rounds: { round: number; asked: number; ran: number }[]
 } {
   const samples = records.flatMap((r) => r.candidates)
   const repaired = samples.filter((c) => c.repairedFrom !== undefined)
@@ -130,8 +134,19 @@ export function programs(records: QuestionRecord[]): {
     ranFirstPct: pct(samples.filter((c) => c.program !== '' && c.ok && c.repairedFrom === undefined).length, samples.length),
     repairs: repaired.length,
     repairsRan: repaired.filter((c) => c.ok).length,
-    repairsRepeated: repaired.filter((c) => c.repairedFrom !== undefined && sameProgram(c.program, c.repairedFrom.program)).length
+    repairsRepeated: repaired.filter((c) => c.repairedFrom !== undefined && sameProgram(c.program, c.repairedFrom.program)).length,
+    rounds: roundsOf(repaired)
   }
+}
+
+function roundsOf(repaired: CandidateRecord[]): { round: number; asked: number; ran: number }[] {
+  const depths = repaired.map((c) => ({ depth: repairDepth(c.repairedFrom), ok: c.ok }))
+  const deepest = Math.max(0, ...depths.map((d) => d.depth))
+  return Array.from({ length: deepest }, (_, k) => ({
+    round: k + 1,
+    asked: depths.filter((d) => d.depth >= k + 1).length,
+    ran: depths.filter((d) => d.depth === k + 1 && d.ok).length
+  }))
 }
 
 /** Where the questions' time went, from the engine's figures in the logs. */

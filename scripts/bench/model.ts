@@ -1,6 +1,6 @@
 /**
  * The built-in model's benchmark: `npm run bench -- model [--model PATH] [--threads N] [--context N] [--gpu auto|cpu]
- * [--n 5] [--sample wikitq:50,hitab:50,aitqa:25,spider:25] [--limit N] [--select logprob|vote] [--repair on|off] [--profile paper|compact]
+ * [--n 5] [--sample wikitq:50,hitab:50,aitqa:25,spider:25] [--limit N] [--select logprob|vote] [--repair on|off] [--repair-rounds N] [--profile paper|compact]
  * [--seeds fixed|random] [--keep DIR] [--data DIR] [--logprob-cost] [--no-speed] [--cancel-only] [--json FILE]`.
  * It loads the model in its own engine process, as the app does, and answers a fixed sample through the
  * evaluation (the app's prompt, sampling, extraction, CPython execution and official scoring): by default
@@ -9,7 +9,8 @@
  * from the data folder (`npm run setup:model`). With --keep DIR the question logs and every engine request's
  * timings (DIR/engine.jsonl) stay in DIR, and the same command run again there asks only the questions not
  * answered yet and reports over all of them, so a run can span sittings. `--repair` (on by default, as the
- * app does for the built-in model) asks once more, with the error, for each candidate whose program failed;
+ * app does for the built-in model) asks once more, with the error, for each candidate whose program failed,
+ * and again for a correction that fails too, up to `--repair-rounds` times per candidate (the app's default, 2);
  * `--profile` lays the prompt out as the paper does or compactly (the built-in model's default).
  * `--seeds fixed` (the default) seeds each engine request from its input, so that two versions of the code
  * that build the same prompt draw mostly the same programs (not all: the same prompt is not always read in
@@ -58,7 +59,7 @@ import { DEFAULT_CONTEXT, engineStateDir, LocalModels } from '../../src/main/ser
 import { nodeEngineSpawner } from '../../src/main/services/local-model/spawn-node'
 import { MemorySecretStore, ModelClient } from '../../src/main/services/model'
 import { engineInput, ENGINE_SEQUENCES } from '../../src/main/services/model/builtin'
-import { prepare } from '../../src/main/services/pipeline/generate'
+import { DEFAULTS as ASK_DEFAULTS, MAX_REPAIR_ROUNDS, prepare } from '../../src/main/services/pipeline/generate'
 import { appRoot, defaultDataDir } from '../../src/main/services/paths'
 import { BUILTIN_ID, BUILTIN_NAME, builtinSettings, promptBudget, SETTINGS_STORE } from '../../src/main/services/settings'
 import { openFileStore } from '../../src/main/services/store/store'
@@ -240,6 +241,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
       sample: { type: 'string' },
       select: { type: 'string' },
       repair: { type: 'string' },
+      'repair-rounds': { type: 'string' },
       profile: { type: 'string' },
       seeds: { type: 'string' },
       keep: { type: 'string' },
@@ -263,6 +265,8 @@ export async function run(args: string[]): Promise<SuiteResult> {
   if (values.repair !== undefined && values.repair !== 'on' && values.repair !== 'off') throw new Error('--repair must be on or off')
   // As the app does for the built-in model: on unless asked otherwise.
   const repair = values.repair !== 'off'
+  const repairRounds = int('repair-rounds', values['repair-rounds']) ?? ASK_DEFAULTS.repairRounds
+  if (repairRounds > MAX_REPAIR_ROUNDS) throw new Error(`--repair-rounds must be at most ${MAX_REPAIR_ROUNDS}`)
   const profile = values.profile === undefined ? 'compact' : values.profile
   if (profile !== 'paper' && profile !== 'compact') throw new Error('--profile must be paper or compact')
   const seeds = values.seeds === undefined ? 'fixed' : values.seeds
@@ -339,6 +343,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
         lang: 'python',
         select,
         repair,
+        repairRounds,
         profile,
         concurrency: 1,
         out: dir,
@@ -432,7 +437,17 @@ export async function run(args: string[]): Promise<SuiteResult> {
           maxStopMs: Math.max(...cancels.map((c) => c.stopMs)),
           hardStops: cancels.filter((c) => c.hardStop).length
         },
-        sampling: { n, temperature: TEMPERATURE, sample: Object.fromEntries(sample), apis: 'full', select, repair, profile, seeds },
+        sampling: {
+          n,
+          temperature: TEMPERATURE,
+          sample: Object.fromEntries(sample),
+          apis: 'full',
+          select,
+          repair,
+          ...(repair ? { repairRounds } : {}),
+          profile,
+          seeds
+        },
         engine: {
           requests: allCalls.length,
           requestsOfEarlierRuns: earlier.length,

@@ -1,10 +1,11 @@
 /**
- * `npm run bench -- replay --keep DIR [--sample wikitq:20,hitab:10] [--out DIR] [--data DIR]`: the programs a
+ * `npm run bench -- replay --keep DIR [--sample wikitq:20,hitab:10] [--rounds N] [--out DIR] [--data DIR]`: the programs a
  * model run logged (the `--keep` folder of `npm run bench -- model`) run again with this checkout's runtime,
  * without a model, and scored as the model bench scores them, beside the figures the run logged. A change
  * to the runtime (how tables are built, what `.loc` reads, the Operation APIs) is measured this way on real
  * model programs in a minute instead of hours. Each candidate's final program is run (after a repair, the
- * repaired one); `qa()` calls fail, as there is no model to answer them, so a program that asks one runs
+ * repaired one; with `--rounds N`, the program it had after N repairs, so that a run with more repair rounds
+ * also says what fewer would have given on the same draws); `qa()` calls fail, as there is no model to answer them, so a program that asks one runs
  * here only if it did without the answer. The sample defaults to the datasets the folder holds, all of
  * their logged questions.
  */
@@ -25,15 +26,20 @@ import {
   type QuestionRecord
 } from '../../src/main/services/eval/types'
 import { createCPythonExecutor } from '../../src/main/services/python/cpython-executor'
+import { programAtRound } from '../../src/shared/ask'
 import { anyRight, eaWith, programs, records, sampleOf } from './model-report'
 
-/** A logged question's candidates as the runner takes them: the program to run and its log-probability. */
-export function loggedCandidates(record: QuestionRecord): CandidateProgram[] {
-  return record.candidates.map((c) =>
-    c.program === ''
+/**
+ * A logged question's candidates as the runner takes them: the program to run and its log-probability; the
+ * program each had after `rounds` repairs when given, else its final one.
+ */
+export function loggedCandidates(record: QuestionRecord, rounds?: number): CandidateProgram[] {
+  return record.candidates.map((c) => {
+    const program = rounds === undefined ? c.program : programAtRound(c.program, c.repairedFrom, rounds)
+    return program === ''
       ? { program: '', lang: 'python', error: 'the reply held no program' }
-      : { program: c.program, lang: c.lang ?? 'python', logprobSum: c.logprobSum ?? null, logprobMean: c.logprobMean ?? null }
-  )
+      : { program, lang: c.lang ?? 'python', logprobSum: c.logprobSum ?? null, logprobMean: c.logprobMean ?? null }
+  })
 }
 
 type Figures = { ranPct: number; eaLogprobPct: number; eaVotePct: number; anyRightPct: number; questions: number }
@@ -52,8 +58,17 @@ export async function run(args: string[]): Promise<SuiteResult> {
   const { values } = parseArgs({
     args,
     strict: true,
-    options: { keep: { type: 'string' }, sample: { type: 'string' }, out: { type: 'string' }, data: { type: 'string' } }
+    options: {
+      keep: { type: 'string' },
+      sample: { type: 'string' },
+      rounds: { type: 'string' },
+      out: { type: 'string' },
+      data: { type: 'string' }
+    }
   })
+  const rounds = values.rounds === undefined ? undefined : Number(values.rounds)
+  if (rounds !== undefined && (!Number.isInteger(rounds) || rounds < 0))
+    throw new Error('--rounds must be a whole number (0: the sampled programs)')
   if (values.keep === undefined) throw new Error('give --keep DIR: the folder a model bench run kept (npm run bench -- model --keep DIR)')
   const keep = resolve(values.keep)
   if (!existsSync(keep)) throw new Error(`${keep} does not exist`)
@@ -82,7 +97,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
     const asked = new Set(byId.keys())
     const source: CandidateSource = {
       name: `replay of ${keep}`,
-      candidates: (q) => Promise.resolve({ candidates: loggedCandidates(byId.get(q.id) as QuestionRecord) })
+      candidates: (q) => Promise.resolve({ candidates: loggedCandidates(byId.get(q.id) as QuestionRecord, rounds) })
     }
     const executor = createCPythonExecutor({
       python: process.env.TABLEQA_PYTHON ?? 'python3',
@@ -99,7 +114,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
         gold: goldQuery(executor),
         ...(ds === 'hitab' ? { goldCheck: hitabGoldCheck(dataset) } : {}),
         out: dir,
-        config: { replay: keep, dataset: ds },
+        config: { replay: keep, dataset: ds, ...(rounds === undefined ? {} : { rounds }) },
         concurrency: 1,
         select: 'logprob',
         tableRepr: 'multiindex',
@@ -121,7 +136,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
   metrics['logged_ran_pct'] = total.logged.ranPct
   metrics['replay_ea_vote_pct'] = total.replayed.eaVotePct
   metrics['logged_ea_vote_pct'] = total.logged.eaVotePct
-  return { metrics, details: { keep, out, sample, datasets: details, total } }
+  return { metrics, details: { keep, out, sample, ...(rounds === undefined ? {} : { rounds }), datasets: details, total } }
 }
 
 function snake(name: string): string {

@@ -38,6 +38,11 @@ export type AskOptions = {
    * on for the built-in model, off for other endpoints.
    */
   repair?: boolean
+  /**
+   * How many times a failed candidate may be corrected, each time with its latest program and what went
+   * wrong with it (when repair is on). Default 2; at most 3.
+   */
+  repairRounds?: number
   /** Time limit of one program, ms. Default 30 s. */
   timeoutMs?: number
 }
@@ -92,10 +97,29 @@ export type CandidateSummary = {
   qaCalls: number
   durationMs: number
   /**
-   * Set when the sampled program failed and the model was asked once more with its error: that first
-   * program and why it failed. `program` and `result` are then the corrected program's.
+   * Set when the sampled program failed and the model was asked once more with its error: the program
+   * before this one and why it failed (and, after a second correction, the one before that). `program`
+   * and `result` are then the corrected program's.
    */
-  repairedFrom?: { program: string; error: string }
+  repairedFrom?: RepairedFrom
+}
+
+/** A failed program that a candidate's program corrects, and the failed programs before it, latest first. */
+export type RepairedFrom = { program: string; error: string; before?: RepairedFrom }
+
+/** How many times a candidate was corrected: 0 for a sampled program. */
+export function repairDepth(from: RepairedFrom | undefined): number {
+  let depth = 0
+  for (let f = from; f !== undefined; f = f.before) depth += 1
+  return depth
+}
+
+/** The program a candidate had after `round` corrections (0: as sampled), given its final program. */
+export function programAtRound(program: string, from: RepairedFrom | undefined, round: number): string {
+  let steps = repairDepth(from) - round
+  let at = program
+  for (let f = from; f !== undefined && steps > 0; f = f.before, steps -= 1) at = f.program
+  return at
 }
 
 export type SelectionSummary = {

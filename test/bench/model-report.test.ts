@@ -103,5 +103,19 @@ describe('what the model bench reports from its logs', () => {
     expect(programs(withRepair)).toMatchObject({ samples: 2, ranPct: 50, ranFirstPct: 0, repairs: 1, repairsRan: 1, repairsRepeated: 0 })
     const repeated = [q('6', [c(null, false, -1, { repairedFrom: { program: 'fail\n', error: 'KeyError: x' } })], false)]
     expect(programs(repeated)).toMatchObject({ repairs: 1, repairsRan: 0, repairsRepeated: 1 })
+    // Per round: a candidate corrected twice was asked for in both rounds and ran after the second.
+    const twice = { program: 'b', error: 'KeyError: b', before: { program: 'a', error: 'KeyError: a' } }
+    const rounds = [
+      q('7', [c('1', true, -1, { repairedFrom: twice }), c(null, false, -2, { repairedFrom: twice }), ...withRepair[0]!.candidates], true)
+    ]
+    expect(programs(rounds)).toMatchObject({
+      repairs: 3,
+      repairsRan: 2,
+      rounds: [
+        { round: 1, asked: 3, ran: 1 },
+        { round: 2, asked: 2, ran: 1 }
+      ]
+    })
+    expect(programs(records).rounds).toEqual([])
   })
 })

@@ -45,6 +45,24 @@ describe('npm run bench -- replay', () => {
     ])
   })
 
+  it('takes the program a candidate had after the repair rounds asked for', () => {
+    const twice = { program: 'b', error: 'E', before: { program: 'a', error: 'E' } }
+    const logged = record(
+      'q',
+      [
+        { program: 'c', ok: true, logprobSum: -1, repairedFrom: twice },
+        { program: 'z', ok: true, logprobSum: -2 }
+      ],
+      true
+    )
+    const programsAt = (rounds?: number) => loggedCandidates(logged, rounds).map((c) => c.program)
+    expect(programsAt()).toEqual(['c', 'z'])
+    expect(programsAt(0)).toEqual(['a', 'z'])
+    expect(programsAt(1)).toEqual(['b', 'z'])
+    expect(programsAt(2)).toEqual(['c', 'z'])
+    expect(programsAt(3)).toEqual(['c', 'z'])
+  })
+
   it('runs the logged programs again with this runtime and reports them beside what the run logged', async () => {
     // A kept folder as the model bench writes it, for the first WikiTQ dev question: the most probable
     // program failed when it was logged; the other gives the gold answer as text.

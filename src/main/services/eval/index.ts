@@ -39,8 +39,10 @@ export type EvalOptions = {
   data?: string
   timeoutMs?: number
   progress?: boolean
-  /** Execution feedback: each failed candidate is corrected once with its error (model mode). */
+  /** Execution feedback: each failed candidate is corrected with its error (model mode). */
   repair?: boolean
+  /** How many times a failed candidate may be corrected (model mode, with repair). Default: the app's. */
+  repairRounds?: number
   /** The prompt profile (model mode); the endpoint's default when absent. */
   profile?: 'paper' | 'compact'
   /** An executor to use instead of starting a CPython one (tests). */
@@ -60,6 +62,7 @@ export async function evaluate(o: EvalOptions): Promise<RunSummary> {
   const oracle = o.source === 'oracle'
   const n = o.n ?? ASK_DEFAULTS.n
   const temperature = o.temperature ?? ASK_DEFAULTS.temperature
+  const rounds = o.repairRounds ?? ASK_DEFAULTS.repairRounds
   let source: CandidateSource | undefined
   const executor =
     o.executor ??
@@ -71,7 +74,8 @@ export async function evaluate(o: EvalOptions): Promise<RunSummary> {
   const gold = goldQuery(executor)
   try {
     const dataset = loadDataset(o.dataset, o.split, resolveDataDir(o.data))
-    source = o.source === 'oracle' ? oracleSource(dataset, gold) : modelSource(o.source.client, { ...o, n, temperature })
+    source =
+      o.source === 'oracle' ? oracleSource(dataset, gold) : modelSource(o.source.client, { ...o, n, temperature, repairRounds: rounds })
     await executor.start()
     return await runEval({
       dataset,
@@ -91,6 +95,8 @@ export async function evaluate(o: EvalOptions): Promise<RunSummary> {
         ...(oracle ? {} : { n, temperature }),
         // Written only when on, so that logs of runs without it resume as before.
         ...(!oracle && o.repair === true ? { repair: 'on' } : {}),
+        // Likewise the rounds: a log of one round per candidate resumes as before.
+        ...(!oracle && o.repair === true && rounds !== 1 ? { repairRounds: rounds } : {}),
         ...(!oracle && o.profile !== undefined && o.profile !== 'paper' ? { profile: o.profile } : {})
       },
       offset: o.offset,

@@ -24,6 +24,8 @@ export type ModelOptions = {
   temperature: number
   /** Ask once more, with the error, for each candidate whose program failed. */
   repair?: boolean
+  /** How many times a failed candidate may be corrected (the app's default when absent). */
+  repairRounds?: number
   /** The prompt profile; the endpoint's default when absent. */
   profile?: 'paper' | 'compact'
 }
@@ -89,6 +91,7 @@ export function modelSource(client: ModelClient, options: ModelOptions): Candida
         ...(options.repair !== true
           ? {}
           : {
+              repairRounds: options.repairRounds ?? ASK_DEFAULTS.repairRounds,
               repair: async (index: number, program: string, note: string): Promise<CandidateProgram | null> => {
                 const fixed = await repairProgram(client, g.prompt, g.library, program, note, {
                   maxTokens: ASK_DEFAULTS.maxTokens,

@@ -239,6 +239,44 @@ describe('the evaluation runner', () => {
     expect(s.scored).toBe(4)
   })
 
+  it('corrects a failed correction again, with its own program and error, as many rounds as the source allows', async () => {
+    const run = async (repairRounds?: number) => {
+      const asked: [number, string, string][] = []
+      const source: RunOptions['source'] = {
+        name: 'two rounds',
+        candidates: () =>
+          Promise.resolve({
+            candidates: [{ program: 'fail KeyError: a', lang: 'python' }],
+            ...(repairRounds === undefined ? {} : { repairRounds }),
+            repair: (index, program, note) => {
+              asked.push([index, program, note])
+              const next = program === 'fail KeyError: a' ? 'fail KeyError: b' : 'say x'
+              return Promise.resolve({ program: next, lang: 'python' as const })
+            }
+          })
+      }
+      await runEval({ ...options, source, limit: 1 })
+      const line = JSON.parse(readFileSync(join(out, 'questions.jsonl'), 'utf8').trim().split('\n')[0] as string) as QuestionRecord
+      return { asked, candidate: line.candidates[0] }
+    }
+    // Without rounds given, one: the correction that failed stays.
+    const one = await run()
+    expect(one.asked).toEqual([[0, 'fail KeyError: a', 'KeyError: a']])
+    expect(one.candidate).toMatchObject({ ok: false, program: 'fail KeyError: b', repairedFrom: { program: 'fail KeyError: a' } })
+    rmSync(out, { recursive: true, force: true })
+    const two = await run(2)
+    expect(two.asked).toEqual([
+      [0, 'fail KeyError: a', 'KeyError: a'],
+      [0, 'fail KeyError: b', 'KeyError: b']
+    ])
+    expect(two.candidate).toMatchObject({
+      ok: true,
+      correct: true,
+      program: 'say x',
+      repairedFrom: { program: 'fail KeyError: b', error: 'KeyError: b', before: { program: 'fail KeyError: a', error: 'KeyError: a' } }
+    })
+  })
+
   it("asks again for a zero answer from a condition that matched no row, with the runtime's note, as the app does", async () => {
     const notes: string[] = []
     const source: RunOptions['source'] = {

@@ -8,6 +8,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { SelectionMode } from '../../../shared/model'
+import type { RepairedFrom } from '../../../shared/ask'
 import type { IndexView } from '../../../shared/table'
 import { selectCandidate } from '../pipeline/select'
 import { preferFitting } from '../pipeline/answer-fit'
@@ -64,7 +65,7 @@ export type RunOptions = {
 
 type Executed = {
   candidate: CandidateProgram
-  repairedFrom?: { program: string; error: string }
+  repairedFrom?: RepairedFrom
   ok: boolean
   answer?: ShapedAnswer
   /** What came with the answer for execution feedback: labels of its values, conditions that matched no row. */
@@ -300,19 +301,32 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
   let runs: Executed[]
   try {
     runs = await Promise.all(set.candidates.map((c, k) => started.get(k) ?? run(k, c, set)))
-    // Execution feedback: each failed program is corrected once, with its error.
+    // Execution feedback: each failed program is corrected with its error, and a correction that fails
+    // too is corrected again with its own, up to the source's rounds.
     const repair = set.repair
-    if (repair !== undefined)
-      runs = await Promise.all(
-        runs.map(async (r, k) => {
+    let open = repair === undefined ? [] : runs.map((_, k) => k)
+    for (let round = 1; repair !== undefined && round <= (set.repairRounds ?? 1) && open.length > 0; round += 1) {
+      const now = runs
+      const again = await Promise.all(
+        open.map(async (k): Promise<[number, Executed] | null> => {
+          const r = now[k] as Executed
           const note = r.candidate.program === '' ? null : repairNote(q.question, runShape(r))
-          if (note === null) return r
+          if (note === null) return null
           const fixed = await repair(k, r.candidate.program, note)
-          if (fixed === null) return r
-          const again = await execute(o, q, set, fixed, loaded.ids, `${q.id}#${k}r`)
-          return { ...again, repairedFrom: { program: r.candidate.program, error: note } }
+          if (fixed === null) return null
+          const from = { program: r.candidate.program, error: note, ...(r.repairedFrom === undefined ? {} : { before: r.repairedFrom }) }
+          const tag = `${q.id}#${k}r${round === 1 ? '' : round}`
+          return [k, { ...(await execute(o, q, set, fixed, loaded.ids, tag)), repairedFrom: from }]
         })
       )
+      runs = [...now]
+      open = []
+      for (const done of again) {
+        if (done === null) continue
+        runs[done[0]] = done[1]
+        open.push(done[0])
+      }
+    }
   } finally {
     if (o.source.trusted !== true) await o.executor.endScope(q.id)
   }

@@ -1,6 +1,7 @@
 /** Types of the evaluation runner: datasets, questions, gold answers, candidates and per-question records. */
 import type { ParsedTable } from '../../../shared/table'
 import type { EngineRequestStats, SelectionMode } from '../../../shared/model'
+import type { RepairedFrom } from '../../../shared/ask'
 import type { Result } from '../../../shared/result'
 import type { QaHandler } from '../python/types'
 import type { AnswerGist } from '../pipeline/answer-fit'
@@ -133,6 +134,8 @@ export type CandidateSet = {
    * program failed as `note` says; null when the model gave none.
    */
   repair?: (index: number, program: string, note: string) => Promise<CandidateProgram | null>
+  /** How many times a candidate may be corrected, each time with its latest program and error. Default 1. */
+  repairRounds?: number
   /** Set when the source could not produce candidates for this question (the question scores 0). */
   error?: { category: MissCategory; message: string }
 }
@@ -211,6 +214,9 @@ export type CandidateRecord = {
   qaCalls?: number
   /** Whether this candidate's answer scores right (every candidate that ran is scored, not only the chosen one). */
   correct?: boolean
-  /** Set when the sampled program failed and was corrected once with its error: that program and the error. */
-  repairedFrom?: { program: string; error: string }
+  /**
+   * Set when the sampled program failed and was corrected with its error: the program before this one and
+   * the error (and the one before that, after a second correction).
+   */
+  repairedFrom?: RepairedFrom
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Choice, Rule, ScriptedServer } from '../../../../test/support/scripted-openai-server'
 import { startScriptedServer } from '../../../../test/support/scripted-openai-server'
 import type { AskProgress } from '../../../shared/ask'
+import { programAtRound, repairDepth } from '../../../shared/ask'
 import type { EndpointConfig } from '../../../shared/model'
 import type { ParsedTable } from '../../../shared/table'
 import { MemorySecretStore, ModelClient } from '../model'
@@ -113,6 +114,23 @@ const rules: Rule[] = [
       ]
     })
   },
+  // A correction that fails too: corrected again with its own program and error.
+  {
+    match: (r) =>
+      r.prompt.includes('Question: twice repaired?') &&
+      r.prompt.includes('That program did not work') &&
+      r.prompt.includes('df.loc["transportation and warehousing", "black"]'),
+    reply: {
+      choices: [
+        { text: fenced('answer = lookup(df, "transportation and warehousing", ("black male workers", "total"))'), logprobs: [-0.1] }
+      ]
+    }
+  },
+  {
+    match: (r) => r.prompt.includes('Question: twice repaired?') && r.prompt.includes('That program did not work'),
+    reply: { choices: [{ text: fenced('answer = df.loc["transportation and warehousing", "black"]'), logprobs: [-0.3] }] }
+  },
+  { match: /Question: twice repaired\?/, reply: { choices: [{ text: fenced('answer = df.loc["transport", "black"]'), logprobs: [-1] }] } },
   { match: /Question: repeated repair\?/, reply: { choices: [{ text: fenced('answer = df.loc["transport", "black"]'), logprobs: [-1] }] } },
   // Execution feedback: the failed program and its error come back; the model corrects the header.
   {
@@ -235,6 +253,51 @@ describe('ask on a HiTab table', () => {
     expect(repairs.map((r) => r.body?.['temperature'])).toEqual([0, 0.5])
     // The second time, the model is told that the same program fails the same way.
     expect(repairs.map((r) => r.prompt.includes(REPEATED_NOTE))).toEqual([false, true])
+  })
+
+  it('corrects a correction that fails again with its own program and error, up to the rounds asked', async () => {
+    const twice = async (repairRounds?: number) => {
+      const before = server.requests.length
+      const result = await ask(
+        {
+          tables: [{ name: 'HiTab 1008', table: hitab }],
+          question: 'twice repaired?',
+          options: { n: 1, repair: true, ...(repairRounds === undefined ? {} : { repairRounds }) }
+        },
+        { client: client(), executor }
+      )
+      if (!result.ok) throw new Error(result.error.message)
+      const repairs = server.requests.slice(before).filter((r) => r.prompt.includes('That program did not work'))
+      return { s: result.value, repairs }
+    }
+    // One round: the correction fails too and stays as it is.
+    const one = await twice(1)
+    expect(one.repairs).toHaveLength(1)
+    expect(one.s.candidates[0]?.result.ok).toBe(false)
+    expect(one.s.candidates[0]?.program).toBe('answer = df.loc["transportation and warehousing", "black"]')
+    expect(repairDepth(one.s.candidates[0]?.repairedFrom)).toBe(1)
+    // The default, two rounds: the second repair is asked with the correction and its own error only.
+    const two = await twice()
+    expect(two.repairs).toHaveLength(2)
+    expect(two.repairs[1]?.prompt).toContain('df.loc["transportation and warehousing", "black"]')
+    expect(two.repairs[1]?.prompt).not.toContain('df.loc["transport", "black"]')
+    const fixed = two.s.candidates[0]
+    expect(fixed?.result.ok).toBe(true)
+    expect(two.s.answer?.items).toEqual([{ value: 11.1, type: 'number' }])
+    expect(fixed?.repairedFrom?.program).toBe('answer = df.loc["transportation and warehousing", "black"]')
+    expect(fixed?.repairedFrom?.before?.program).toBe('answer = df.loc["transport", "black"]')
+    expect(fixed?.repairedFrom?.before?.before).toBeUndefined()
+    expect(programAtRound(fixed?.program ?? '', fixed?.repairedFrom, 0)).toBe('answer = df.loc["transport", "black"]')
+  })
+
+  it('refuses a number of repair rounds out of range', async () => {
+    for (const repairRounds of [0, 4, 1.5]) {
+      const result = await ask(
+        { tables: [{ name: 'HiTab 1008', table: hitab }], question: 'twice repaired?', options: { repair: true, repairRounds } },
+        { client: client(), executor }
+      )
+      expect(result.ok ? null : result.error.message).toBe('repairRounds must be a whole number from 1 to 3.')
+    }
   })
 
   it('leaves whole rows out of the vote where one number was asked and a program gave one value', async () => {

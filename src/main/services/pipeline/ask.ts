@@ -91,27 +91,42 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
     candidates = await runs.finish(generated.samples, generated.programs)
     if (o.repair ?? config.kind === 'builtin') {
       const gen = generated
-      const failed = candidates.flatMap((c) => {
-        const note = c.program === null ? null : failureNote(request.question, c.result)
-        return note === null || c.program === null ? [] : [{ c, program: c.program, note }]
-      })
+      const rounds = o.repairRounds ?? DEFAULTS.repairRounds
+      // Each round asks again for the candidates that failed in the one before: first the sampled
+      // programs, then the corrections that failed too, each with its latest program and error.
+      let open = candidates.map((c) => c.index)
       let repairsDone = 0
-      const repaired = await Promise.all(
-        failed.map(async ({ c, program, note }) => {
-          const fixed = await repairProgram(client, gen.prompt, gen.library, program, note, {
-            maxTokens: o.maxTokens ?? DEFAULTS.maxTokens,
-            temperature: o.temperature ?? DEFAULTS.temperature,
-            ...(request.signal === undefined ? {} : { signal: request.signal })
-          })
-          repairsDone += 1
-          progress('generating', repairsDone, failed.length, `repairing ${repairsDone} of ${failed.length}`)
-          if (!fixed.ok) return c
-          // The candidate keeps its sample's log-probability: the repair is the same approach, corrected.
-          const sample = { ...fixed.value.sample, logprobSum: c.logprobSum, logprobMean: c.logprobMean }
-          return runs.rerun(c.index, sample, fixed.value.program, { program, error: note })
+      let repairsAsked = 0
+      for (let round = 1; round <= rounds && open.length > 0 && !aborted(request.signal); round += 1) {
+        const failed = open.flatMap((index) => {
+          const c = candidates[index] as CandidateSummary
+          const note = c.program === null ? null : failureNote(request.question, c.result)
+          return note === null || c.program === null ? [] : [{ c, program: c.program, note }]
         })
-      )
-      for (const r of repaired) candidates[r.index] = r
+        repairsAsked += failed.length
+        const repaired = await Promise.all(
+          failed.map(async ({ c, program, note }) => {
+            const fixed = await repairProgram(client, gen.prompt, gen.library, program, note, {
+              maxTokens: o.maxTokens ?? DEFAULTS.maxTokens,
+              temperature: o.temperature ?? DEFAULTS.temperature,
+              ...(request.signal === undefined ? {} : { signal: request.signal })
+            })
+            repairsDone += 1
+            progress('generating', repairsDone, repairsAsked, `repairing ${repairsDone} of ${repairsAsked}`)
+            if (!fixed.ok) return null
+            // The candidate keeps its sample's log-probability: the repair is the same approach, corrected.
+            const sample = { ...fixed.value.sample, logprobSum: c.logprobSum, logprobMean: c.logprobMean }
+            const from = { program, error: note, ...(c.repairedFrom === undefined ? {} : { before: c.repairedFrom }) }
+            return runs.rerun(c.index, sample, fixed.value.program, from)
+          })
+        )
+        open = []
+        for (const r of repaired) {
+          if (r === null) continue
+          candidates[r.index] = r
+          open.push(r.index)
+        }
+      }
     }
   } finally {
     // Every run of the question has ended; the executor handles messages in order, so the question's

@@ -5,7 +5,8 @@
  * other question.
  */
 
-import type { AskAnswer, AskProgress, CandidateSummary } from '../../../shared/ask'
+import type { AskAnswer, AskProgress, CandidateSummary, RepairedFrom } from '../../../shared/ask'
+import { repairDepth } from '../../../shared/ask'
 import type { Sample } from '../../../shared/model'
 import type { Result } from '../../../shared/result'
 import type { Executor, QaHandler, RunOutcome } from '../python/types'
@@ -32,8 +33,8 @@ export type CandidateRuns = {
   start(index: number, sample: Sample, program: Result<string>): void
   /** Every candidate, in sample order, once all have finished; those never started are started now. */
   finish(samples: Sample[], programs: Result<string>[]): Promise<CandidateSummary[]>
-  /** Runs a corrected program for candidate `index`, whose first program failed as `from` says. */
-  rerun(index: number, sample: Sample, program: Result<string>, from: { program: string; error: string }): Promise<CandidateSummary>
+  /** Runs a corrected program for candidate `index`, whose program before failed as `from` says. */
+  rerun(index: number, sample: Sample, program: Result<string>, from: RepairedFrom): Promise<CandidateSummary>
   /** Stop whatever is still running, and wait for it to end. */
   stop(): Promise<void>
 }
@@ -66,12 +67,7 @@ export function candidateRuns(o: CandidateRunOptions): CandidateRuns {
       })
   }
 
-  const candidate = async (
-    index: number,
-    sample: Sample,
-    program: Result<string>,
-    from?: { program: string; error: string }
-  ): Promise<CandidateSummary> => {
+  const candidate = async (index: number, sample: Sample, program: Result<string>, from?: RepairedFrom): Promise<CandidateSummary> => {
     const base = {
       index,
       logprobSum: sample.logprobSum,
@@ -92,7 +88,7 @@ export function candidateRuns(o: CandidateRunOptions): CandidateRuns {
     }
     const runStart = Date.now()
     const earlier = byProgram.get(program.value)
-    const pending = earlier ?? execute(index, program.value, from === undefined ? '' : 'r')
+    const pending = earlier ?? execute(index, program.value, from === undefined ? '' : `r${repairDepth(from)}`)
     if (earlier === undefined) byProgram.set(program.value, pending)
     const outcome = await pending
     const read: Result<AskAnswer> = outcome.result.ok ? readAnswer(outcome.result.value) : { ok: false, error: outcome.result.error }

@@ -18,7 +18,9 @@ import { chooseKind, variableNames } from './tables'
 
 export const MAX_QUESTION_CHARS = 2_000
 export const MAX_N = 20
-export const DEFAULTS = { n: 5, temperature: 0.7, maxTokens: 600, timeoutMs: 30_000 } as const
+export const DEFAULTS = { n: 5, temperature: 0.7, maxTokens: 600, timeoutMs: 30_000, repairRounds: 2 } as const
+/** Most times one candidate may be corrected. */
+export const MAX_REPAIR_ROUNDS = 3
 
 export type AskRequest = {
   /**
@@ -86,6 +88,8 @@ export function validate(request: AskRequest): string | null {
   if (o.n !== undefined && (!Number.isInteger(o.n) || o.n < 1 || o.n > MAX_N)) return `n must be a whole number from 1 to ${MAX_N}.`
   if (o.temperature !== undefined && (!Number.isFinite(o.temperature) || o.temperature < 0 || o.temperature > 2))
     return 'temperature must be between 0 and 2.'
+  if (o.repairRounds !== undefined && (!Number.isInteger(o.repairRounds) || o.repairRounds < 1 || o.repairRounds > MAX_REPAIR_ROUNDS))
+    return `repairRounds must be a whole number from 1 to ${MAX_REPAIR_ROUNDS}.`
   return null
 }
 

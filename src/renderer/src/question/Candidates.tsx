@@ -1,5 +1,5 @@
-import type { AskSummary, CandidateSummary } from '../../../shared/ask'
-import { answerHeadline } from '../../../shared/ask'
+import type { AskSummary, CandidateSummary, RepairedFrom } from '../../../shared/ask'
+import { answerHeadline, repairDepth } from '../../../shared/ask'
 import { formatDuration } from '../common/format'
 import { blockedReason, type BlockedReason } from './blocked'
 import { Code } from './Code'
@@ -47,8 +47,8 @@ export function Candidates({
                   <span className="candidate-index">#{c.index + 1}</span>
                   {c.index === chosen && <span className="badge badge-ok">chosen</span>}
                   {c.repairedFrom !== undefined && (
-                    <span className="badge" title={`The first program failed: ${c.repairedFrom.error}`}>
-                      repaired
+                    <span className="badge" title={`The program before this one failed: ${c.repairedFrom.error}`}>
+                      {repairDepth(c.repairedFrom) > 1 ? `repaired ${repairDepth(c.repairedFrom)}×` : 'repaired'}
                     </span>
                   )}
                   <span className="candidate-score" title="Sum (mean) of the token log-probabilities">
@@ -78,12 +78,17 @@ export function Candidates({
                   <Code code={c.program} label={`Program of candidate ${c.index + 1}`} />
                 )}
                 {!c.result.ok && c.result.error.detail && <pre className="stream stream-err">{c.result.error.detail}</pre>}
-                {c.repairedFrom !== undefined && (
-                  <div className="candidate-repair">
-                    <p className="muted small">Corrected once: the first program failed with {c.repairedFrom.error}</p>
-                    <Code code={c.repairedFrom.program} label={`First program of candidate ${c.index + 1}`} />
+                {earlierPrograms(c.repairedFrom).map((step, k) => (
+                  <div className="candidate-repair" key={k}>
+                    <p className="muted small">
+                      {k === 0 ? 'The first program' : `Correction ${k}`} failed with {step.error}
+                    </p>
+                    <Code
+                      code={step.program}
+                      label={k === 0 ? `First program of candidate ${c.index + 1}` : `Correction ${k} of candidate ${c.index + 1}`}
+                    />
                   </div>
-                )}
+                ))}
               </details>
             </li>
           )
@@ -91,4 +96,11 @@ export function Candidates({
       </ol>
     </details>
   )
+}
+
+/** The failed programs a candidate's program corrects, first to last. */
+function earlierPrograms(from: RepairedFrom | undefined): { program: string; error: string }[] {
+  const steps: { program: string; error: string }[] = []
+  for (let f = from; f !== undefined; f = f.before) steps.unshift({ program: f.program, error: f.error })
+  return steps
 }

@@ -102,6 +102,11 @@ export type CandidateSummary = {
    * and `result` are then the corrected program's.
    */
   repairedFrom?: RepairedFrom
+  /**
+   * Conditions on text that matched no row, when the program's answer came out empty because of them (the
+   * runtime's notes, see `PythonOutput.unmatched`); an answer keeps its own in `AskAnswer.unmatched`.
+   */
+  unmatched?: string[]
 }
 
 /** A failed program that a candidate's program corrects, and the failed programs before it, latest first. */

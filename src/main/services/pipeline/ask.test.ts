@@ -131,6 +131,15 @@ const rules: Rule[] = [
     reply: { choices: [{ text: fenced('answer = df.loc["transportation and warehousing", "black"]'), logprobs: [-0.3] }] }
   },
   { match: /Question: twice repaired\?/, reply: { choices: [{ text: fenced('answer = df.loc["transport", "black"]'), logprobs: [-1] }] } },
+  // A condition that matches no row leaves the answer empty; its repair is told which, as the bench tells it.
+  {
+    match: (r) => r.prompt.includes('Question: which singers are from holland?') && r.prompt.includes('That program did not work'),
+    reply: { choices: [{ text: fenced('answer = df[df["Country"] == "Netherlands"]["Name"].tolist()'), logprobs: [-0.2] }] }
+  },
+  {
+    match: /Question: which singers are from holland\?/,
+    reply: { choices: [{ text: fenced('answer = df[df["Country"] == "netherlands"]["Name"].tolist()'), logprobs: [-1] }] }
+  },
   { match: /Question: repeated repair\?/, reply: { choices: [{ text: fenced('answer = df.loc["transport", "black"]'), logprobs: [-1] }] } },
   // Execution feedback: the failed program and its error come back; the model corrects the header.
   {
@@ -288,6 +297,24 @@ describe('ask on a HiTab table', () => {
     expect(fixed?.repairedFrom?.before?.program).toBe('answer = df.loc["transport", "black"]')
     expect(fixed?.repairedFrom?.before?.before).toBeUndefined()
     expect(programAtRound(fixed?.program ?? '', fixed?.repairedFrom, 0)).toBe('answer = df.loc["transport", "black"]')
+  })
+
+  it('tells the repair of an empty answer which condition matched no row, in the words the bench uses', async () => {
+    const singer = spider.find((t) => t.name.endsWith('› singer'))
+    if (singer === undefined) throw new Error('no singer table')
+    const before = server.requests.length
+    const result = await ask(
+      { tables: [{ name: 'singer', table: singer.table }], question: 'which singers are from holland?', options: { n: 1, repair: true } },
+      { client: client(), executor }
+    )
+    if (!result.ok) throw new Error(result.error.message)
+    const repairs = server.requests.slice(before).filter((r) => r.prompt.includes('That program did not work'))
+    expect(repairs).toHaveLength(1)
+    expect(repairs[0]?.prompt).toContain("The answer is empty, because df['Country'] == 'netherlands' matched no row; cells of 'Country'")
+    expect(repairs[0]?.prompt).toContain('compare with the value as the cells write it')
+    const fixed = result.value.candidates[0]
+    expect(fixed?.repairedFrom?.error).toMatch(/^The answer is empty, because/)
+    expect(result.value.answer?.items).toEqual([{ value: 'Joe Sharp', type: 'string' }])
   })
 
   it('refuses a number of repair rounds out of range', async () => {

@@ -100,7 +100,7 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
       for (let round = 1; round <= rounds && open.length > 0 && !aborted(request.signal); round += 1) {
         const failed = open.flatMap((index) => {
           const c = candidates[index] as CandidateSummary
-          const note = c.program === null ? null : failureNote(request.question, c.result)
+          const note = c.program === null ? null : failureNote(request.question, c.result, c.unmatched)
           return note === null || c.program === null ? [] : [{ c, program: c.program, note }]
         })
         repairsAsked += failed.length

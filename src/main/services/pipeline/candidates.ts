@@ -95,6 +95,8 @@ export function candidateRuns(o: CandidateRunOptions): CandidateRuns {
     done(read.ok ? { index, answer: read.value.text } : { index, answer: null, error: read.error.message })
     // The traceback is what lets the UI say which line failed and why (e.g. a removed network API).
     const detail = read.ok ? undefined : (read.error.detail ?? (outcome.result.ok ? undefined : outcome.result.error.traceback))
+    // An empty answer keeps the conditions behind it, so that its repair is told them as the bench tells them.
+    const unmatched = read.ok || !outcome.result.ok ? [] : (outcome.result.value.unmatched ?? [])
     return {
       ...base,
       program: program.value,
@@ -102,6 +104,7 @@ export function candidateRuns(o: CandidateRunOptions): CandidateRuns {
         ? { ok: true, answer: read.value }
         : { ok: false, error: { code: read.error.code, message: read.error.message, ...(detail === undefined ? {} : { detail }) } },
       answerKey: read.ok ? answerKey(read.value) : null,
+      ...(unmatched.length > 0 ? { unmatched } : {}),
       // A repeated program did not run again, so it made no calls of its own.
       qaCalls: earlier === undefined ? outcome.qaCalls : 0,
       durationMs: Date.now() - runStart

@@ -105,8 +105,18 @@ describe('what calls for a repair', () => {
     expect(failureNote('how many players came from nc?', { ok: true, answer: zero })).toBe(
       `The answer is 0, because ${said}. If the question is about rows the table has, compare with the value as the cells write it (or with part of a cell), then compute the answer again.`
     )
-    const empty = `The program's answer is empty (list []). ${said}.`
-    expect(failureNote('which players came from nc?', { ok: false, error: { code: 'no-answer', message: empty } })).toBe(empty)
+    // An empty answer with the same conditions is told them in the words the bench uses.
+    const empty = {
+      ok: false as const,
+      error: { code: 'no-answer' as const, message: `The program's answer is empty (list []). ${said}.` }
+    }
+    expect(failureNote('which players came from nc?', empty, [said])).toBe(
+      repairNote('which players came from nc?', { unmatched: [said], answer: 'empty' })
+    )
+    expect(failureNote('which players came from nc?', empty, [said])).toMatch(
+      /^The answer is empty, because df\['Home Town'\] == 'NC' matched no row;/
+    )
+    expect(failureNote('which players came from nc?', empty)).toMatch(/^The program's answer is empty \(None, NaN or nothing\)/)
     const { unmatched: _, ...plain } = zero
     expect(failureNote('how many players came from nc?', { ok: true, answer: plain })).toBeNull()
   })

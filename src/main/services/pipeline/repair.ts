@@ -42,8 +42,6 @@ const MODULES =
 const CHART = 'Draw a chart with chart(data, kind=..., x=..., y=...) as the answer.'
 /** The runtime's own note on a module that is not there (python/tableqa/runner.py). */
 const RUNTIME_MODULE_NOTE = 'that module is not available here'
-/** The runtime's own note on a condition that matched no row (python/tableqa/pathloc.py, ops.py). */
-const RUNTIME_UNMATCHED_NOTE = 'matched no row'
 
 /** Whether a question asks for one number ("how many …", "what percentage …"), not for a list or a table. */
 export function asksForOneNumber(question: string): boolean {
@@ -122,14 +120,21 @@ export function repairNote(question: string, run: RunShape): string | null {
     : null
 }
 
-/** Why a candidate's outcome in the app calls for a repair; null when it needs none. */
-export function failureNote(question: string, outcome: { ok: true; answer: AskAnswer } | { ok: false; error: AppError }): string | null {
+/**
+ * Why a candidate's outcome in the app calls for a repair; null when it needs none. `unmatched` are the
+ * runtime's notes on conditions that matched no row, when they left the answer empty.
+ */
+export function failureNote(
+  question: string,
+  outcome: { ok: true; answer: AskAnswer } | { ok: false; error: AppError },
+  unmatched: string[] = []
+): string | null {
   if (!outcome.ok) {
     // A reply without a program has nothing to repair; a cancelled run is not the program's fault.
     if (outcome.error.code === 'model-no-code' || outcome.error.code === 'cancelled') return null
-    // An empty answer from a condition that matched no row: the runtime's note says which, and what the cells hold.
-    const empty = outcome.error.code === 'no-answer' && !outcome.error.message.includes(RUNTIME_UNMATCHED_NOTE)
-    return repairNote(question, empty ? { empty: true } : { failed: outcome.error.message })
+    if (outcome.error.code !== 'no-answer') return repairNote(question, { failed: outcome.error.message })
+    // An empty answer from a condition that matched no row: which, and what the cells hold.
+    return repairNote(question, unmatched.length > 0 ? { unmatched, answer: 'empty' } : { empty: true })
   }
   const { answer } = outcome
   if (answer.chart !== undefined) return null

@@ -12,7 +12,7 @@ import type { RepairedFrom } from '../../../shared/ask'
 import type { IndexView } from '../../../shared/table'
 import { selectCandidate } from '../pipeline/select'
 import { preferFitting } from '../pipeline/answer-fit'
-import { repairNote, type RunShape } from '../pipeline/repair'
+import { repairInRounds, repairNote, type RunShape } from '../pipeline/repair'
 import { inView } from '../tables/structure'
 import { encodeTable, type Executor } from '../python/types'
 import { postprocessPrediction, removeDistinct, replaceCurrentYear } from './score/spider'
@@ -304,29 +304,15 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
     // Execution feedback: each failed program is corrected with its error, and a correction that fails
     // too is corrected again with its own, up to the source's rounds.
     const repair = set.repair
-    let open = repair === undefined ? [] : runs.map((_, k) => k)
-    for (let round = 1; repair !== undefined && round <= (set.repairRounds ?? 1) && open.length > 0; round += 1) {
-      const now = runs
-      const again = await Promise.all(
-        open.map(async (k): Promise<[number, Executed] | null> => {
-          const r = now[k] as Executed
-          const note = r.candidate.program === '' ? null : repairNote(q.question, runShape(r))
-          if (note === null) return null
-          const fixed = await repair(k, r.candidate.program, note)
-          if (fixed === null) return null
-          const from = { program: r.candidate.program, error: note, ...(r.repairedFrom === undefined ? {} : { before: r.repairedFrom }) }
-          const tag = `${q.id}#${k}r${round === 1 ? '' : round}`
-          return [k, { ...(await execute(o, q, set, fixed, loaded.ids, tag)), repairedFrom: from }]
-        })
-      )
-      runs = [...now]
-      open = []
-      for (const done of again) {
-        if (done === null) continue
-        runs[done[0]] = done[1]
-        open.push(done[0])
-      }
-    }
+    if (repair !== undefined)
+      runs = await repairInRounds(runs, set.repairRounds ?? 1, async (r, k, round) => {
+        const note = r.candidate.program === '' ? null : repairNote(q.question, runShape(r))
+        if (note === null) return null
+        const fixed = await repair(k, r.candidate.program, note)
+        if (fixed === null) return null
+        const from = { program: r.candidate.program, error: note, ...(r.repairedFrom === undefined ? {} : { before: r.repairedFrom }) }
+        return { ...(await execute(o, q, set, fixed, loaded.ids, `${q.id}#${k}r${round === 1 ? '' : round}`)), repairedFrom: from }
+      })
   } finally {
     if (o.source.trusted !== true) await o.executor.endScope(q.id)
   }

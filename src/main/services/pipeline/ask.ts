@@ -21,7 +21,7 @@ import { candidateRuns } from './candidates'
 import type { AskRequest, Generation } from './generate'
 import { DEFAULTS, prepare, samplePrograms } from './generate'
 import { qaHandler } from './qa'
-import { failureNote, repairProgram } from './repair'
+import { failureNote, repairInRounds, repairProgram } from './repair'
 
 export type { AskRequest } from './generate'
 export { MAX_N, MAX_QUESTION_CHARS } from './generate'
@@ -91,42 +91,31 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
     candidates = await runs.finish(generated.samples, generated.programs)
     if (o.repair ?? config.kind === 'builtin') {
       const gen = generated
-      const rounds = o.repairRounds ?? DEFAULTS.repairRounds
-      // Each round asks again for the candidates that failed in the one before: first the sampled
-      // programs, then the corrections that failed too, each with its latest program and error.
-      let open = candidates.map((c) => c.index)
       let repairsDone = 0
       let repairsAsked = 0
-      for (let round = 1; round <= rounds && open.length > 0 && !aborted(request.signal); round += 1) {
-        const failed = open.flatMap((index) => {
-          const c = candidates[index] as CandidateSummary
+      // A correction that fails too is asked for again, with its own program and error.
+      candidates = await repairInRounds(
+        candidates,
+        o.repairRounds ?? DEFAULTS.repairRounds,
+        async (c) => {
           const note = c.program === null ? null : failureNote(request.question, c.result, c.unmatched)
-          return note === null || c.program === null ? [] : [{ c, program: c.program, note }]
-        })
-        repairsAsked += failed.length
-        const repaired = await Promise.all(
-          failed.map(async ({ c, program, note }) => {
-            const fixed = await repairProgram(client, gen.prompt, gen.library, program, note, {
-              maxTokens: o.maxTokens ?? DEFAULTS.maxTokens,
-              temperature: o.temperature ?? DEFAULTS.temperature,
-              ...(request.signal === undefined ? {} : { signal: request.signal })
-            })
-            repairsDone += 1
-            progress('generating', repairsDone, repairsAsked, `repairing ${repairsDone} of ${repairsAsked}`)
-            if (!fixed.ok) return null
-            // The candidate keeps its sample's log-probability: the repair is the same approach, corrected.
-            const sample = { ...fixed.value.sample, logprobSum: c.logprobSum, logprobMean: c.logprobMean }
-            const from = { program, error: note, ...(c.repairedFrom === undefined ? {} : { before: c.repairedFrom }) }
-            return runs.rerun(c.index, sample, fixed.value.program, from)
+          if (note === null || c.program === null) return null
+          repairsAsked += 1
+          const fixed = await repairProgram(client, gen.prompt, gen.library, c.program, note, {
+            maxTokens: o.maxTokens ?? DEFAULTS.maxTokens,
+            temperature: o.temperature ?? DEFAULTS.temperature,
+            ...(request.signal === undefined ? {} : { signal: request.signal })
           })
-        )
-        open = []
-        for (const r of repaired) {
-          if (r === null) continue
-          candidates[r.index] = r
-          open.push(r.index)
-        }
-      }
+          repairsDone += 1
+          progress('generating', repairsDone, repairsAsked, `repairing ${repairsDone} of ${repairsAsked}`)
+          if (!fixed.ok) return null
+          // The candidate keeps its sample's log-probability: the repair is the same approach, corrected.
+          const sample = { ...fixed.value.sample, logprobSum: c.logprobSum, logprobMean: c.logprobMean }
+          const from = { program: c.program, error: note, ...(c.repairedFrom === undefined ? {} : { before: c.repairedFrom }) }
+          return runs.rerun(c.index, sample, fixed.value.program, from)
+        },
+        () => !aborted(request.signal)
+      )
     }
   } finally {
     // Every run of the question has ended; the executor handles messages in order, so the question's

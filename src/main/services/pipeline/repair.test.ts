@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { asksForOneNumber, failureNote, labelledValues, repairNote, sameProgram } from './repair'
+import { asksForOneNumber, failureNote, labelledValues, repairInRounds, repairNote, sameProgram } from './repair'
 
 describe('what calls for a repair', () => {
   it('a failed program, with its error cut short; an empty answer', () => {
@@ -145,5 +145,41 @@ describe('a question for one number', () => {
     expect(asksForOneNumber('how many medals did each country win?')).toBe(false)
     expect(asksForOneNumber('which club did he sign with in 1973?')).toBe(false)
     expect(asksForOneNumber('list the years with a loss')).toBe(false)
+  })
+})
+
+describe('rounds of repairs', () => {
+  // A candidate is a number; one below 3 fails and is corrected by adding one.
+  const asked: [number, number, number][] = []
+  const fix = (c: number, k: number, round: number): Promise<number | null> => {
+    asked.push([c, k, round])
+    return Promise.resolve(c < 3 ? c + 1 : null)
+  }
+
+  it('asks again only for the corrections of the round before, up to the rounds given', async () => {
+    asked.length = 0
+    expect(await repairInRounds([1, 3, 2], 2, fix)).toEqual([3, 3, 3])
+    expect(asked).toEqual([
+      [1, 0, 1],
+      [3, 1, 1],
+      [2, 2, 1],
+      [2, 0, 2],
+      [3, 2, 2]
+    ])
+    asked.length = 0
+    expect(await repairInRounds([0, 3], 1, fix)).toEqual([1, 3])
+    expect(asked).toHaveLength(2)
+    // A third round is asked only while something was replaced.
+    asked.length = 0
+    expect(await repairInRounds([0], 3, fix)).toEqual([3])
+    expect(asked.map((a) => a[2])).toEqual([1, 2, 3])
+  })
+
+  it('stops between rounds when told to, and leaves the candidates given as they were', async () => {
+    let rounds = 0
+    const given = [1, 2]
+    const out = await repairInRounds(given, 3, fix, () => rounds++ < 1)
+    expect(out).toEqual([2, 3])
+    expect(given).toEqual([1, 2])
   })
 })

@@ -224,3 +224,31 @@ export async function repairProgram(
   // A second reply that fails to arrive leaves the first: the candidate is then run as it was.
   return again.ok ? again : first
 }
+
+/**
+ * Rounds of repairs over a question's candidates: the first round calls `repair` for every candidate, each
+ * later round for those the round before replaced (a correction that may have failed too), all of a round
+ * side by side; `repair` gives the replacement, or null when the candidate needs none or the model gave
+ * none. Rounds stop after `rounds`, when nothing was replaced, or when `more()` says so (a cancel).
+ */
+export async function repairInRounds<T>(
+  candidates: readonly T[],
+  rounds: number,
+  repair: (candidate: T, index: number, round: number) => Promise<T | null>,
+  more: () => boolean = () => true
+): Promise<T[]> {
+  let now = [...candidates]
+  let open = now.map((_, k) => k)
+  for (let round = 1; round <= rounds && open.length > 0 && more(); round += 1) {
+    const before = now
+    const replaced = await Promise.all(open.map(async (k) => [k, await repair(before[k] as T, k, round)] as const))
+    now = [...before]
+    open = []
+    for (const [k, next] of replaced) {
+      if (next === null) continue
+      now[k] = next
+      open.push(k)
+    }
+  }
+  return now
+}

@@ -520,6 +520,29 @@ def _many_as_one_note(exc: BaseException) -> str:
     )
 
 
+def _one_value_note(exc: BaseException) -> str:
+    """What to do, when a program used a column's method or accessor (``.str``, ``.dt``, ``.iloc``,
+    ``.astype`` …) on one value: a cell read with ``df.loc[row, column]``, ``.iloc[k]`` or ``.max()``;
+    else ``""``. Any attribute a pandas Series has counts, so the note follows pandas, not a list."""
+    import numpy as np
+    import pandas as pd
+
+    if not isinstance(exc, AttributeError):
+        return ""
+    value, name = getattr(exc, "obj", None), getattr(exc, "name", None)
+    one = isinstance(value, (str, int, float, bool, np.generic)) and not isinstance(value, np.ndarray)
+    if not one or not isinstance(name, str) or not hasattr(pd.Series, name):
+        return ""
+    shown = _capped_repr(value.item() if isinstance(value, np.generic) else value)
+    shown = shown if len(shown) <= 40 else f"{shown[:39]}…"
+    kind = type(value).__name__
+    return (
+        f"{shown} is one value (a {kind}), not a column: .{name} belongs to a column (a Series). Apply "
+        f".{name} to the whole column and then pick the row's value from the result, or use the value "
+        "itself (float(value) reads a number written as text)"
+    )
+
+
 # Python's error for an order comparison (or max, min, sort) between cell text and a number.
 _TEXT_VS_NUMBER = re.compile(r"not supported between instances of '(str|int|float)' and '(str|int|float)'")
 # Python's error for arithmetic with cell text ("1958*" - "1910", "12.5 km" / 2).
@@ -770,7 +793,7 @@ def _failure(
     if not hint and namespace is not None:
         hint = _text_column_note(exc, namespace, _program_text(code))
     hint = hint or _combined_rows_note(exc, code) or _truth_value_note(exc, _program_text(code))
-    hint = hint or _many_as_one_note(exc)
+    hint = hint or _many_as_one_note(exc) or _one_value_note(exc)
     held = _held_values_note(exc, namespace, _program_text(code)) if namespace is not None else ""
     hint = f"{hint}; {held}" if hint and held else hint or held
     if hint:

@@ -599,6 +599,31 @@ def test_a_condition_on_rows_where_python_wants_one_truth_value_says_how_to_test
     assert "per row" not in error_of(run('answer = int("x")', {"df": df}))["message"]
 
 
+def test_a_column_method_on_one_value_says_it_is_one_value() -> None:
+    df = pd.DataFrame({"Name": ["Fairfield", "No.1"], "Date built": ["1847", "1880"]})
+    program = 'answer = df.loc[1, "Date built"].str.extract(r"(\\d+)")[0]'
+    message = error_of(run(program, {"df": df}))["message"]
+    assert message == (
+        "AttributeError: 'str' object has no attribute 'str' ('1880' is one value (a str), not a column: "
+        ".str belongs to a column (a Series). Apply .str to the whole column and then pick the row's value "
+        "from the result, or use the value itself (float(value) reads a number written as text))"
+    )
+    # A number read from a column is a numpy value: shown as a number.
+    years = pd.DataFrame({"Year": [1990, 2001]})
+    numeric = error_of(run('answer = years["Year"].max().iloc[0]', {"years": years}))["message"]
+    assert "(2001 is one value (a int64), not a column: .iloc belongs to a column" in numeric
+    # Both ways the note gives work.
+    for fixed in (
+        'answer = df["Date built"].str.extract(r"(\\d+)")[0].astype(float).loc[1]',
+        'answer = float(df.loc[1, "Date built"])',
+    ):
+        shown = ok_value(run(fixed, {"df": df}))["value"]["repr"]
+        assert float(shown.removeprefix("np.float64(").rstrip(")")) == 1880
+    # An attribute no Series has, or one of a table, gets no such note.
+    assert "is one value" not in error_of(run('answer = "x".foo', {"df": df}))["message"]
+    assert "is one value" not in error_of(run("answer = df.str", {"df": df}))["message"]
+
+
 def test_int_or_float_of_several_values_says_how_to_get_one() -> None:
     df = pd.DataFrame({"School": ["A", "B"], "Runners-up": [4, 24]})
     for program, call in (

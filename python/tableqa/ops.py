@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 import sys
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from . import trace
@@ -673,7 +673,10 @@ def filter_rows(df: pd.DataFrame, column: Path, op: str, value: Any, *more: Any)
                     f"filter_rows(df, {col!r}, 'contains', {{}})",
                     f"filter_rows(df, {col!r}, '==', {{}})",
                 )
-                trace.record_unmatched(said + unmatched_detail(cells, test_value, *codes))
+                detail = unmatched_detail(cells, test_value, *codes) or elsewhere_detail(
+                    [("df", df)], test_value
+                )
+                trace.record_unmatched(said + detail)
         keep = [k and h for k, h in zip(keep, hits, strict=True)]
     return df.iloc[[i for i, k in enumerate(keep) if k], :]
 
@@ -913,6 +916,29 @@ def holder_note(df: pd.DataFrame, value: Any, name: str = "df") -> str:
         cell = next((x for x in cells if isinstance(x, str) and label_key(x) == key), value)
         return f"a cell of {where}: select its row with {name}[{name}[{shown[0]}] == {cell!r}]"
     return _part_of_cells_note(df, value, name)
+
+
+def elsewhere_detail(tables: Iterable[tuple[str, pd.DataFrame]], value: Any) -> str:
+    """Where a text value that no cell of the column a condition read holds stands in the program's tables
+    (``tables`` as variable name and table), as a clause to follow the condition (see
+    :func:`unmatched_detail`); ``""`` when it stands nowhere. A small model often compares a name with the
+    wrong column; the clause names the right one and selects the row there.
+
+    Examples
+    --------
+    >>> df = build_frame({"columns": [["Operators"], ["Named trains"]], "index": [],
+    ...                   "values": [["Reading", "Crusader"], ["Baltimore and Ohio", "Royal Blue"]]})
+    >>> print(elsewhere_detail([("df", df)], "royal blue").replace(": ", ":\\n"))
+    ; 'royal blue' is a cell of column 'Named trains':
+    select its row with df[df['Named trains'] == 'Royal Blue']
+    >>> elsewhere_detail([("df", df)], "Blue Comet")
+    ''
+    """
+    for name, table in tables:
+        note = holder_note(table, value, name)
+        if note:
+            return f"; {value!r} is {note}"
+    return ""
 
 
 def _searches_selecting(texts: list[str], value: str, meant: set[str]) -> set[bool]:

@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import trace
 from .headers import PREFIX, HeaderMatch, close_labels, match_header
-from .ops import holder_note, record_read, show_key, unmatched_detail
+from .ops import elsewhere_detail, holder_note, record_read, show_key, unmatched_detail
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -423,8 +423,20 @@ def column_read(obj: Any, key: object) -> Any:
     return obj.iloc[:, cols[0]] if len(cols) == 1 else obj.iloc[:, cols]
 
 
+# The tables a program was given, by variable name (bound with the readers, before it runs): where a
+# value that no cell of the column a condition read holds may stand.
+_given: list[tuple[str, Any]] = []
+
+
 def bind_readers(namespace: dict[str, Any]) -> None:
-    """Bind the names :func:`header_path_reads` routes reads through, in a program's namespace."""
+    """Bind the names :func:`header_path_reads` routes reads through, in a program's namespace, and note
+    the tables it holds."""
+    pd = sys.modules.get("pandas")
+    _given[:] = [
+        (name, value)
+        for name, value in namespace.items()
+        if pd is not None and isinstance(value, pd.DataFrame) and not name.startswith("_")
+    ]
     namespace[LOC_READER] = loc_read
     namespace[GET_READER] = column_read
     namespace[EQ_TESTER] = equal_test
@@ -478,7 +490,7 @@ def _record_no_match(column: pd.Series, text: str, condition: str) -> None:
         f"df[{name}].str.contains({{}})",
     )
     said = condition.format(name, text) + " matched no row"
-    trace.record_unmatched(said + unmatched_detail(column, text, *codes))
+    trace.record_unmatched(said + (unmatched_detail(column, text, *codes) or elsewhere_detail(_given, text)))
 
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}

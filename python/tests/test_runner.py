@@ -927,6 +927,38 @@ def test_a_text_search_that_matched_no_row_says_so_and_answers_as_pandas() -> No
     assert message.startswith("AttributeError: 'str' object has no attribute 'str'")
 
 
+def test_a_condition_on_a_name_the_column_does_not_hold_names_the_column_that_does() -> None:
+    from tableqa.ops import filter_rows
+
+    trains = pd.DataFrame(
+        {
+            "Operators": ["Reading", "Baltimore and Ohio", "Central of New Jersey"],
+            "Named trains": ["Crusader", "Royal Blue", "Blue Comet"],
+            "Year begun": [1937, 1890, 1929],
+        }
+    )
+    namespace = {"trains": trains, "filter_rows": filter_rows}
+    program = 'answer = trains[trains["Operators"] == "Royal Blue"]["Year begun"].tolist()'
+    empty = ok_value(run(program, namespace))
+    assert empty["unmatched"] == [
+        "df['Operators'] == 'Royal Blue' matched no row; 'Royal Blue' is a cell of column 'Named trains': "
+        "select its row with trains[trains['Named trains'] == 'Royal Blue']"
+    ]
+    # The code the note gives selects the row meant.
+    fixed = 'answer = trains[trains["Named trains"] == "Royal Blue"]["Year begun"].tolist()'
+    assert ok_value(run(fixed, namespace))["value"]["json"] == [1890]
+    # filter_rows says the same, of the table it was given.
+    counted = ok_value(run('answer = len(filter_rows(trains, "Operators", "==", "blue comet"))', namespace))
+    assert counted["unmatched"] == [
+        "filter_rows(df, 'Operators', '==', 'blue comet') matched no row; 'blue comet' is a cell of column "
+        "'Named trains': select its row with df[df['Named trains'] == 'Blue Comet']"
+    ]
+    # A name that stands nowhere in the tables gets the condition alone.
+    assert ok_value(run('answer = (trains["Operators"] == "Zephyr").sum()', namespace))["unmatched"] == [
+        "df['Operators'] == 'Zephyr' matched no row"
+    ]
+
+
 def test_a_condition_that_matched_no_row_is_written_as_code_that_selects_the_cells_named() -> None:
     from tableqa.ops import filter_rows
 

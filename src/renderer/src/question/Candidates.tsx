@@ -1,8 +1,9 @@
-import type { AskSummary, CandidateSummary, RepairedFrom } from '../../../shared/ask'
-import { answerHeadline, repairDepth } from '../../../shared/ask'
+import type { AskSummary, CandidateSummary } from '../../../shared/ask'
+import { answerHeadline } from '../../../shared/ask'
 import { formatDuration } from '../common/format'
 import { blockedReason, type BlockedReason } from './blocked'
 import { Code } from './Code'
+import { earlierPrograms, repairedBadge } from './repairs'
 
 function score(value: number | null): string {
   return value === null ? 'n/a' : value.toFixed(3)
@@ -48,7 +49,7 @@ export function Candidates({
                   {c.index === chosen && <span className="badge badge-ok">chosen</span>}
                   {c.repairedFrom !== undefined && (
                     <span className="badge" title={`The program before this one failed: ${c.repairedFrom.error}`}>
-                      {repairDepth(c.repairedFrom) > 1 ? `repaired ${repairDepth(c.repairedFrom)}×` : 'repaired'}
+                      {repairedBadge(c.repairedFrom)}
                     </span>
                   )}
                   <span className="candidate-score" title="Sum (mean) of the token log-probabilities">
@@ -78,15 +79,12 @@ export function Candidates({
                   <Code code={c.program} label={`Program of candidate ${c.index + 1}`} />
                 )}
                 {!c.result.ok && c.result.error.detail && <pre className="stream stream-err">{c.result.error.detail}</pre>}
-                {earlierPrograms(c.repairedFrom).map((step, k) => (
-                  <div className="candidate-repair" key={k}>
+                {earlierPrograms(c.repairedFrom, c.index).map((step) => (
+                  <div className="candidate-repair" key={step.label}>
                     <p className="muted small">
-                      {k === 0 ? 'The first program' : `Correction ${k}`} failed with {step.error}
+                      {step.title} failed with {step.error}
                     </p>
-                    <Code
-                      code={step.program}
-                      label={k === 0 ? `First program of candidate ${c.index + 1}` : `Correction ${k} of candidate ${c.index + 1}`}
-                    />
+                    <Code code={step.program} label={step.label} />
                   </div>
                 ))}
               </details>
@@ -96,11 +94,4 @@ export function Candidates({
       </ol>
     </details>
   )
-}
-
-/** The failed programs a candidate's program corrects, first to last. */
-function earlierPrograms(from: RepairedFrom | undefined): { program: string; error: string }[] {
-  const steps: { program: string; error: string }[] = []
-  for (let f = from; f !== undefined; f = f.before) steps.unshift({ program: f.program, error: f.error })
-  return steps
 }

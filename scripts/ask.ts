@@ -33,7 +33,7 @@ import { structureGrid } from '../src/main/services/tables/structure'
 import { runCli, UsageError } from './lib/cli'
 
 const USAGE = `usage: npm run ask -- --table FILE --question "..." [--endpoint NAME|builtin | --base-url URL --model NAME [--api-key-env VAR] [--api chat|completions|responses]]
-       [--n 5] [--temperature 0.7] [--profile paper|compact] [--repair on|off] [--repair-rounds 2] [--select logprob|vote|greedy] [--score sum|mean] [--lang python|sql] [--apis none|qa|full] [--repr multiindex|flatten]
+       [--n 5] [--temperature 0.7] [--profile paper|compact] [--repair on|off] [--repair-rounds 1] [--select logprob|vote|greedy] [--score sum|mean] [--lang python|sql] [--apis none|qa|full] [--repr multiindex|flatten]
        [--kind auto|relational|hierarchical|airline|multi-table] [--budget TOKENS] [--executor pyodide|cpython] [--python python3] [--no-cache] [--json]
        npm run ask -- --clear-cache      empty the response cache (<data folder>/model-cache) and exit
 With no endpoint flags the built-in model answers on this computer (install one with npm run setup:model).

@@ -6,7 +6,7 @@
  * [--out DIR] [--data DIR]`
  * `--profile` is the prompt's layout (default `paper`, the method as published; the app gives the built-in
  * model `compact`). `--repair on` asks once more, with the error, for each candidate whose program failed, and again for
- * a correction that fails too, up to `--repair-rounds` times (default 2) per candidate (off by default
+ * a correction that fails too, up to `--repair-rounds` times (default 1) per candidate (off by default
  * here, so that runs compare with the paper's method; the app does it for the built-in model).
  */
 import { parseArgs } from 'node:util'

@@ -10,7 +10,7 @@
  * timings (DIR/engine.jsonl) stay in DIR, and the same command run again there asks only the questions not
  * answered yet and reports over all of them, so a run can span sittings. `--repair` (on by default, as the
  * app does for the built-in model) asks once more, with the error, for each candidate whose program failed,
- * and again for a correction that fails too, up to `--repair-rounds` times per candidate (the app's default, 2);
+ * and again for a correction that fails too, up to `--repair-rounds` times per candidate (the app's default, 1);
  * `--profile` lays the prompt out as the paper does or compactly (the built-in model's default).
  * `--seeds fixed` (the default) seeds each engine request from its input, so that two versions of the code
  * that build the same prompt draw mostly the same programs (not all: the same prompt is not always read in

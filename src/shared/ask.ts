@@ -40,7 +40,8 @@ export type AskOptions = {
   repair?: boolean
   /**
    * How many times a failed candidate may be corrected, each time with its latest program and what went
-   * wrong with it (when repair is on). Default 2; at most 3.
+   * wrong with it (when repair is on). Default 1 (a second round, measured on the WikiTQ sample with the
+   * 1.5B model, gave no right answer and took longer: docs/BENCHMARKS.md › model); at most 3.
    */
   repairRounds?: number
   /** Time limit of one program, ms. Default 30 s. */

@@ -279,14 +279,14 @@ describe('ask on a HiTab table', () => {
       const repairs = server.requests.slice(before).filter((r) => r.prompt.includes('That program did not work'))
       return { s: result.value, repairs }
     }
-    // One round: the correction fails too and stays as it is.
-    const one = await twice(1)
+    // One round (the default): the correction fails too and stays as it is.
+    const one = await twice()
     expect(one.repairs).toHaveLength(1)
     expect(one.s.candidates[0]?.result.ok).toBe(false)
     expect(one.s.candidates[0]?.program).toBe('answer = df.loc["transportation and warehousing", "black"]')
     expect(repairDepth(one.s.candidates[0]?.repairedFrom)).toBe(1)
-    // The default, two rounds: the second repair is asked with the correction and its own error only.
-    const two = await twice()
+    // Two rounds: the second repair is asked with the correction and its own error only.
+    const two = await twice(2)
     expect(two.repairs).toHaveLength(2)
     expect(two.repairs[1]?.prompt).toContain('df.loc["transportation and warehousing", "black"]')
     expect(two.repairs[1]?.prompt).not.toContain('df.loc["transport", "black"]')

@@ -18,7 +18,7 @@ import { chooseKind, variableNames } from './tables'
 
 export const MAX_QUESTION_CHARS = 2_000
 export const MAX_N = 20
-export const DEFAULTS = { n: 5, temperature: 0.7, maxTokens: 600, timeoutMs: 30_000, repairRounds: 2 } as const
+export const DEFAULTS = { n: 5, temperature: 0.7, maxTokens: 600, timeoutMs: 30_000, repairRounds: 1 } as const
 /** Most times one candidate may be corrected. */
 export const MAX_REPAIR_ROUNDS = 3
 

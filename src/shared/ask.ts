@@ -120,6 +120,12 @@ export function repairDepth(from: RepairedFrom | undefined): number {
   return depth
 }
 
+/** How a corrected candidate is marked: "repaired", or "repaired 2×" after two corrections; null for none. */
+export function repairLabel(from: RepairedFrom | undefined): string | null {
+  const depth = repairDepth(from)
+  return depth === 0 ? null : depth === 1 ? 'repaired' : `repaired ${depth}×`
+}
+
 /** The program a candidate had after `round` corrections (0: as sampled), given its final program. */
 export function programAtRound(program: string, from: RepairedFrom | undefined, round: number): string {
   let steps = repairDepth(from) - round

@@ -53,6 +53,12 @@ describe('session export', () => {
     expect(md).toContain('**Answer:** Bo _(string)_')
     expect(md).toContain('| 1 ✓ | -1.250 | Bo |')
     expect(md).toContain('| 2 | -3.500 | error: ZeroDivisionError: division by zero |')
+    // A corrected candidate says so.
+    const fixed = askSummary('Fixed?', 'Bo')
+    const first = fixed.candidates[0]
+    if (first === undefined) throw new Error('no candidate')
+    fixed.candidates[0] = { ...first, repairedFrom: { program: 'x', error: 'E', before: { program: 'y', error: 'F' } } }
+    expect(toMarkdown({ ...session(), questions: [fixed] })).toContain('| 1 ✓ | -1.250 | Bo (repaired 2×) |')
     expect(md).toContain('```python\nanswer = "Bo"\n```')
     expect(md).toContain('**No answer.**')
     expect(md).toContain('## Python runs')

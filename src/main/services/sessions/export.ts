@@ -1,4 +1,5 @@
 import type { AnswerTable, AskSummary } from '../../../shared/ask'
+import { repairLabel } from '../../../shared/ask'
 import type { RunRecord } from '../../../shared/python'
 import type { ExportFormat, SessionExport, SessionRecord } from '../../../shared/session'
 import { fail, ok, type Result } from '../../../shared/result'
@@ -133,7 +134,8 @@ function questionMarkdown(q: AskSummary, n: number, images: ChartImages): string
   if (q.candidates.length > 0) {
     lines.push('| # | log-prob (sum) | result |', '| --- | --- | --- |')
     for (const c of q.candidates) {
-      const result = c.result.ok ? c.result.answer.text : `error: ${c.result.error.message}`
+      const repaired = repairLabel(c.repairedFrom)
+      const result = `${c.result.ok ? c.result.answer.text : `error: ${c.result.error.message}`}${repaired === null ? '' : ` (${repaired})`}`
       lines.push(`| ${c.index + 1}${c.index === q.chosen ? ' ✓' : ''} | ${score(c.logprobSum)} | ${cell(result)} |`)
     }
     lines.push('')

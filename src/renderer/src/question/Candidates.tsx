@@ -1,9 +1,9 @@
 import type { AskSummary, CandidateSummary } from '../../../shared/ask'
-import { answerHeadline } from '../../../shared/ask'
+import { answerHeadline, repairLabel } from '../../../shared/ask'
 import { formatDuration } from '../common/format'
 import { blockedReason, type BlockedReason } from './blocked'
 import { Code } from './Code'
-import { earlierPrograms, repairedBadge } from './repairs'
+import { earlierPrograms } from './repairs'
 
 function score(value: number | null): string {
   return value === null ? 'n/a' : value.toFixed(3)
@@ -49,7 +49,7 @@ export function Candidates({
                   {c.index === chosen && <span className="badge badge-ok">chosen</span>}
                   {c.repairedFrom !== undefined && (
                     <span className="badge" title={`The program before this one failed: ${c.repairedFrom.error}`}>
-                      {repairedBadge(c.repairedFrom)}
+                      {repairLabel(c.repairedFrom)}
                     </span>
                   )}
                   <span className="candidate-score" title="Sum (mean) of the token log-probabilities">

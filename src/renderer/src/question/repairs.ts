@@ -1,5 +1,4 @@
 import type { RepairedFrom } from '../../../shared/ask'
-import { repairDepth } from '../../../shared/ask'
 
 /** One failed program a candidate's program corrects, as the candidate list shows it. */
 export type EarlierProgram = { program: string; error: string; title: string; label: string }
@@ -16,10 +15,4 @@ export function earlierPrograms(from: RepairedFrom | undefined, candidate: numbe
     title: k === 0 ? 'The first program' : `Correction ${k}`,
     label: k === 0 ? `First program of candidate ${candidate + 1}` : `Correction ${k} of candidate ${candidate + 1}`
   }))
-}
-
-/** The badge of a corrected candidate: "repaired", or "repaired 2×" after two corrections; null for none. */
-export function repairedBadge(from: RepairedFrom | undefined): string | null {
-  const depth = repairDepth(from)
-  return depth === 0 ? null : depth === 1 ? 'repaired' : `repaired ${depth}×`
 }

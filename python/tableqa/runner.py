@@ -524,10 +524,10 @@ def _one_value_note(exc: BaseException) -> str:
     """What to do, when a program used a column's method or accessor (``.str``, ``.dt``, ``.iloc``,
     ``.astype`` …) on one value: a cell read with ``df.loc[row, column]``, ``.iloc[k]`` or ``.max()``;
     else ``""``. Any attribute a pandas Series has counts, so the note follows pandas, not a list."""
-    import numpy as np
-    import pandas as pd
-
-    if not isinstance(exc, AttributeError):
+    # Only where the program has pandas already: the note is about its columns, and importing it here
+    # would load it into a sandbox that ran without it.
+    pd, np = sys.modules.get("pandas"), sys.modules.get("numpy")
+    if not isinstance(exc, AttributeError) or pd is None or np is None:
         return ""
     value, name = getattr(exc, "obj", None), getattr(exc, "name", None)
     one = isinstance(value, (str, int, float, bool, np.generic)) and not isinstance(value, np.ndarray)

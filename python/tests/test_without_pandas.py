@@ -26,6 +26,7 @@ out = {
         "answer = chart(rows, kind='bar', x='Year', y='Passengers')", {**ns, "chart": tableqa.chart}
     ),
     "err": runner.run("import pandas", {}),
+    "attr": runner.run("answer = rows[0]['Year'].str", ns),
     "doc_has_lookup": "lookup(df, row, col)" in api_doc(),
 }
 try:
@@ -59,5 +60,7 @@ def test_import_and_run_work_with_pandas_and_numpy_unimportable() -> None:
     assert out["sql"]["value"]["value"]["json"] == [{"Year": 2019}]
     assert out["qa"]["value"]["value"]["json"] == "ok"
     assert out["err"]["error"]["message"].startswith("ModuleNotFoundError: import of pandas halted")
+    # An error's notes import nothing: a note about pandas columns is left out where pandas is not.
+    assert out["attr"]["error"]["message"] == "AttributeError: 'int' object has no attribute 'str'"
     assert out["doc_has_lookup"] is True
     assert out["frame"] == "ModuleNotFoundError"

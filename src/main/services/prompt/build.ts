@@ -16,7 +16,7 @@ import type { QuestionForm } from './question-form'
 import { QUESTION_FORMS, questionForm } from './question-form'
 import type { ViewTable } from './table-view'
 import { relatedRows, tableDigest } from './table-digest'
-import { cellText, headerListing, omitted, renderFrame } from './table-view'
+import { cellText, depths, headerListing, omitted, pyLabel, renderFrame } from './table-view'
 
 export type PromptForm = 'completion' | 'chat'
 
@@ -51,7 +51,10 @@ export type BuiltPrompt = {
   messages: ChatMessage[] | null
   /** Code the completion prompt ends with inside its open block; the reply continues it. */
   codePrefix: string | null
-  /** Chat form: the start of the model's reply, given to it (the opening code fence); null when none. */
+  /**
+   * Chat form: the start of the model's reply, given to it (the opening code fence, then the columns comment
+   * where the profile asks for it); null when none.
+   */
   prefill: string | null
   profile: PromptProfile
   stop: string[]
@@ -223,6 +226,17 @@ function exampleBlock(library: PromptLibrary, shot: Shot): string {
     .concat(`\n\n${fillTemplate(library.layout.question, { question: shot.question })}`)
 }
 
+/**
+ * The comment a program starts with under a profile's `columnsInReply`: one line per table whose column
+ * labels have one level, naming them as the program must write them; '' when there is none.
+ */
+export function columnsComment(tables: readonly { name: string; table: ViewTable }[]): string {
+  return tables
+    .filter((t) => t.table.columns.length > 0 && depths(t.table).col === 1)
+    .map((t) => `# columns of ${t.name}: [${t.table.columns.map((c) => pyLabel(c, 1)).join(', ')}]\n`)
+    .join('')
+}
+
 function fence(library: PromptLibrary, code: string): string {
   return `${library.layout.codeOpen}\n${code}\n${library.layout.codeClose}`
 }
@@ -267,7 +281,9 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
   const qTerms = terms(question)
   const prepared = request.tables.map((t) => prepare(t, qTerms))
   const questionLine = fillTemplate(library.layout.question, { question })
-  const shotTexts = shots.map(({ shot, code }) => ({ user: exampleBlock(library, shot), code }))
+  const opening = (tables: readonly { name: string; table: ViewTable }[]): string => (p.columnsInReply ? columnsComment(tables) : '')
+  const shotCode = (shot: Shot, code: string): string => opening(shot.tables.map((t) => ({ name: t.name, table: t }))) + code
+  const shotTexts = shots.map(({ shot, code }) => ({ user: exampleBlock(library, shot), code: shotCode(shot, code) }))
   const fixedChars = (kept: number): number =>
     system.length +
     shotTexts.slice(0, kept).reduce((s, x) => s + x.user.length + x.code.length + 40, 0) +
@@ -301,7 +317,8 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
       shots.map((x) => x.shot)
     )) {
       const user = exampleBlock(library, shot)
-      const cost = user.length + code.length + 40
+      const shown = shotCode(shot, code)
+      const cost = user.length + shown.length + 40
       if (used + cost > (budgetChars * 4) / 5) {
         notes.push(
           `The worked example chosen for this ${askedForm} question (${shot.id}) was left out to fit the prompt budget of ${request.tokenBudget} tokens.`
@@ -309,7 +326,7 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
         break
       }
       used += cost
-      closeTexts.push({ id: shot.id, user, code })
+      closeTexts.push({ id: shot.id, user, code: shown })
     }
   }
   const closeChars = closeTexts.reduce((s, x) => s + x.user.length + x.code.length + 40, 0)
@@ -337,6 +354,8 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
         `Table ${cut.name}: ${cut.rowsShown} of ${cut.rowsTotal} rows shown to fit the prompt budget (headers, rows matching the question, first and last rows).`
       )
   }
+  // The start of the reply's code: the columns comment where the profile asks for it.
+  const replyStart = opening(request.tables)
   const taskUser = `${prepared.map((p, i) => p.render(shown[i] ?? [])).join('\n\n')}\n\n${questionLine}`
   const keptShots = shotTexts.slice(0, kept)
 
@@ -351,7 +370,7 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
     fixed = parts.join('\n\n').length + 2
     // The question's own examples continue the numbering, after the fixed part.
     parts.push(...closeTexts.map((s, k) => example(s, keptShots.length + k)))
-    parts.push(`${library.layout.task}\n${taskUser}\n${library.layout.codeOpen}\n`)
+    parts.push(`${library.layout.task}\n${taskUser}\n${library.layout.codeOpen}\n${replyStart}`)
     text = parts.join('\n\n')
     tokens = estimateTokens(text)
   } else {
@@ -373,7 +392,7 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
     )
   // The reply starts with the opening fence where the endpoint allows it: no preamble, and the closing
   // fence ends the sample.
-  const prefill = form === 'chat' && p.prefill && request.prefillAllowed === true ? `${library.layout.codeOpen}\n` : null
+  const prefill = form === 'chat' && p.prefill && request.prefillAllowed === true ? `${library.layout.codeOpen}\n${replyStart}` : null
   return {
     version: library.version,
     form,
@@ -381,7 +400,7 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
     text,
     messages,
     fixed,
-    codePrefix: form === 'completion' || prefill !== null ? '' : null,
+    codePrefix: form === 'completion' || prefill !== null ? replyStart : null,
     prefill,
     profile,
     stop:

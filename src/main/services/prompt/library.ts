@@ -47,6 +47,13 @@ export type Profile = {
   /** Start the model's reply with the opening code fence, where the endpoint allows it (the built-in engine). */
   prefill: boolean
   /**
+   * Start each program with a comment naming the columns of each table whose column labels have one level
+   * (`# columns of df: ['Rank', 'Rider']`): in the worked examples' programs, and in the reply where the
+   * reply is started for the model. A small model then writes its code just after the names it may use,
+   * rather than names it saw in an example's table.
+   */
+  columnsInReply: boolean
+  /**
    * Worked examples chosen per question, shown after the fixed ones: of the question's form (see
    * question-form.ts), from the kind's examples that are not fixed. 0 for `paper`, the method as published,
    * and for `compact`, where one per question did not help the 1.5B model (docs/BENCHMARKS.md › model).
@@ -172,6 +179,7 @@ function readLibrary(dir: string): PromptLibrary {
     apiGuidelines,
     tableTokens: null,
     prefill: false,
+    columnsInReply: false,
     closeShots: closeShotsOf(paperIn, 'profiles.paper')
   }
   const c = object(profilesIn['compact'], 'manifest.json profiles.compact')
@@ -204,6 +212,7 @@ function readLibrary(dir: string): PromptLibrary {
     apiGuidelines: guidelinesOf(object(c['apiGuidelines'], 'profiles.compact.apiGuidelines'), 'profiles.compact.apiGuidelines'),
     tableTokens: typeof c['tableTokens'] === 'number' ? c['tableTokens'] : null,
     prefill: c['prefill'] === true,
+    columnsInReply: c['columnsInReply'] === true,
     closeShots: closeShotsOf(c, 'profiles.compact')
   }
   return {

@@ -6,10 +6,12 @@ import { describe, expect, it } from 'vitest'
 import { appRoot } from '../paths'
 import { apiDocPath, generateApiDoc, parseApiDoc } from './api-doc'
 import { estimateTokens } from './budget'
-import { apiCalls, buildPrompt, qaPrompt, shotProgram } from './build'
+import { apiCalls, buildPrompt, columnsComment, qaPrompt, shotProgram } from './build'
 import type { ApiLevel, PromptKind, PromptLibrary, PromptMode, Shot } from './library'
 import { PROMPT_KINDS, loadPromptLibrary, promptsDir } from './library'
 import { QUESTION_FORMS, questionForm } from './question-form'
+import { ok } from '../../../shared/result'
+import { extractProgram } from '../pipeline/extract'
 import { renderFrame } from './table-view'
 
 function library(): PromptLibrary {
@@ -463,6 +465,35 @@ describe('the compact profile for small local models', () => {
     expect(hosted).toMatchObject({ prefill: null, stop: [], codePrefix: null })
   })
 
+  it('begins every program with the columns of each one-level table: in the examples and in the started reply', () => {
+    const built = build('relational', 0, 'which rider scored the most points?')
+    const task = tables('relational', 0)
+    const comment = `# columns of df: [${task[0]?.table.columns.map((c) => `'${c[0] ?? ''}'`).join(', ')}]\n`
+    expect(columnsComment(task)).toBe(comment)
+    expect(built.prefill).toBe(`\`\`\`python\n${comment}`)
+    expect(built.codePrefix).toBe(comment)
+    // Each example's program names its own table's columns, as the header listing under it writes them.
+    const exchanges = (built.messages ?? []).slice(1, built.fixed)
+    for (let k = 0; k + 1 < exchanges.length; k += 2) {
+      const listing = /Column headers of df: (\[.*\])/.exec(exchanges[k]?.content ?? '')?.[1]
+      expect(listing).toBeDefined()
+      expect(exchanges[k + 1]?.content.startsWith(`\`\`\`python\n# columns of df: ${listing ?? ''}\n`)).toBe(true)
+    }
+    // The completion form ends inside the open block, after the comment, and a continuation keeps it.
+    const completion = build('relational', 0, 'which rider scored the most points?', { form: 'completion' })
+    expect(completion.text?.endsWith(`\`\`\`python\n${comment}`)).toBe(true)
+    expect(extractProgram('answer = df["Points"].max()\n```', { codePrefix: comment })).toEqual(ok(`${comment}answer = df["Points"].max()`))
+    expect(extractProgram('```', { codePrefix: comment })).toMatchObject({ ok: false, error: { code: 'model-no-code' } })
+    // A table whose columns are header paths of several levels gets none (its tuples are listed under it).
+    const deep = build('hierarchical', 0, 'how many?')
+    expect(columnsComment(tables('hierarchical', 0))).toBe('')
+    expect(deep.prefill).toBe('```python\n')
+    // Nor does the paper profile, the method as published.
+    const paper = build('relational', 0, 'how many?', { profile: 'paper', form: 'completion' })
+    expect(paper.text).not.toContain('# columns of')
+    expect(paper.codePrefix).toBe('')
+  })
+
   it('holds the tables to its own budget, below what the endpoint would allow', () => {
     const long = {
       name: 'df',
@@ -502,6 +533,8 @@ describe('worked examples chosen for the question (closeShots)', () => {
     if (shot === undefined) throw new Error(`no shot ${id}`)
     return shot
   }
+  // The compact profile begins programs with the columns of the example's tables.
+  const opening = (shot: Shot): string => columnsComment(shot.tables.map((t) => ({ name: t.name, table: t })))
   const build = (kind: PromptKind, question: string, extra: Partial<Parameters<typeof buildPrompt>[0]> = {}) => {
     const first = lib.kinds[kind].shots.shots[0]
     if (first === undefined) throw new Error(`no shots for ${kind}`)
@@ -537,7 +570,10 @@ describe('worked examples chosen for the question (closeShots)', () => {
       expect(built.fixed).toBe(1 + 2 * lib.profiles.compact.shots[kind])
       expect(messages[built.fixed]?.role).toBe('user')
       expect(messages[built.fixed]?.content).toContain(`Question: ${shot.question}\n${lib.layout.chatAnswerNote}`)
-      expect(messages[built.fixed + 1]).toEqual({ role: 'assistant', content: `\`\`\`python\n${shot.python.join('\n')}\n\`\`\`` })
+      expect(messages[built.fixed + 1]).toEqual({
+        role: 'assistant',
+        content: `\`\`\`python\n${opening(shot)}${shot.python.join('\n')}\n\`\`\``
+      })
       // The instructions (and the API functions they list) are those of any other question, and document
       // every function the chosen example calls.
       expect(messages[0]).toEqual(build(kind, 'what is the name of the river?').messages?.[0])
@@ -553,9 +589,13 @@ describe('worked examples chosen for the question (closeShots)', () => {
     expect(text.slice(0, built.fixed)).not.toContain(shot.question)
     const own = text.slice(built.fixed)
     expect(own.startsWith(`### Example ${fixedCount + 1}\n`)).toBe(true)
-    expect(own).toContain(`Question: ${shot.question}\n\`\`\`python\n${shot.python.join('\n')}\n\`\`\`\n\n### Your question\n`)
+    expect(own).toContain(
+      `Question: ${shot.question}\n\`\`\`python\n${opening(shot)}${shot.python.join('\n')}\n\`\`\`\n\n### Your question\n`
+    )
     expect(text.match(/^### Example \d+$/gm)).toEqual(Array.from({ length: fixedCount + 1 }, (_, k) => `### Example ${k + 1}`))
-    expect(text.endsWith(`Question: ${ratioQuestion}\n\`\`\`python\n`)).toBe(true)
+    const first = lib.kinds.relational.shots.shots[0]
+    expect(first).toBeDefined()
+    if (first !== undefined) expect(text.endsWith(`Question: ${ratioQuestion}\n\`\`\`python\n${opening(first)}`)).toBe(true)
   })
 
   it('adds none when no example of the form is left beyond the fixed ones: after the fixed part, the prompt is as without the setting', () => {
@@ -587,7 +627,7 @@ describe('worked examples chosen for the question (closeShots)', () => {
       expect(built.closeShots, `${mode}/${apis}`).toEqual([shot.id])
       const code = shotProgram(shot, mode, apis, lib.apiFunctions)
       expect(code).not.toBeNull()
-      expect(built.messages?.[built.fixed + 1]?.content).toBe(`\`\`\`python\n${code ?? ''}\n\`\`\``)
+      expect(built.messages?.[built.fixed + 1]?.content).toBe(`\`\`\`python\n${opening(shot)}${code ?? ''}\n\`\`\``)
     }
     expect(shotProgram(shot, 'python', 'none', lib.apiFunctions)).toBe(shot.plain?.join('\n'))
     expect(shotProgram(shot, 'sql', 'full', lib.apiFunctions)).toBe(shot.sql?.join('\n'))
@@ -597,7 +637,7 @@ describe('worked examples chosen for the question (closeShots)', () => {
     const cut = build('relational', ratioQuestion, { tokenBudget: 1_200 })
     expect(cut.closeShots).toEqual([])
     expect(cut.notes.join(' ')).toMatch(/worked examples were left out/)
-    const tight = build('relational', ratioQuestion, { tokenBudget: 2_150 })
+    const tight = build('relational', ratioQuestion, { tokenBudget: 2_300 })
     expect(tight.shots).toHaveLength(lib.profiles.compact.shots.relational)
     expect(tight.closeShots).toEqual([])
     expect(tight.notes.join(' ')).toMatch(/chosen for this ratio question \(rel-variety-share\) was left out/)

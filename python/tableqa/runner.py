@@ -530,7 +530,7 @@ def _one_value_note(exc: BaseException) -> str:
     if not isinstance(exc, AttributeError) or pd is None or np is None:
         return ""
     value, name = getattr(exc, "obj", None), getattr(exc, "name", None)
-    one = isinstance(value, (str, int, float, bool, np.generic)) and not isinstance(value, np.ndarray)
+    one = isinstance(value, (str, int, float, bool, np.generic))
     if not one or not isinstance(name, str) or not hasattr(pd.Series, name):
         return ""
     shown = _capped_repr(value.item() if isinstance(value, np.generic) else value)

@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks'
 import type { SelectionMode } from '../../../shared/model'
 import type { RepairedFrom } from '../../../shared/ask'
 import type { IndexView } from '../../../shared/table'
+import { DEFAULTS as ASK_DEFAULTS } from '../pipeline/generate'
 import { selectCandidate } from '../pipeline/select'
 import { preferFitting } from '../pipeline/answer-fit'
 import { repairInRounds, repairNote, type RunShape } from '../pipeline/repair'
@@ -305,7 +306,7 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
     // too is corrected again with its own, up to the source's rounds.
     const repair = set.repair
     if (repair !== undefined)
-      runs = await repairInRounds(runs, set.repairRounds ?? 1, async (r, k, round) => {
+      runs = await repairInRounds(runs, set.repairRounds ?? ASK_DEFAULTS.repairRounds, async (r, k, round) => {
         const note = r.candidate.program === '' ? null : repairNote(q.question, runShape(r))
         if (note === null) return null
         const fixed = await repair(k, r.candidate.program, note)

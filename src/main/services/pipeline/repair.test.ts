@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { asksForOneNumber, failureNote, labelledValues, repairInRounds, repairNote, sameProgram } from './repair'
+import { buildPrompt, loadPromptLibrary } from '../prompt'
+import { asksForOneNumber, failureNote, labelledValues, repairInRounds, repairNote, repairPrompt, sameProgram } from './repair'
 
 describe('what calls for a repair', () => {
   it('a failed program, with its error cut short; an empty answer', () => {
@@ -181,5 +182,54 @@ describe('rounds of repairs', () => {
     const out = await repairInRounds(given, 3, fix, () => rounds++ < 1)
     expect(out).toEqual([2, 3])
     expect(given).toEqual([1, 2])
+  })
+})
+
+describe("a repair's prompt", () => {
+  const loaded = loadPromptLibrary()
+  if (!loaded.ok) throw new Error(loaded.error.message)
+  const library = loaded.value
+  const table = {
+    columns: [['Team'], ['Wins']],
+    index: [[], []],
+    values: [
+      ['A', '3'],
+      ['B', '5']
+    ]
+  }
+  const build = (form: 'chat' | 'completion') =>
+    buildPrompt({
+      library,
+      kind: 'relational',
+      mode: 'python',
+      apis: 'full',
+      tables: [{ name: 'df', title: 'wins', table }],
+      question: 'which team won most?',
+      form,
+      tokenBudget: 6_000,
+      profile: 'compact',
+      prefillAllowed: true
+    })
+
+  it('continues the completion prompt with the failed program once, then opens the corrected one with the code every program starts with', () => {
+    const prompt = build('completion')
+    const start = prompt.codePrefix ?? ''
+    expect(start).toBe("# columns of df: ['Team', 'Wins']\n")
+    const program = `${start}answer = df["Win"].idxmax()`
+    const repair = repairPrompt(prompt, library, program, "KeyError: 'Win'")
+    const text = repair.prompt ?? ''
+    expect(text.startsWith(prompt.text ?? '-')).toBe(true)
+    expect(text.slice((prompt.text ?? '').length)).toBe(
+      `answer = df["Win"].idxmax()\n\`\`\`\n\nThat program did not work: KeyError: 'Win'\nWrite a corrected program. Reply with one \`\`\`python block that assigns the answer to \`answer\`.\n\`\`\`python\n${start}`
+    )
+  })
+
+  it("shows the chat model its whole program, and the reply is started as the question's was", () => {
+    const prompt = build('chat')
+    const program = `${prompt.codePrefix ?? ''}answer = df["Win"].idxmax()`
+    const repair = repairPrompt(prompt, library, program, "KeyError: 'Win'")
+    expect(repair.messages?.slice(0, -2)).toEqual(prompt.messages)
+    expect(repair.messages?.at(-2)).toEqual({ role: 'assistant', content: `\`\`\`python\n${program}\n\`\`\`` })
+    expect(prompt.prefill).toBe(`\`\`\`python\n${prompt.codePrefix ?? ''}`)
   })
 })

@@ -162,9 +162,12 @@ export function repairPrompt(
   const feedback = fillTemplate(library.layout.repair, { error: note })
   const fenced = `${library.layout.codeOpen}\n${program}\n${library.layout.codeClose}`
   if (prompt.text !== null) {
-    // The completion prompt ends inside an open code block: close it, then open the corrected one.
+    // The completion prompt ends inside an open code block, after the code every program starts with (which
+    // the program holds): close it, then open the corrected one with that code again.
+    const start = prompt.codePrefix ?? ''
+    const rest = program.startsWith(start) ? program.slice(start.length) : program
     return {
-      prompt: `${prompt.text}${program}\n${library.layout.codeClose}\n\n${feedback}\n${library.layout.codeOpen}\n`,
+      prompt: `${prompt.text}${rest}\n${library.layout.codeClose}\n\n${feedback}\n${library.layout.codeOpen}\n${start}`,
       fixed: prompt.fixed
     }
   }

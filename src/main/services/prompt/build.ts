@@ -16,6 +16,7 @@ import type { QuestionForm } from './question-form'
 import { QUESTION_FORMS, questionForm } from './question-form'
 import type { ViewTable } from './table-view'
 import { relatedRows, tableDigest } from './table-digest'
+import { columnKinds } from './column-kinds'
 import { cellText, depths, headerListing, omitted, pyLabel, renderFrame } from './table-view'
 
 export type PromptForm = 'completion' | 'chat'
@@ -147,11 +148,12 @@ type PreparedTable = {
   render: (rows: number[]) => string
 }
 
-function prepare(t: PromptTable, questionTerms: ReadonlySet<string>): PreparedTable {
+function prepare(t: PromptTable, questionTerms: ReadonlySet<string>, textColumns: boolean): PreparedTable {
   // Reading every row is done once per table (table-digest.ts); per question, only its terms are searched.
   const digest = tableDigest(t.table)
   const heading = `Table ${t.name}${t.title !== '' && t.title !== t.name ? `: ${t.title}` : ''}`
-  const render = (rows: number[]): string => `${heading}\n${renderFrame(t.table, rows)}\n${headerListing(t.name, t.table, rows)}`
+  const text = textColumns ? textColumnsLine(t.name, t.table) : ''
+  const render = (rows: number[]): string => `${heading}\n${renderFrame(t.table, rows)}\n${headerListing(t.name, t.table, rows)}${text}`
   return {
     header: render([]),
     rows: t.table.values.length,
@@ -215,12 +217,23 @@ export function closeShotsFor(
   return chosen
 }
 
-function exampleBlock(library: PromptLibrary, shot: Shot): string {
+/**
+ * The line under a table's header listing that names its text columns (a profile's `textColumns`), with a
+ * newline before it; '' when every column holds numbers, dates or truth values.
+ */
+export function textColumnsLine(name: string, table: ViewTable): string {
+  const kinds = columnKinds(table)
+  const d = depths(table)
+  const text = table.columns.filter((_, j) => kinds[j] === 'text').map((t) => pyLabel(t, d.col))
+  return text.length === 0 ? '' : `\nText columns of ${name}: [${text.join(', ')}]`
+}
+
+function exampleBlock(library: PromptLibrary, shot: Shot, textColumns: boolean): string {
   return shot.tables
     .map((t) => {
       const rows = t.values.map((_, i) => i)
       const heading = `Table ${t.name}${t.title !== '' && t.title !== t.name ? `: ${t.title}` : ''}`
-      return `${heading}\n${renderFrame(t, rows)}\n${headerListing(t.name, t, rows)}`
+      return `${heading}\n${renderFrame(t, rows)}\n${headerListing(t.name, t, rows)}${textColumns ? textColumnsLine(t.name, t) : ''}`
     })
     .join('\n\n')
     .concat(`\n\n${fillTemplate(library.layout.question, { question: shot.question })}`)
@@ -279,11 +292,11 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
   const askedForm = questionForm(question)
 
   const qTerms = terms(question)
-  const prepared = request.tables.map((t) => prepare(t, qTerms))
+  const prepared = request.tables.map((t) => prepare(t, qTerms, p.textColumns))
   const questionLine = fillTemplate(library.layout.question, { question })
   const opening = (tables: readonly { name: string; table: ViewTable }[]): string => (p.columnsInReply ? columnsComment(tables) : '')
   const shotCode = (shot: Shot, code: string): string => opening(shot.tables.map((t) => ({ name: t.name, table: t }))) + code
-  const shotTexts = shots.map(({ shot, code }) => ({ user: exampleBlock(library, shot), code: shotCode(shot, code) }))
+  const shotTexts = shots.map(({ shot, code }) => ({ user: exampleBlock(library, shot, p.textColumns), code: shotCode(shot, code) }))
   const fixedChars = (kept: number): number =>
     system.length +
     shotTexts.slice(0, kept).reduce((s, x) => s + x.user.length + x.code.length + 40, 0) +
@@ -316,7 +329,7 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
       askedForm,
       shots.map((x) => x.shot)
     )) {
-      const user = exampleBlock(library, shot)
+      const user = exampleBlock(library, shot, p.textColumns)
       const shown = shotCode(shot, code)
       const cost = user.length + shown.length + 40
       if (used + cost > (budgetChars * 4) / 5) {

@@ -54,6 +54,12 @@ export type Profile = {
    */
   columnsInReply: boolean
   /**
+   * Name the text columns of each table under its header listing (`Text columns of df: ['Name', 'Height']`):
+   * a column whose cells show numbers with words or units holds strings, which a program must take the
+   * numbers out of before comparing or adding them (the instructions say how).
+   */
+  textColumns: boolean
+  /**
    * Worked examples chosen per question, shown after the fixed ones: of the question's form (see
    * question-form.ts), from the kind's examples that are not fixed. 0 for `paper`, the method as published,
    * and for `compact`, where one per question did not help the 1.5B model (docs/BENCHMARKS.md › model).
@@ -180,6 +186,7 @@ function readLibrary(dir: string): PromptLibrary {
     tableTokens: null,
     prefill: false,
     columnsInReply: false,
+    textColumns: false,
     closeShots: closeShotsOf(paperIn, 'profiles.paper')
   }
   const c = object(profilesIn['compact'], 'manifest.json profiles.compact')
@@ -213,6 +220,7 @@ function readLibrary(dir: string): PromptLibrary {
     tableTokens: typeof c['tableTokens'] === 'number' ? c['tableTokens'] : null,
     prefill: c['prefill'] === true,
     columnsInReply: c['columnsInReply'] === true,
+    textColumns: c['textColumns'] === true,
     closeShots: closeShotsOf(c, 'profiles.compact')
   }
   return {

@@ -494,6 +494,45 @@ describe('the compact profile for small local models', () => {
     expect(paper.codePrefix).toBe('')
   })
 
+  it('names the text columns under each table, and says in the instructions how to read numbers out of them', () => {
+    const towers = {
+      name: 'df',
+      title: 'towers',
+      table: {
+        columns: [['Name'], ['Height'], ['Floors'], ['Opened']],
+        index: [[], [], []],
+        values: [
+          ['North', '12.5 km', '40', '1,990'],
+          ['South', '9 km', '—', '2001'],
+          ['East', '?', '12', '2010']
+        ]
+      }
+    }
+    const built = build('relational', 0, 'which tower is tallest?', { tables: [towers] })
+    const task = built.messages?.at(-1)?.content ?? ''
+    expect(task).toContain("Column headers of df: ['Name', 'Height', 'Floors', 'Opened']\nText columns of df: ['Name', 'Height']\n")
+    expect(built.messages?.[0]?.content).toMatch(/listed under its table as a text column holds strings/)
+    // The examples show the line too, where their tables have text columns; a table of numbers has none.
+    const examples = (built.messages ?? []).slice(1, built.fixed).filter((m) => m.role === 'user')
+    expect(examples.some((m) => m.content.includes('Text columns of df: ['))).toBe(true)
+    const numbers = {
+      name: 'df',
+      title: 'n',
+      table: {
+        columns: [['a'], ['b']],
+        index: [[], []],
+        values: [
+          ['1', '2'],
+          ['3', '']
+        ]
+      }
+    }
+    expect(build('relational', 0, 'how many?', { tables: [numbers] }).messages?.at(-1)?.content).not.toContain('Text columns')
+    // The paper profile, the method as published, has neither.
+    const paper = build('relational', 0, 'which tower is tallest?', { tables: [towers], profile: 'paper' })
+    expect(JSON.stringify(paper.messages)).not.toMatch(/Text columns|listed under its table as a text column/)
+  })
+
   it('holds the tables to its own budget, below what the endpoint would allow', () => {
     const long = {
       name: 'df',
@@ -637,7 +676,14 @@ describe('worked examples chosen for the question (closeShots)', () => {
     const cut = build('relational', ratioQuestion, { tokenBudget: 1_200 })
     expect(cut.closeShots).toEqual([])
     expect(cut.notes.join(' ')).toMatch(/worked examples were left out/)
-    const tight = build('relational', ratioQuestion, { tokenBudget: 2_300 })
+    // The tightest budget that keeps every fixed example: the chosen one no longer fits beside them.
+    let budget = 1_200
+    while (
+      build('relational', ratioQuestion, { tokenBudget: budget }).shots.length < lib.profiles.compact.shots.relational &&
+      budget < 6_000
+    )
+      budget += 25
+    const tight = build('relational', ratioQuestion, { tokenBudget: budget })
     expect(tight.shots).toHaveLength(lib.profiles.compact.shots.relational)
     expect(tight.closeShots).toEqual([])
     expect(tight.notes.join(' ')).toMatch(/chosen for this ratio question \(rel-variety-share\) was left out/)

@@ -1190,7 +1190,18 @@ def compare(
     ...                   "values": [["Norway", "16"], ["Germany", "12"]]})
     >>> compare(df, "nation", "germany", "norway", "gold")
     'Norway'
+
+    Notes
+    -----
+    The two keys must name different rows: a row compared with itself is refused with a ValueError that
+    points to :func:`next_value` for the row before or after it.
     """
+    if label_key(a) == label_key(b):
+        raise ValueError(
+            f"compare() compares two different rows, but both keys are {a!r}: name the other row as b. "
+            f"For the row before or after {a!r}, use next_value(df, {key_column!r}, {a!r}, offset) "
+            "(offset -1 before, 1 after)"
+        )
     va = _num(value_of(df, key_column, a, value_column))
     vb = _num(value_of(df, key_column, b, value_column))
     pick_a = va >= vb if larger else va <= vb

@@ -364,6 +364,13 @@ class TestFlatTableHelpers:
         assert compare(flat, "nation", "canada", "germany", "total") == "Germany"
         assert compare(flat, "nation", "canada", "germany", "total", larger=False) == "Canada"
 
+    def test_compare_refuses_a_row_compared_with_itself(self, flat: pd.DataFrame) -> None:
+        # "who ranked right after Canada?" is no comparison of two rows: the error says what reads it.
+        with pytest.raises(ValueError, match="both keys are 'Canada'") as caught:
+            compare(flat, "nation", "Canada", "CANADA ", "total")
+        assert "next_value(df, 'nation', 'Canada', offset)" in str(caught.value)
+        assert next_value(flat, "nation", "Canada", 1) != "Canada"
+
     def test_top_k(self, flat: pd.DataFrame) -> None:
         assert top_k(flat, "total", 2)["Nation"].tolist() == ["Norway", "Germany"]
         assert top_k(flat, "silver", 1, largest=False)["Nation"].tolist() == ["Netherlands"]

@@ -188,7 +188,11 @@ describe('rounds of repairs', () => {
 describe("a repair's prompt", () => {
   const loaded = loadPromptLibrary()
   if (!loaded.ok) throw new Error(loaded.error.message)
-  const library = loaded.value
+  // Programs begin with the columns comment here, whatever the shipped profile says.
+  const library = {
+    ...loaded.value,
+    profiles: { ...loaded.value.profiles, compact: { ...loaded.value.profiles.compact, columnsInReply: true } }
+  }
   const table = {
     columns: [['Team'], ['Wins']],
     index: [[], []],

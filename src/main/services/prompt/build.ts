@@ -135,7 +135,11 @@ export function systemText(
   }
   const heading = p.apiDoc === 'full' ? 'API functions:\n\n' : ''
   const guidelines = fillTemplate(p.apiGuidelines[apis], { apiDoc: apiDoc === '' ? '' : `${heading}${apiDoc}` })
-  return fillTemplate(p.modes[mode], { intro: library.kinds[kind].intro, apis: guidelines }).trim()
+  return fillTemplate(p.modes[mode], {
+    intro: library.kinds[kind].intro,
+    apis: guidelines,
+    textColumns: p.textColumns === null ? '' : `${p.textColumns} `
+  }).trim()
 }
 
 type PreparedTable = {
@@ -292,11 +296,14 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
   const askedForm = questionForm(question)
 
   const qTerms = terms(question)
-  const prepared = request.tables.map((t) => prepare(t, qTerms, p.textColumns))
+  const prepared = request.tables.map((t) => prepare(t, qTerms, p.textColumns !== null))
   const questionLine = fillTemplate(library.layout.question, { question })
   const opening = (tables: readonly { name: string; table: ViewTable }[]): string => (p.columnsInReply ? columnsComment(tables) : '')
   const shotCode = (shot: Shot, code: string): string => opening(shot.tables.map((t) => ({ name: t.name, table: t }))) + code
-  const shotTexts = shots.map(({ shot, code }) => ({ user: exampleBlock(library, shot, p.textColumns), code: shotCode(shot, code) }))
+  const shotTexts = shots.map(({ shot, code }) => ({
+    user: exampleBlock(library, shot, p.textColumns !== null),
+    code: shotCode(shot, code)
+  }))
   const fixedChars = (kept: number): number =>
     system.length +
     shotTexts.slice(0, kept).reduce((s, x) => s + x.user.length + x.code.length + 40, 0) +
@@ -329,7 +336,7 @@ export function buildPrompt(request: BuildPromptRequest): BuiltPrompt {
       askedForm,
       shots.map((x) => x.shot)
     )) {
-      const user = exampleBlock(library, shot, p.textColumns)
+      const user = exampleBlock(library, shot, p.textColumns !== null)
       const shown = shotCode(shot, code)
       const cost = user.length + shown.length + 40
       if (used + cost > (budgetChars * 4) / 5) {

@@ -54,11 +54,12 @@ export type Profile = {
    */
   columnsInReply: boolean
   /**
-   * Name the text columns of each table under its header listing (`Text columns of df: ['Name', 'Height']`):
-   * a column whose cells show numbers with words or units holds strings, which a program must take the
-   * numbers out of before comparing or adding them (the instructions say how).
+   * Name the text columns of each table under its header listing (`Text columns of df: ['Name', 'Height']`),
+   * and say in the instructions (`{{textColumns}}`) what this sentence says: a column whose cells show
+   * numbers with words or units holds strings, which a program must take the numbers out of before comparing
+   * or adding them. null: neither.
    */
-  textColumns: boolean
+  textColumns: string | null
   /**
    * Worked examples chosen per question, shown after the fixed ones: of the question's form (see
    * question-form.ts), from the kind's examples that are not fixed. 0 for `paper`, the method as published,
@@ -186,7 +187,7 @@ function readLibrary(dir: string): PromptLibrary {
     tableTokens: null,
     prefill: false,
     columnsInReply: false,
-    textColumns: false,
+    textColumns: null,
     closeShots: closeShotsOf(paperIn, 'profiles.paper')
   }
   const c = object(profilesIn['compact'], 'manifest.json profiles.compact')
@@ -220,7 +221,7 @@ function readLibrary(dir: string): PromptLibrary {
     tableTokens: typeof c['tableTokens'] === 'number' ? c['tableTokens'] : null,
     prefill: c['prefill'] === true,
     columnsInReply: c['columnsInReply'] === true,
-    textColumns: c['textColumns'] === true,
+    textColumns: c['textColumns'] === undefined ? null : text(string(c['textColumns'], 'profiles.compact.textColumns')),
     closeShots: closeShotsOf(c, 'profiles.compact')
   }
   return {

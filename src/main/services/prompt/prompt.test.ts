@@ -466,7 +466,8 @@ describe('the compact profile for small local models', () => {
   })
 
   it('begins every program with the columns of each one-level table: in the examples and in the started reply', () => {
-    const built = build('relational', 0, 'which rider scored the most points?')
+    const on = withCompact(lib, { columnsInReply: true })
+    const built = build('relational', 0, 'which rider scored the most points?', { library: on })
     const task = tables('relational', 0)
     const comment = `# columns of df: [${task[0]?.table.columns.map((c) => `'${c[0] ?? ''}'`).join(', ')}]\n`
     expect(columnsComment(task)).toBe(comment)
@@ -480,18 +481,22 @@ describe('the compact profile for small local models', () => {
       expect(exchanges[k + 1]?.content.startsWith(`\`\`\`python\n# columns of df: ${listing ?? ''}\n`)).toBe(true)
     }
     // The completion form ends inside the open block, after the comment, and a continuation keeps it.
-    const completion = build('relational', 0, 'which rider scored the most points?', { form: 'completion' })
+    const completion = build('relational', 0, 'which rider scored the most points?', { form: 'completion', library: on })
     expect(completion.text?.endsWith(`\`\`\`python\n${comment}`)).toBe(true)
     expect(extractProgram('answer = df["Points"].max()\n```', { codePrefix: comment })).toEqual(ok(`${comment}answer = df["Points"].max()`))
     expect(extractProgram('```', { codePrefix: comment })).toMatchObject({ ok: false, error: { code: 'model-no-code' } })
     // A table whose columns are header paths of several levels gets none (its tuples are listed under it).
-    const deep = build('hierarchical', 0, 'how many?')
+    const deep = build('hierarchical', 0, 'how many?', { library: on })
     expect(columnsComment(tables('hierarchical', 0))).toBe('')
     expect(deep.prefill).toBe('```python\n')
     // Nor does the paper profile, the method as published.
-    const paper = build('relational', 0, 'how many?', { profile: 'paper', form: 'completion' })
+    const paper = build('relational', 0, 'how many?', { profile: 'paper', form: 'completion', library: on })
     expect(paper.text).not.toContain('# columns of')
     expect(paper.codePrefix).toBe('')
+    // Nor the compact profile with the setting off: the reply starts with the fence alone.
+    const off = build('relational', 0, 'how many?', { library: withCompact(lib, { columnsInReply: false }) })
+    expect(off).toMatchObject({ prefill: '```python\n', codePrefix: '' })
+    expect(JSON.stringify(off.messages)).not.toContain('# columns of')
   })
 
   it('names the text columns under each table, and says in the instructions how to read numbers out of them', () => {
@@ -508,7 +513,8 @@ describe('the compact profile for small local models', () => {
         ]
       }
     }
-    const built = build('relational', 0, 'which tower is tallest?', { tables: [towers] })
+    const on = withCompact(lib, { textColumns: 'A column listed under its table as a text column holds strings.' })
+    const built = build('relational', 0, 'which tower is tallest?', { tables: [towers], library: on })
     const task = built.messages?.at(-1)?.content ?? ''
     expect(task).toContain("Column headers of df: ['Name', 'Height', 'Floors', 'Opened']\nText columns of df: ['Name', 'Height']\n")
     expect(built.messages?.[0]?.content).toMatch(/listed under its table as a text column holds strings/)
@@ -527,10 +533,12 @@ describe('the compact profile for small local models', () => {
         ]
       }
     }
-    expect(build('relational', 0, 'how many?', { tables: [numbers] }).messages?.at(-1)?.content).not.toContain('Text columns')
-    // The paper profile, the method as published, has neither.
-    const paper = build('relational', 0, 'which tower is tallest?', { tables: [towers], profile: 'paper' })
+    expect(build('relational', 0, 'how many?', { tables: [numbers], library: on }).messages?.at(-1)?.content).not.toContain('Text columns')
+    // The paper profile, the method as published, has neither; the compact one with the setting off, no line.
+    const paper = build('relational', 0, 'which tower is tallest?', { tables: [towers], profile: 'paper', library: on })
     expect(JSON.stringify(paper.messages)).not.toMatch(/Text columns|listed under its table as a text column/)
+    const off = build('relational', 0, 'which tower is tallest?', { tables: [towers], library: withCompact(lib, { textColumns: null }) })
+    expect(JSON.stringify(off.messages)).not.toMatch(/Text columns of|listed under its table/)
   })
 
   it('holds the tables to its own budget, below what the endpoint would allow', () => {
@@ -561,6 +569,11 @@ describe('the compact profile for small local models', () => {
 })
 
 /** The library with the compact profile choosing `n` examples per question (off in the manifest as measured). */
+/** The library with the compact profile's program opening and text-column line set as given. */
+function withCompact(lib: PromptLibrary, set: { columnsInReply?: boolean; textColumns?: string | null }): PromptLibrary {
+  return { ...lib, profiles: { ...lib.profiles, compact: { ...lib.profiles.compact, ...set } } }
+}
+
 function withCloseShots(lib: PromptLibrary, n: number): PromptLibrary {
   return { ...lib, profiles: { ...lib.profiles, compact: { ...lib.profiles.compact, closeShots: n } } }
 }
@@ -573,7 +586,8 @@ describe('worked examples chosen for the question (closeShots)', () => {
     return shot
   }
   // The compact profile begins programs with the columns of the example's tables.
-  const opening = (shot: Shot): string => columnsComment(shot.tables.map((t) => ({ name: t.name, table: t })))
+  const opening = (shot: Shot): string =>
+    lib.profiles.compact.columnsInReply ? columnsComment(shot.tables.map((t) => ({ name: t.name, table: t }))) : ''
   const build = (kind: PromptKind, question: string, extra: Partial<Parameters<typeof buildPrompt>[0]> = {}) => {
     const first = lib.kinds[kind].shots.shots[0]
     if (first === undefined) throw new Error(`no shots for ${kind}`)

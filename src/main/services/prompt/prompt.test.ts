@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { appRoot } from '../paths'
 import { apiDocPath, generateApiDoc, parseApiDoc } from './api-doc'
 import { estimateTokens } from './budget'
-import { apiCalls, buildPrompt, columnsComment, qaPrompt, shotProgram } from './build'
+import { apiCalls, buildPrompt, columnsComment, qaPrompt, shotProgram, systemText } from './build'
 import type { ApiLevel, PromptKind, PromptLibrary, PromptMode, Shot } from './library'
 import { PROMPT_KINDS, loadPromptLibrary, promptsDir } from './library'
 import { QUESTION_FORMS, questionForm } from './question-form'
@@ -214,6 +214,25 @@ describe('prompt library', () => {
       expect(loaded.ok, String(bad)).toBe(false)
       if (!loaded.ok) expect(loaded.error.detail).toBe('profiles.compact.closeShots must be a whole number, 0 or more')
     }
+  })
+
+  it('reads the settings measured off for the compact profile: program opening and the text-column sentence from its file', () => {
+    const lib = library()
+    expect(lib.profiles.compact.columnsInReply).toBe(false)
+    expect(lib.profiles.compact.textColumns).toBeNull()
+    const loaded = loadEdited('manifest.json', (manifest) => {
+      const profiles = manifest['profiles'] as Record<string, Record<string, unknown>>
+      if (profiles['compact'] !== undefined) {
+        profiles['compact']['columnsInReply'] = true
+        profiles['compact']['textColumns'] = 'instructions/text-columns.txt'
+      }
+    })
+    if (!loaded.ok) throw new Error(loaded.error.detail ?? loaded.error.message)
+    expect(loaded.value.profiles.compact.columnsInReply).toBe(true)
+    expect(loaded.value.profiles.compact.textColumns).toMatch(/^A column listed under its table as a text column holds strings/)
+    const system = systemText(loaded.value, 'relational', 'python', 'full', 'compact')
+    expect(system).toContain(`them. ${loaded.value.profiles.compact.textColumns ?? '-'} Use pandas`)
+    expect(systemText(lib, 'relational', 'python', 'full', 'compact')).toContain('them. Use pandas')
   })
 
   it('fills the QA prompt with and without a value', () => {

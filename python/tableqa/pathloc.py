@@ -17,7 +17,9 @@ label the same way, with the rows pandas selects for the condition (or list).
 Comparisons with text, text searches and arithmetic between two selections are routed too, only to
 record what pandas' answer alone does not show (:mod:`tableqa.trace`): a condition that matched no row,
 and arithmetic whose two sides share no row label (``a - b`` where ``a`` is the row of 2000 and ``b`` that
-of 1990: pandas pairs values by label, and every value is NaN).
+of 1990: pandas pairs values by label, and every value is NaN). Ordering calls (``X.max()``,
+``X.sort_values(...)``) are routed to refuse one answer pandas gives without a word: the letter order of a
+column of text that begins with numbers (:mod:`tableqa.order`).
 
 Before a program runs, every ``X.loc[key]`` it *reads* (not assignments, not keys with slices) becomes
 ``loc_read(X, key)`` (:func:`header_path_reads`). That first does exactly what pandas does. Only when
@@ -49,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 from . import trace
 from .headers import PREFIX, HeaderMatch, close_labels, match_header
 from .ops import elsewhere_detail, holder_note, record_read, show_key, unmatched_detail
+from .order import ORDER_METHODS, ORDER_TESTER, order_tester
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -442,6 +445,7 @@ def bind_readers(namespace: dict[str, Any]) -> None:
     namespace[EQ_TESTER] = equal_test
     namespace[CONTAINS_TESTER] = contains_test
     namespace[ARITH_TESTER] = arith_test
+    namespace[ORDER_TESTER] = order_tester(_given)
 
 
 def equal_test(left: Any, right: Any) -> Any:
@@ -766,6 +770,11 @@ class _LocReads(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in ORDER_METHODS:
+            args: list[ast.expr] = [func.value, ast.Constant(func.attr), *node.args]
+            tester = ast.Name(id=ORDER_TESTER, ctx=ast.Load())
+            ordered = ast.Call(func=tester, args=args, keywords=node.keywords)
+            return ast.copy_location(ordered, node)
         if not (
             isinstance(func, ast.Attribute)
             and func.attr == "contains"
@@ -799,8 +808,9 @@ def header_path_reads(tree: ast.Module) -> ast.Module:
     """The program with each ``X.loc[key]`` read routed through :func:`loc_read`, each other
     subscript read ``X[key]`` through :func:`column_read`, each comparison ``X == "text"`` through
     :func:`equal_test`, each search ``X.str.contains("text")`` through :func:`contains_test` and each
-    ``a + b``, ``a - b``, ``a * b`` or ``a / b`` without a constant side through :func:`arith_test` (its
-    namespace must bind them, :func:`bind_readers`); assignments, keys with slices and positional
+    ``a + b``, ``a - b``, ``a * b`` or ``a / b`` without a constant side through :func:`arith_test` and
+    each ordering call ``X.max()`` (any of :data:`tableqa.order.ORDER_METHODS`) through the order test
+    (its namespace must bind them, :func:`bind_readers`); assignments, keys with slices and positional
     indexers are left alone.
 
     Examples
@@ -819,6 +829,8 @@ def header_path_reads(tree: ast.Module) -> ast.Module:
     f = __tableqa_contains__(df.t, 'NC', case=False)
     >>> print(ast.unparse(header_path_reads(ast.parse("g = (a - b) / b * 100"))))
     g = __tableqa_arith__('/', __tableqa_arith__('-', a, b, 'a', 'b'), b, 'a - b', 'b') * 100
+    >>> print(ast.unparse(header_path_reads(ast.parse("h = df.sort_values('R', ascending=False).A.max()"))))
+    h = __tableqa_order__(__tableqa_order__(df, 'sort_values', 'R', ascending=False).A, 'max')
     """
     changed: ast.Module = _LocReads().visit(tree)
     return ast.fix_missing_locations(changed)

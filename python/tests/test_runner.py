@@ -984,3 +984,73 @@ def test_a_condition_that_matched_no_row_is_written_as_code_that_selects_the_cel
     assert dotted["unmatched"] == [
         "df['Place'] == 'St. Louis' matched no row; cells of 'Place' that contain it: 'St Louis, MO'"
     ]
+
+
+def test_ordering_text_that_begins_with_numbers_by_its_letters_fails_and_says_how_to_order_them() -> None:
+    df = pd.DataFrame(
+        {
+            "School": ["Eton", "Harrow", "Rugby", "Stowe"],
+            "Titles": ["7 (3+1+2+1)", "10 (4+6)", "12", "9 (9)"],
+            "Pupils": ["1,204 boys", "987 boys", "850 boys", "2,010 boys"],
+        }
+    )
+    number = 'df["Titles"].str.extract(r"(-?\\d+(?:\\.\\d+)?)")[0].astype(float)'
+    seven, by_letters = "'7 (3+1+2+1)'", "letter by letter"
+    programs = {
+        'answer = df["Titles"].max()': "max() compares it letter by letter, which puts '9 (9)' after '12'",
+        'answer = df.loc[df["Titles"].idxmax(), "School"]': "which puts '9 (9)' after '12'",
+        'answer = df["Titles"].min()': f"min() compares it {by_letters}, which puts '10 (4+6)' "
+        f"before {seven}",
+        'answer = df.sort_values("Titles", ascending=False)["School"].iloc[0]': f"puts {seven} before '12'",
+        'answer = df["Titles"].sort_values().iloc[-1]': f"sort_values() compares it {by_letters}, "
+        f"which puts '12' before {seven}",
+    }
+    start = "TypeError: column 'Titles' of df holds text that begins with numbers: "
+    for program, said in programs.items():
+        message = error_of(run(program, {"df": df}))["message"]
+        assert message.startswith(start), program
+        assert said in message, (program, message)
+        # The code the message gives orders the numbers.
+        assert number in message.replace("df['Titles']", 'df["Titles"]'), message
+    fixed = ok_value(run(f'answer = df.loc[{number}.idxmax(), "School"]', {"df": df}))
+    assert fixed["value"]["json"] == "Rugby"
+    # Thousands commas are taken out first.
+    message = error_of(run('answer = df.sort_values(by=["Pupils"]).School.tolist()', {"df": df}))["message"]
+    assert "df['Pupils'].str.replace(',', '').str.extract(" in message
+    # Where pandas refuses itself, its error gets the note.
+    message = error_of(run('answer = df["Titles"].nlargest(1)', {"df": df}))["message"]
+    assert message.startswith("TypeError: Cannot use method 'nlargest'")
+    assert "column 'Titles' of df holds text that begins with numbers: order the numbers taken out" in message
+    # A cell with no number that the letters put first is refused too.
+    dashed = pd.DataFrame({"Goals": ["7 (3)", "10 (4)", "\u2014"]})
+    message = error_of(run("answer = df.Goals.max()", {"df": dashed}))["message"]
+    assert "which puts '\u2014' after '10 (4)'" in message
+
+
+def test_ordering_that_the_letters_do_not_decide_answers_as_pandas() -> None:
+    df = pd.DataFrame(
+        {
+            "School": ["Eton", "Harrow", "7 Oaks"],
+            "Titles": ["1 (1)", "2 (1+1)", "3"],
+            "Won": [3, 12, 7],
+        }
+    )
+    namespace = {"df": df}
+    answers = {
+        # Text whose letters and numbers give the same answer, names, numbers.
+        'answer = df["Titles"].max()': "3",
+        'answer = df.sort_values("Titles")["School"].tolist()': ["Eton", "Harrow", "7 Oaks"],
+        'answer = df["School"].max()': "Harrow",
+        'answer = df.sort_values("Won")["School"].iloc[-1]': "Harrow",
+        # An order of the program's own.
+        'answer = df.sort_values("School", key=lambda s: s.str.len())["School"].iloc[0]': "Eton",
+        # Other objects with these methods.
+        "answer = max([3, 9, 4])": 9,
+        "import numpy as np\nanswer = int(np.argmax([3, 9, 4]))": 1,
+    }
+    for program, expected in answers.items():
+        assert ok_value(run(program, namespace))["value"]["json"] == expected, program
+    df["Titles"] = ["9 (9)", "10 (1)", "2"]
+    # The letters decide, but the program orders the numbers.
+    program = 'answer = int(df["Titles"].str.extract(r"(\\d+)")[0].astype(int).max())'
+    assert ok_value(run(program, namespace))["value"]["json"] == 10

@@ -155,9 +155,8 @@ type PreparedTable = {
 function prepare(t: PromptTable, questionTerms: ReadonlySet<string>, textColumns: boolean): PreparedTable {
   // Reading every row is done once per table (table-digest.ts); per question, only its terms are searched.
   const digest = tableDigest(t.table)
-  const heading = `Table ${t.name}${t.title !== '' && t.title !== t.name ? `: ${t.title}` : ''}`
   const text = textColumns ? textColumnsLine(t.name, t.table) : ''
-  const render = (rows: number[]): string => `${heading}\n${renderFrame(t.table, rows)}\n${headerListing(t.name, t.table, rows)}${text}`
+  const render = (rows: number[]): string => tableBlock(t, t.table, rows, text)
   return {
     header: render([]),
     rows: t.table.values.length,
@@ -232,13 +231,26 @@ export function textColumnsLine(name: string, table: ViewTable): string {
   return text.length === 0 ? '' : `\nText columns of ${name}: [${text.join(', ')}]`
 }
 
+/**
+ * A table as the prompt shows it, for a question and for a worked example alike: its heading, the rows
+ * given, its header listing, then `extra` (the text-column line, or '').
+ */
+function tableBlock(named: { name: string; title: string }, table: ViewTable, rows: number[], extra: string): string {
+  const { name, title } = named
+  const heading = `Table ${name}${title !== '' && title !== name ? `: ${title}` : ''}`
+  return `${heading}\n${renderFrame(table, rows)}\n${headerListing(name, table, rows)}${extra}`
+}
+
 function exampleBlock(library: PromptLibrary, shot: Shot, textColumns: boolean): string {
   return shot.tables
-    .map((t) => {
-      const rows = t.values.map((_, i) => i)
-      const heading = `Table ${t.name}${t.title !== '' && t.title !== t.name ? `: ${t.title}` : ''}`
-      return `${heading}\n${renderFrame(t, rows)}\n${headerListing(t.name, t, rows)}${textColumns ? textColumnsLine(t.name, t) : ''}`
-    })
+    .map((t) =>
+      tableBlock(
+        t,
+        t,
+        t.values.map((_, i) => i),
+        textColumns ? textColumnsLine(t.name, t) : ''
+      )
+    )
     .join('\n\n')
     .concat(`\n\n${fillTemplate(library.layout.question, { question: shot.question })}`)
 }

@@ -6,10 +6,11 @@
  * model programs in a minute instead of hours. Each candidate's final program is run (after a repair, the
  * repaired one; with `--rounds N`, the program it had after N repairs, so that a run with more repair rounds
  * also says what fewer would have given on the same draws); `qa()` calls fail, as there is no model to answer them, so a program that asks one runs
- * here only if it did without the answer. The sample defaults to the datasets the folder holds, all of
- * their logged questions.
+ * here only if it did without the answer. Each question's answer is chosen by the rule the kept run used
+ * (its `run.json`; the app's default when that is missing), as is the progress line's EA. The sample defaults
+ * to the datasets the folder holds, all of their logged questions.
  */
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -27,6 +28,8 @@ import {
 } from '../../src/main/services/eval/types'
 import { createCPythonExecutor } from '../../src/main/services/python/cpython-executor'
 import { programAtRound } from '../../src/shared/ask'
+import type { SelectionMode } from '../../src/shared/model'
+import { DEFAULT_SELECTION } from '../../src/shared/settings'
 import { anyRight, eaWith, programs, records, sampleOf } from './model-report'
 
 /**
@@ -40,6 +43,17 @@ export function loggedCandidates(record: QuestionRecord, rounds?: number): Candi
       ? { program: '', lang: 'python', error: 'the reply held no program' }
       : { program, lang: c.lang ?? 'python', logprobSum: c.logprobSum ?? null, logprobMean: c.logprobMean ?? null }
   })
+}
+
+/** The selection rule a kept run's folder says it used (its `run.json`), else the app's default. */
+export function keptSelection(folder: string): SelectionMode {
+  try {
+    const config = JSON.parse(readFileSync(join(folder, 'run.json'), 'utf8')) as { select?: unknown }
+    if (config.select === 'vote' || config.select === 'logprob') return config.select
+  } catch {
+    // No run.json, or not one the bench wrote: the default.
+  }
+  return DEFAULT_SELECTION
 }
 
 type Figures = { ranPct: number; eaLogprobPct: number; eaVotePct: number; anyRightPct: number; questions: number }
@@ -116,7 +130,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
         out: dir,
         config: { replay: keep, dataset: ds, ...(rounds === undefined ? {} : { rounds }) },
         concurrency: 1,
-        select: 'logprob',
+        select: keptSelection(folder),
         tableRepr: 'multiindex',
         timeoutMs: 60_000
       })

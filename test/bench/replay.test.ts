@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { loadDataset, resolveDataDir } from '../../src/main/services/eval/datasets'
 import type { CandidateRecord, QuestionRecord } from '../../src/main/services/eval/types'
-import { loggedCandidates, run } from '../../scripts/bench/replay'
+import { keptSelection, loggedCandidates, run } from '../../scripts/bench/replay'
 
 const work = mkdtempSync(join(tmpdir(), 'tableqa-replay-test-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
@@ -63,6 +63,20 @@ describe('npm run bench -- replay', () => {
     expect(programsAt(3)).toEqual(['c', 'z'])
   })
 
+  it('chooses answers by the rule the kept run used, or the app default when its folder does not say', () => {
+    const folder = join(work, 'rules')
+    mkdirSync(folder, { recursive: true })
+    expect(keptSelection(folder)).toBe('vote')
+    writeFileSync(join(folder, 'run.json'), JSON.stringify({ select: 'logprob', n: 5 }))
+    expect(keptSelection(folder)).toBe('logprob')
+    writeFileSync(join(folder, 'run.json'), JSON.stringify({ select: 'vote' }))
+    expect(keptSelection(folder)).toBe('vote')
+    writeFileSync(join(folder, 'run.json'), JSON.stringify({ select: 'best guess' }))
+    expect(keptSelection(folder)).toBe('vote')
+    writeFileSync(join(folder, 'run.json'), '{ cut off')
+    expect(keptSelection(folder)).toBe('vote')
+  })
+
   it('runs the logged programs again with this runtime and reports them beside what the run logged', async () => {
     // A kept folder as the model bench writes it, for the first WikiTQ dev question: the most probable
     // program failed when it was logged; the other gives the gold answer as text.
@@ -82,6 +96,11 @@ describe('npm run bench -- replay', () => {
     )
     writeFileSync(join(keep, 'wikitq-dev', 'questions.jsonl'), `${JSON.stringify(logged)}\n`)
     const result = await run(['--keep', keep, '--sample', 'wikitq:1', '--out', join(work, 'out')])
+    const replayed = JSON.parse(
+      readFileSync(join(work, 'out', 'wikitq-dev', 'questions.jsonl'), 'utf8').split('\n')[0] ?? ''
+    ) as QuestionRecord
+    // The folder has no run.json: the app's default rule chose, not the paper's.
+    expect(replayed.selection?.mode).toBe('vote')
     expect(result.metrics).toMatchObject({
       logged_wikitq_ran_pct: 0,
       logged_wikitq_ea_logprob_pct: 0,

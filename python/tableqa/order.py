@@ -1,18 +1,20 @@
-"""Ordering a column of text that begins with numbers, which pandas does letter by letter.
+"""Ordering a column of text that begins with numbers, or of dates written as text, which pandas does
+letter by letter.
 
 A column such as ``Titles`` holding ``"7 (3+1+2+1)"`` and ``"10 (4+6)"`` is text: the cells carry more than
 a number, so the table's columns are read as text (:mod:`tableqa.columns`). ``df["Titles"].max()`` then
 compares the cells as words and answers ``"7 (3+1+2+1)"``, because ``"7"`` comes after ``"1"``; no error
-says so, and the answer looks like one. No reader of such a table orders it that way.
+says so, and the answer looks like one. So does a column of dates such as ``"6 February 1922"`` (a CSV
+file does not say its cells are dates, so they stay text). No reader of such a table orders it that way.
 
 Before a program runs, each call of one of :data:`ORDER_METHODS` (``X.max()``, ``X.idxmin()``,
 ``X.sort_values(...)``, …) becomes ``order_test(X, "max", ...)``
 (see :func:`tableqa.pathloc.header_path_reads`).
 That calls the method as written and returns what pandas answers, unless ``X`` is (or, for
-``DataFrame.sort_values``, sorts by) a column whose cells nearly all begin with a number and the order of
-the letters gives another answer than the order of those numbers would: then it raises ``TypeError`` with
-the cells that show it and code that takes the numbers out. Where pandas refuses itself (``nlargest`` of
-text), its error gets the same note.
+``DataFrame.sort_values``, sorts by) a column whose cells nearly all read as dates with a year, or begin
+with a number, and the order of the letters gives another answer than the order of those dates (numbers)
+would: then it raises ``TypeError`` with the cells that show it and code that reads the dates (takes the
+numbers out). Where pandas refuses itself (``nlargest`` of text), its error gets the same note.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import itertools
 import re
 import sys
+import warnings
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
@@ -34,8 +37,11 @@ ORDER_TESTER = "__tableqa_order__"
 ORDER_METHODS = frozenset(
     {"max", "min", "idxmax", "idxmin", "argmax", "argmin", "sort_values", "nlargest", "nsmallest"}
 )
-# Share of a column's non-blank cells that must begin with a number for it to be read as numbers with text.
-NUMBERED_SHARE = 0.8
+# Share of a column's non-blank cells that must begin with a number (or read as a date) for the column to be
+# ordered by those numbers (dates).
+ORDERED_SHARE = 0.8
+# A cell that is a number and nothing else (a year alone reads as a date).
+_BARE_NUMBER = re.compile(r"\s*-?\d+(?:\.\d+)?\s*")
 # A number at the start of a cell: sign, digits with or without thousands commas, decimals.
 _LEADING = re.compile(r"\s*([-+\u2212]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)")
 # How the note takes the first number out of cell text (as the runner's notes on text columns do).
@@ -58,62 +64,83 @@ def leading_number(text: str) -> float | None:
     return -value if sign in ("-", "\u2212") else value
 
 
-def _numbered_text(column: Any) -> dict[str, float | None] | None:
-    """Each cell's leading number by row position, when ``column`` holds text whose non-blank cells nearly
-    all begin with a number (at least two different ones); else None."""
-    texts = [x for x in column.tolist() if isinstance(x, str) and not is_blank_cell(x)]
-    others = sum(1 for x in column.tolist() if not isinstance(x, str) and x == x and x is not None)
-    if others or len(texts) < 2:
+def _order_keys(pd: Any, column: Any) -> tuple[str, dict[str, Any]] | None:
+    """How the cells of a column of text are meant to be ordered, with each non-blank cell's key (None where
+    it has none): ``"dates"`` when nearly all read as dates with a year (and not all as bare numbers),
+    ``"numbers"`` when nearly all begin with a number (at least two different ones); else None."""
+    cells = column.tolist()
+    texts = list(dict.fromkeys(x for x in cells if isinstance(x, str) and not is_blank_cell(x)))
+    if len(texts) < 2 or any(not isinstance(x, str) and x == x and x is not None for x in cells):
         return None
-    numbers = [leading_number(x) for x in texts]
-    found = [n for n in numbers if n is not None]
-    if len(found) < NUMBERED_SHARE * len(texts) or len(set(found)) < 2:
+    # Most text has no digit in it: names are never dates or numbers, and reading dates is slow.
+    if sum(any(c.isdigit() for c in x) for x in texts) < ORDERED_SHARE * len(texts):
         return None
-    return dict(zip(texts, numbers, strict=True))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        read = pd.to_datetime(pd.Series(texts, dtype=object), errors="coerce", format="mixed")
+    # A year below 1000 is one the reader made up: "1st" reads as the first day of year 1.
+    dates = {x: (d if d is not pd.NaT and d.year >= 1000 else None) for x, d in zip(texts, read, strict=True)}
+    dated = [x for x, d in dates.items() if d is not None]
+    if (
+        len(dated) >= ORDERED_SHARE * len(texts)
+        and len({dates[x] for x in dated}) > 1
+        and any(_BARE_NUMBER.fullmatch(x) is None for x in dated)
+    ):
+        return ("dates", dates)
+    numbers = {x: leading_number(x) for x in texts}
+    found = [n for n in numbers.values() if n is not None]
+    if len(found) < ORDERED_SHARE * len(texts) or len(set(found)) < 2:
+        return None
+    return ("numbers", numbers)
 
 
 def _differs(
-    method: str, column: Any, ordered: Any, ascending: bool, numbers: dict[str, float | None]
+    method: str, column: Any, ordered: Any, ascending: bool, keys: dict[str, Any]
 ) -> tuple[str, str] | None:
-    """Two cells that the letter order gives the other way round from their numbers, where the answer of
-    ``method`` depends on it (for max and min, the cell picked and the one the numbers pick); else None."""
+    """Two cells that the letter order gives the other way round from their keys (numbers or dates), where
+    the answer of ``method`` depends on it (for max and min, the cell picked and the one the keys pick); else
+    None."""
     cells = [x for x in column.tolist() if isinstance(x, str)]
     if method != "sort_values":
         largest = method in ("max", "idxmax", "argmax", "nlargest")
         # pandas orders text as Python does, blank cells included.
         picked = max(cells) if largest else min(cells)
-        found = [(n, x) for x, n in numbers.items() if n is not None]
-        best = (max if largest else min)(found)[1]
-        value = numbers.get(picked)
-        return (picked, best) if value is None or value != numbers[best] else None
-    # sort_values: each cell with a number against the next one in the order given.
-    order = [x for x in ordered.tolist() if isinstance(x, str) and numbers.get(x) is not None]
+        found = [(k, x) for x, k in keys.items() if k is not None]
+        best = (max if largest else min)(found, key=lambda pair: pair[0])[1]
+        key = keys.get(picked)
+        return (picked, best) if key is None or key != keys[best] else None
+    # sort_values: each cell with a key against the next one in the order given.
+    order = [x for x in ordered.tolist() if isinstance(x, str) and keys.get(x) is not None]
     for a, b in itertools.pairwise(order):
-        na, nb = numbers[a], numbers[b]
-        if na is not None and nb is not None and (na > nb if ascending else na < nb):
+        if keys[a] > keys[b] if ascending else keys[a] < keys[b]:
             return (a, b)
     return None
 
 
-def _note(label: Hashable, table: str, method: str, cells: tuple[str, str] | None, commas: bool) -> str:
+def _note(
+    label: Hashable, table: str, method: str, kind: str, cells: tuple[str, str] | None, commas: bool
+) -> str:
     column = f"{table}[{show_key(label)}]"
-    extract = (".str.replace(',', '')" if commas else "") + _EXTRACT
-    said = f"column {show_key(label)} of {table} holds text that begins with numbers"
+    if kind == "dates":
+        said = f"column {show_key(label)} of {table} holds dates written as text"
+        fix = f'order the dates read from it, e.g. pd.to_datetime({column}, format="mixed", errors="coerce")'
+    else:
+        said = f"column {show_key(label)} of {table} holds text that begins with numbers"
+        extract = (".str.replace(',', '')" if commas else "") + _EXTRACT
+        fix = f"order the numbers taken out of it, e.g. {column}{extract}"
     if cells is None:
-        return f"{said}: order the numbers taken out of it, e.g. {column}{extract}"
+        return f"{said}: {fix}"
     first, second = cells
     # max() picked the first cell over the second; min() and sort_values() put it before the second.
     where = "after" if method in ("max", "idxmax", "argmax") else "before"
-    return (
-        f"{said}: {method}() compares it letter by letter, which puts {first!r} {where} {second!r}; "
-        f"order the numbers taken out of it, e.g. {column}{extract}"
-    )
+    return f"{said}: {method}() compares it letter by letter, which puts {first!r} {where} {second!r}; {fix}"
 
 
 def order_tester(tables: Sequence[tuple[str, Any]]) -> Callable[..., Any]:
     """The function a program's ordering calls are routed through: ``order_test(X, method, *args, **kwargs)``
-    is ``X.method(*args, **kwargs)``, unless the letter order of a column of numbers with text decides the
-    answer (see the module). ``tables`` are the program's tables by name, for the code in the note.
+    is ``X.method(*args, **kwargs)``, unless the letter order of a column of numbers with text, or of dates
+    written as text, decides the answer (see the module). ``tables`` are the program's tables by name, for
+    the code in the note.
 
     Examples
     --------
@@ -138,13 +165,18 @@ df['Titles'].str.extract(r"(-?\\d+(?:\\.\\d+)?)")[0].astype(float)
         if pd is None or method not in ORDER_METHODS or "key" in kwargs:
             return call(*args, **kwargs)
         column = _ordered_column(pd, obj, method, args, kwargs)
-        numbers = _numbered_text(column) if column is not None else None
-        if numbers is None or column is None:
+        found = _order_keys(pd, column) if column is not None else None
+        if found is None or column is None:
             return call(*args, **kwargs)
+        kind, keys = found
+
+        def note(cells: tuple[str, str] | None) -> str:
+            return _note(column.name, _table_of(tables, column), method, kind, cells, _commas(column))
+
         try:
             result = call(*args, **kwargs)
         except TypeError as exc:
-            exc.add_note(_note(column.name, _table_of(tables, column), method, None, _commas(column)))
+            exc.add_note(note(None))
             raise
         ordered = result
         if isinstance(result, pd.DataFrame):
@@ -154,9 +186,9 @@ df['Titles'].str.extract(r"(-?\\d+(?:\\.\\d+)?)")[0].astype(float)
         ascending = kwargs.get("ascending", True)
         if isinstance(ascending, (list, tuple)):
             ascending = ascending[0] if ascending else True
-        cells = _differs(method, column, ordered, bool(ascending), numbers)
+        cells = _differs(method, column, ordered, bool(ascending), keys)
         if cells is not None:
-            raise TypeError(_note(column.name, _table_of(tables, column), method, cells, _commas(column)))
+            raise TypeError(note(cells))
         return result
 
     return order_test

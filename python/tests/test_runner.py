@@ -1027,6 +1027,38 @@ def test_ordering_text_that_begins_with_numbers_by_its_letters_fails_and_says_ho
     assert "which puts '\u2014' after '10 (4)'" in message
 
 
+def test_ordering_dates_written_as_text_by_their_letters_fails_and_says_how_to_read_the_dates() -> None:
+    df = pd.DataFrame(
+        {
+            "Opponent": ["Wales", "Ireland", "France"],
+            "Date": ["6 February 1922", "13 March 1922", "1 April 1923"],
+            "Written": ["February 6, 1922", "March 13, 1922", "April 1, 1923"],
+        }
+    )
+    namespace = {"df": df, "pd": pd}
+    read = 'pd.to_datetime(df["Date"], format="mixed", errors="coerce")'
+    message = error_of(run('answer = df.loc[df["Date"].idxmax(), "Opponent"]', namespace))["message"]
+    assert message == (
+        "TypeError: column 'Date' of df holds dates written as text: idxmax() compares it letter by letter, "
+        "which puts '6 February 1922' after '1 April 1923'; order the dates read from it, e.g. "
+        + read.replace('df["Date"]', "df['Date']")
+    )
+    assert (
+        ok_value(run(f'answer = df.loc[{read}.idxmax(), "Opponent"]', namespace))["value"]["json"] == "France"
+    )
+    message = error_of(run('answer = df.sort_values("Written").Opponent.tolist()', namespace))["message"]
+    assert (
+        "'Written' of df holds dates written as text: sort_values() compares it letter by letter, which puts "
+        in message
+    )
+    # Places and ranks are no dates (a reader would make up a year for "1st"); a year alone is a number.
+    ranks = pd.DataFrame({"Place": ["1st", "2nd", "10th"], "Season": ["1964", "1965*", "1970"]})
+    message = error_of(run("answer = df.Place.max()", {"df": ranks}))["message"]
+    assert "'Place' of df holds text that begins with numbers: max() compares it letter by letter" in message
+    assert "which puts '2nd' after '10th'" in message
+    assert ok_value(run("answer = df.Season.max()", {"df": ranks}))["value"]["json"] == "1970"
+
+
 def test_ordering_that_the_letters_do_not_decide_answers_as_pandas() -> None:
     df = pd.DataFrame(
         {

@@ -216,19 +216,19 @@ describe('prompt library', () => {
     }
   })
 
-  it('reads the settings measured off for the compact profile: program opening and the text-column sentence from its file', () => {
+  it('reads the compact profile settings as measured (the program opening on, the text-column sentence off) and either way round', () => {
     const lib = library()
-    expect(lib.profiles.compact.columnsInReply).toBe(false)
+    expect(lib.profiles.compact.columnsInReply).toBe(true)
     expect(lib.profiles.compact.textColumns).toBeNull()
     const loaded = loadEdited('manifest.json', (manifest) => {
       const profiles = manifest['profiles'] as Record<string, Record<string, unknown>>
       if (profiles['compact'] !== undefined) {
-        profiles['compact']['columnsInReply'] = true
+        profiles['compact']['columnsInReply'] = false
         profiles['compact']['textColumns'] = 'instructions/text-columns.txt'
       }
     })
     if (!loaded.ok) throw new Error(loaded.error.detail ?? loaded.error.message)
-    expect(loaded.value.profiles.compact.columnsInReply).toBe(true)
+    expect(loaded.value.profiles.compact.columnsInReply).toBe(false)
     expect(loaded.value.profiles.compact.textColumns).toMatch(/^A column listed under its table as a text column holds strings/)
     const system = systemText(loaded.value, 'relational', 'python', 'full', 'compact')
     expect(system).toContain(`them. ${loaded.value.profiles.compact.textColumns ?? '-'} Use pandas`)

@@ -40,6 +40,8 @@ ORDER_METHODS = frozenset(
 # Share of a column's non-blank cells that must begin with a number (or read as a date) for the column to be
 # ordered by those numbers (dates).
 ORDERED_SHARE = 0.8
+# Distinct cells read as dates before the rest of a column is.
+DATE_PROBE = 200
 # A cell that is a number and nothing else (a year alone reads as a date).
 _BARE_NUMBER = re.compile(r"\s*-?\d+(?:\.\d+)?\s*")
 # A number at the start of a cell: sign, digits with or without thousands commas, decimals.
@@ -75,23 +77,37 @@ def _order_keys(pd: Any, column: Any) -> tuple[str, dict[str, Any]] | None:
     # Most text has no digit in it: names are never dates or numbers, and reading dates is slow.
     if sum(any(c.isdigit() for c in x) for x in texts) < ORDERED_SHARE * len(texts):
         return None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        read = pd.to_datetime(pd.Series(texts, dtype=object), errors="coerce", format="mixed")
-    # A year below 1000 is one the reader made up: "1st" reads as the first day of year 1.
-    dates = {x: (d if d is not pd.NaT and d.year >= 1000 else None) for x, d in zip(texts, read, strict=True)}
-    dated = [x for x, d in dates.items() if d is not None]
-    if (
-        len(dated) >= ORDERED_SHARE * len(texts)
-        and len({dates[x] for x in dated}) > 1
-        and any(_BARE_NUMBER.fullmatch(x) is None for x in dated)
-    ):
+    # Dates are read one cell at a time, which is slow: a column is read whole only when its first cells are
+    # dates.
+    dates = _read_dates(pd, texts[:DATE_PROBE])
+    if len(texts) > DATE_PROBE and _dated(dates):
+        dates = _read_dates(pd, texts)
+    if _dated(dates):
         return ("dates", dates)
     numbers = {x: leading_number(x) for x in texts}
     found = [n for n in numbers.values() if n is not None]
     if len(found) < ORDERED_SHARE * len(texts) or len(set(found)) < 2:
         return None
     return ("numbers", numbers)
+
+
+def _read_dates(pd: Any, texts: list[str]) -> dict[str, Any]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        read = pd.to_datetime(pd.Series(texts, dtype=object), errors="coerce", format="mixed")
+    # A year below 1000 is one the reader made up: "1st" reads as the first day of year 1.
+    return {x: (d if d is not pd.NaT and d.year >= 1000 else None) for x, d in zip(texts, read, strict=True)}
+
+
+def _dated(dates: dict[str, Any]) -> bool:
+    """Whether cells read as dates are dates: nearly all of them read, on more than one day, and not only
+    bare numbers (a year alone)."""
+    dated = [x for x, d in dates.items() if d is not None]
+    return (
+        len(dated) >= ORDERED_SHARE * len(dates)
+        and len({dates[x] for x in dated}) > 1
+        and any(_BARE_NUMBER.fullmatch(x) is None for x in dated)
+    )
 
 
 def _differs(

@@ -46,8 +46,8 @@ DATE_PROBE = 200
 _BARE_NUMBER = re.compile(r"\s*-?\d+(?:\.\d+)?\s*")
 # A number at the start of a cell: sign, digits with or without thousands commas, decimals.
 _LEADING = re.compile(r"\s*([-+\u2212]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)")
-# How the note takes the first number out of cell text (as the runner's notes on text columns do).
-_EXTRACT = r'.str.extract(r"(-?\d+(?:\.\d+)?)")[0].astype(float)'
+# How a note takes the first number out of a column of cell text (this check's and the runner's notes).
+EXTRACT_NUMBER = r'.str.extract(r"(-?\d+(?:\.\d+)?)")[0].astype(float)'
 
 
 def leading_number(text: str) -> float | None:
@@ -142,7 +142,7 @@ def _note(
         fix = f'order the dates read from it, e.g. pd.to_datetime({column}, format="mixed", errors="coerce")'
     else:
         said = f"column {show_key(label)} of {table} holds text that begins with numbers"
-        extract = (".str.replace(',', '')" if commas else "") + _EXTRACT
+        extract = (".str.replace(',', '')" if commas else "") + EXTRACT_NUMBER
         fix = f"order the numbers taken out of it, e.g. {column}{extract}"
     if cells is None:
         return f"{said}: {fix}"

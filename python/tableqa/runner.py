@@ -27,6 +27,7 @@ from .answer import is_pandas_like, normalize_answer
 from .apidoc import call_note
 from .chart import Chart
 from .ops import columns_holding, show_key
+from .order import EXTRACT_NUMBER
 from .pathloc import bind_readers
 from .source import parse_program
 
@@ -558,8 +559,6 @@ _TEXT_AS_NUMBER = re.compile(
 _NUMBERS_VS_TEXT = re.compile(r"Invalid comparison between dtype=(int|float|uint)\d* and str")
 # Cells shown per column in the note.
 TEXT_CELLS = 3
-# How the note takes the first number out of cell text.
-NUMBER_PATTERN = r'r"(-?\d+(?:\.\d+)?)"'
 
 
 def _setting_note(exc: BaseException, namespace: Mapping[str, Any] | None) -> str:
@@ -639,7 +638,7 @@ def _text_column_note(exc: BaseException, namespace: Mapping[str, Any], code: st
         shown = ", ".join(repr(x) for x in texts[:TEXT_CELLS])
         notes.append(
             f"column {label!r} of {name} holds text ({shown}): {use} the numbers taken out of it, e.g. "
-            f"{name}[{label!r}].str.extract({NUMBER_PATTERN})[0].astype(float)"
+            f"{name}[{label!r}]{EXTRACT_NUMBER}"
             # Arithmetic is most often between single cells, where .str does not apply: the column is read
             # as numbers first, and the cells picked from that.
             + (", then pick the values from those numbers as from the column" if arithmetic else "")

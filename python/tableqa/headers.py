@@ -6,6 +6,11 @@ the root down (``("2016", "men")``), a partial tuple that skips levels (``("2016
 ignoring case, spacing, punctuation and Unicode dashes; footnote marks such as ``(a)``, ``1`` or
 ``*`` are ignored when nothing matches without doing so, and after that a trailing remark in brackets
 (``Net income (loss)``).
+
+A label can name several headers equally well: the same label under different parents (``"total"``
+under ``"men"`` and under ``"women"``). Of those, the one whose other labels the question being answered
+names (``"... of women ..."``), when exactly one is, is read (:func:`named_by_question`), as a reader of
+the question would; otherwise the label stays ambiguous.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import re
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
+from . import trace
 from .rows import LEVEL_SEP
 from .text import label_key, loose_label_key
 
@@ -29,6 +35,7 @@ __all__ = [
     "close_labels",
     "leaf_label",
     "match_header",
+    "named_by_question",
     "resolve_many",
     "resolve_one",
 ]
@@ -191,6 +198,44 @@ def match_header(keys: Sequence[Hashable], path: Path) -> list[HeaderMatch]:
     return []
 
 
+def _words(text: object) -> str:
+    """Lower-case words of a text, joined by single spaces (punctuation and dashes dropped)."""
+    return " ".join(re.findall(r"[^\W_]+", _label_text(text).lower()))
+
+
+def named_by_question(matches: Sequence[HeaderMatch], question: str) -> HeaderMatch | None:
+    """Of several headers one label names equally well, the one whose own labels the question names.
+
+    A header's own labels are those of its path that the others' paths lack (``"women"`` in
+    ``("women", "total")`` beside ``("men", "total")``); the question names one when it holds its words as
+    whole words. None when no header, or more than one, is named so (or there is no question).
+
+    Examples
+    --------
+    >>> found = match_header([("black workers", "total"), ("other workers", "total")], "total")
+    >>> named_by_question(found, "What percent of black workers were employed in transport?").key
+    ('black workers', 'total')
+    >>> named_by_question(found, "How many workers were there in total?") is None
+    True
+    >>> named_by_question(found, "Black workers against other workers?") is None
+    True
+    >>> found = match_header([("men", "all"), ("women", "all")], "all")
+    >>> named_by_question(found, "how many women were there in all?").key
+    ('women', 'all')
+    """
+    said = f" {_words(question)} "
+    if len(matches) < 2 or not said.strip():
+        return None
+    paths = [[_words(x) for x in _levels(m.key)] for m in matches]
+    shared = set.intersection(*(set(p) for p in paths))
+    named = [
+        m
+        for m, path in zip(matches, paths, strict=True)
+        if any(w and w not in shared and f" {w} " in said for w in path)
+    ]
+    return named[0] if len(named) == 1 else None
+
+
 def _loosest_key(label: object) -> str:
     """Also ignore a trailing remark in brackets, e.g. "Net income (loss)" for "net income"."""
     text = _label_text(label)
@@ -252,11 +297,15 @@ def resolve_many(keys: Sequence[Hashable], path: Path | None, axis: int) -> list
     return found
 
 
-def resolve_one(keys: Sequence[Hashable], path: Path | None, axis: int) -> HeaderMatch:
+def resolve_one(
+    keys: Sequence[Hashable], path: Path | None, axis: int, *, by_question: bool = True
+) -> HeaderMatch:
     """The single header that ``path`` names; raise :class:`AmbiguousHeader` when it is not unique.
 
     An exact match beats a match that names a node by its last level, which beats a prefix or
-    partial match. With None, the axis must have exactly one header.
+    partial match. Among several equally good ones, the one the running program's question names
+    (:func:`named_by_question`; not with ``by_question=False``). With None, the axis must have exactly
+    one header.
 
     Examples
     --------
@@ -282,6 +331,13 @@ def resolve_one(keys: Sequence[Hashable], path: Path | None, axis: int) -> Heade
     if len(top) == 1:
         return top[0]
     word = axis_word(axis)
+    chosen = named_by_question(top, trace.question()) if by_question else None
+    if chosen is not None:
+        trace.record_reading(
+            f"{word} header {path!r} names {len(top)} {word}s; read as {_show(chosen.key)}, the one the "
+            "question names"
+        )
+        return chosen
     shown = ", ".join(_show(m.key) for m in top[:6]) + (", ..." if len(top) > 6 else "")
     raise AmbiguousHeader(
         f"{word.capitalize()} header {path!r} matches {len(top)} {word}s: {shown}. "

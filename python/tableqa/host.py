@@ -276,8 +276,11 @@ def run_json(
     named_tables_json: str = "[]",
     max_qa_calls: int = 20,
     on_start: Callable[[], Any] | None = None,
+    question: str | None = None,
 ) -> str:
     """Run ``code`` with its tables bound and return the runner's result as JSON text.
+
+    ``question`` is the question the program answers, when there is one (:func:`tableqa.runner.run`).
 
     ``on_start`` is called once the namespace is ready, just before the program itself starts: the
     executor starts the program's clock there, so copying a big table is not charged to the program.
@@ -297,7 +300,7 @@ def run_json(
         on_start()
     _spent[:] = [namespace]
     del namespace
-    return json.dumps(runner.run(code, _spent[0]), default=repr)
+    return json.dumps(runner.run(code, _spent[0], question), default=repr)
 
 
 def release() -> None:

@@ -1061,7 +1061,7 @@ def _header_key_note(df: pd.DataFrame, key_column: Path, key: str, column: Any, 
 def _same_column(df: pd.DataFrame, key: Hashable, path: Path) -> bool:
     """Whether the column ``key`` of ``df`` is the one ``path`` names."""
     try:
-        return _keys(df, 1)[resolve_one(_keys(df, 1), path, 1).position] == key
+        return _keys(df, 1)[resolve_one(_keys(df, 1), path, 1, by_question=False).position] == key
     except (HeaderNotFound, AmbiguousHeader):
         return False
 

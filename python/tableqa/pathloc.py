@@ -34,7 +34,8 @@ exactly one reading fits (the split the key was written with wins among several)
 returned and a line on stderr says how the key was read; otherwise pandas' own error is raised with a
 note that says
 which labels are no header of the table (with close matches), or, when all are, which label names
-several headers (the same label under different parents) or how to write the key
+several headers (the same label under different parents, when the question the program answers names
+none of them or several: :func:`tableqa.headers.named_by_question`) or how to write the key
 (the runner adds the note to the error message, and where the labels stand). Nothing pandas answers
 changes.
 """
@@ -49,7 +50,7 @@ from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import trace
-from .headers import PREFIX, HeaderMatch, close_labels, match_header
+from .headers import PREFIX, HeaderMatch, close_labels, match_header, named_by_question
 from .ops import elsewhere_detail, holder_note, record_read, show_key, unmatched_detail
 from .order import ORDER_METHODS, ORDER_TESTER, order_tester
 
@@ -156,8 +157,11 @@ def _branch_in_order(keys: Sequence[Hashable], labels: Sequence[Label]) -> list[
     if len(top) == 1:
         return [top[0].position]
     # Several headers under one node named from the top (a whole branch) is one selection; the same
-    # label under different parents, or duplicated headers, is not.
-    return [m.position for m in top] if best == PREFIX else None
+    # label under different parents, or duplicated headers, is not, unless the question names one of them.
+    if best == PREFIX:
+        return [m.position for m in top]
+    chosen = named_by_question(top, trace.question())
+    return [chosen.position] if chosen is not None else None
 
 
 def read_key(frame: pd.DataFrame, key: object) -> tuple[list[int], list[int]] | None:

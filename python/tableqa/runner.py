@@ -223,7 +223,7 @@ def _format_error(exc: BaseException) -> tuple[str, str]:
     return message, tb_text
 
 
-def run(code: str, namespace: dict[str, Any]) -> dict[str, Any]:
+def run(code: str, namespace: dict[str, Any], question: str | None = None) -> dict[str, Any]:
     """Execute a program in ``namespace`` and return its output or its error as JSON-able data.
 
     If the last statement is an expression its value is the program's value; otherwise (or if that
@@ -237,6 +237,9 @@ def run(code: str, namespace: dict[str, Any]) -> dict[str, Any]:
         The program.
     namespace : dict
         Globals for the program (``df``, the API functions ...); changed in place.
+    question : str, optional
+        The question the program answers: of several headers a label of the program names, the one the
+        question names is read (:func:`tableqa.headers.named_by_question`).
 
     Returns
     -------
@@ -256,6 +259,7 @@ def run(code: str, namespace: dict[str, Any]) -> dict[str, Any]:
     """
     qa_module.reset_qa()
     trace.reset_cells()
+    trace.set_question(question)
     namespace.pop("answer", None)
     namespace.setdefault("__name__", "__program__")
     namespace.setdefault("__builtins__", __builtins__)

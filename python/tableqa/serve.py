@@ -128,6 +128,7 @@ def main(argv: list[str]) -> int:
                     json.dumps(message.get("namedTables", [])),
                     int(message.get("maxQaCalls", 20)),
                     on_start=on_start,
+                    question=message.get("question") if isinstance(message.get("question"), str) else None,
                 )
             except KeyboardInterrupt:  # between the program's end and the runner's return
                 result = json.dumps(

@@ -11,6 +11,10 @@ arithmetic between two selections that share no row label, which gives only NaN
 (:func:`tableqa.pathloc.arith_test`). Readings
 (``.loc["services", "men"] read as header paths: …``) are recorded where they are made and reported with
 every answer, so that whoever reads the answer knows what it rests on.
+
+The question a program answers is kept here too (:func:`set_question`, set by the runner for each
+program): where a label of the program names several headers of the table, the one whose own labels the
+question names is read (:func:`tableqa.headers.named_by_question`).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ __all__ = [
     "MAX_CELLS",
     "MAX_READINGS",
     "MAX_UNMATCHED",
+    "question",
     "record_cells",
     "record_reading",
     "record_unmatched",
@@ -28,6 +33,7 @@ __all__ = [
     "recorded_readings",
     "recorded_unmatched",
     "reset_cells",
+    "set_question",
 ]
 
 MAX_CELLS = 2000
@@ -38,6 +44,7 @@ MAX_READINGS = 3
 _unmatched: list[str] = []
 _readings: list[str] = []
 _cells: list[dict[str, int]] = []
+_question: list[str] = [""]
 _seen: set[tuple[int, int]] = set()
 
 
@@ -85,3 +92,13 @@ def record_reading(text: str) -> None:
 def recorded_readings() -> list[str]:
     """The readings since the last :func:`reset_cells`, in order."""
     return list(_readings)
+
+
+def set_question(text: str | None) -> None:
+    """Set the question the next program answers (``""`` or None: none known)."""
+    _question[0] = text if isinstance(text, str) else ""
+
+
+def question() -> str:
+    """The question the running program answers; ``""`` when none is known."""
+    return _question[0]

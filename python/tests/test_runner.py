@@ -368,6 +368,40 @@ def test_a_loc_key_that_names_no_cell_says_which_labels_are_no_header_or_how_to_
     assert len(message) < 10_100
 
 
+def test_a_label_under_several_parents_reads_the_one_the_question_names_and_says_so() -> None:
+    df = _survey()
+    program = 'answer = df.loc["transportation and warehousing", "total"]'
+    question = "How many percent of other male workers were employed in transportation and warehousing?"
+    out = ok_value(run(program, {"df": df}, question=question))
+    assert out["value"]["json"]["items"][0]["value"] == 7.1
+    assert "column ('other male workers', 'total')" in out["stderr"]
+    assert out["readings"] == [
+        ".loc['transportation and warehousing', 'total'] read as header paths: "
+        "row ('percent', 'transportation and warehousing'), column ('other male workers', 'total')"
+    ]
+    # A column read, and the Operation APIs, read the label the same way; the API says why.
+    out = ok_value(run('df["total"].tolist()', {"df": df}, question=question))
+    assert out["value"]["json"] == [3.0, 7.1, 100.0]
+    ns = {"df": df, **tableqa.api_namespace()}
+    out = ok_value(run('lookup(df, "transportation and warehousing", "total")', ns, question=question))
+    assert out["value"]["json"] == 7.1
+    assert out["readings"] == [
+        "column header 'total' names 2 columns; read as ('other male workers', 'total'), the one the "
+        "question names"
+    ]
+    # A question that names both parents, or neither, leaves the label as ambiguous as it was.
+    for other in (
+        "How many more black male workers than other male workers were in transportation and warehousing?",
+        "What was the total in transportation and warehousing?",
+        None,
+    ):
+        message = error_of(run(program, {"df": df}, question=other))["message"]
+        assert "'total' names 2 column headers" in message
+    # The question is one program's: the next run without one does not read by it.
+    run(program, {"df": df}, question=question)
+    assert "'total' names 2 column headers" in error_of(run(program, {"df": df}))["message"]
+
+
 def test_loc_reads_the_labels_of_one_path_written_child_first() -> None:
     df = _survey()
     # ("percent", "transportation and warehousing") named bottom up: that row.

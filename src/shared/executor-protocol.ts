@@ -71,6 +71,8 @@ export type HostPageRun = {
   timeoutMs: number
   /** Most QA calls this program may make; later calls fail in Python. */
   maxQaCalls: number
+  /** The question the program answers, when there is one (it settles labels that name several headers). */
+  question?: string
   /**
    * The unit of isolation the run belongs to (a question, or the run alone). Runs of one scope may share
    * interpreters; an interpreter that ran a program of a scope serves no other and is destroyed at

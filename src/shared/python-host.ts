@@ -27,6 +27,8 @@ export type HostRun = {
   namedTables: NamedTable[]
   /** Most `qa(...)` calls the program may make; later ones raise in Python. */
   maxQaCalls: number
+  /** The question the program answers, when there is one (it settles labels that name several headers). */
+  question?: string
 }
 
 /** One interpreter as the pool drives it. Methods never throw and never wait. */

@@ -258,7 +258,8 @@ export class RunPool {
       code: request.code,
       tableId: request.tableId,
       namedTables: request.namedTables,
-      maxQaCalls: request.maxQaCalls
+      maxQaCalls: request.maxQaCalls,
+      ...(request.question === undefined ? {} : { question: request.question })
     })
     if (slot.loads > 0) run.awaitLoads()
     else run.awaitStart()

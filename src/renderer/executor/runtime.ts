@@ -23,7 +23,14 @@ const SANDBOX_MAX_TABLE_BYTES = 512 * 1024 * 1024
 
 /** The functions of `tableqa.host` the worker calls, each checked to be there and to return what it should. */
 export type TableqaHost = {
-  runJson(code: string, tableId: string | null, namedTablesJson: string, maxQaCalls: number, onStart: () => void): string
+  runJson(
+    code: string,
+    tableId: string | null,
+    namedTablesJson: string,
+    maxQaCalls: number,
+    onStart: () => void,
+    question: string | null
+  ): string
   loadTable(tableId: string, payload: unknown): void
   dropTable(tableId: string): void
   /** Free the last run's namespace; called once its result is posted. */
@@ -52,7 +59,8 @@ export function bindHost(module: unknown): TableqaHost {
   }
   return {
     // JS null would arrive as Python's `jsnull`; undefined arrives as None.
-    runJson: (code, tableId, named, max, onStart) => text(call('run_json', code, tableId ?? undefined, named, max, onStart), 'run_json'),
+    runJson: (code, tableId, named, max, onStart, question) =>
+      text(call('run_json', code, tableId ?? undefined, named, max, onStart, question ?? undefined), 'run_json'),
     loadTable: (tableId, payload) =>
       void call('load_table', tableId, payload, SANDBOX_MAX_CELLS, SANDBOX_MAX_TABLE_BYTES, SANDBOX_MAX_ROWS),
     dropTable: (tableId) => void call('drop_table', tableId),
@@ -120,8 +128,13 @@ export class Runtime {
     this.ran = true
     this.current = runId
     try {
-      resultJson = host.runJson(message.code, message.tableId, JSON.stringify(message.namedTables), message.maxQaCalls, () =>
-        post({ type: 'started', runId })
+      resultJson = host.runJson(
+        message.code,
+        message.tableId,
+        JSON.stringify(message.namedTables),
+        message.maxQaCalls,
+        () => post({ type: 'started', runId }),
+        message.question ?? null
       )
     } catch (error) {
       resultJson = JSON.stringify(runFailure('internal', `The runtime library failed: ${String(error).slice(0, 500)}`))

@@ -143,6 +143,13 @@ describe('the evaluation runner', () => {
     expect(log.drops.sort()).toEqual(['wikitq:A', 'wikitq:B'])
   })
 
+  it('runs each program with its question, as the app does (the runtime reads labels that name several headers by it)', async () => {
+    await runEval(options)
+    const questions = new Map(DATASET.questions.map((q) => [q.id, q.question]))
+    expect(log.runs.length).toBeGreaterThan(0)
+    for (const r of log.runs) expect(r.question).toBe(questions.get(r.scope ?? ''))
+  })
+
   it('resumes: questions already in the log are not asked again', async () => {
     await runEval({ ...options, limit: 2 })
     const first = log.runs.length

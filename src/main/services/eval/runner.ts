@@ -192,6 +192,7 @@ async function execute(
     namedTables: ids.named,
     timeoutMs: o.timeoutMs,
     ...qa,
+    question: q.question,
     // A model's programs are one question's: its interpreters serve no other. Gold programs are the app's own.
     ...(o.source.trusted === true ? { trusted: true } : { scope: q.id })
   })

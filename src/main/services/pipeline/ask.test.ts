@@ -85,6 +85,11 @@ const rules: Rule[] = [
   },
   { match: /Question: slow\?/, reply: { delayMs: 5_000, choices: [{ text: fenced('answer = 1') }] } },
   { match: /without log-probs/, reply: { choices: hitabCandidates.map((c) => ({ text: c.text })) } },
+  // 'total' stands under both kinds of workers; the question names one of them.
+  {
+    match: /Question: how many percent of other male workers were in transportation and warehousing\?\nReply/,
+    reply: { choices: [{ text: fenced('answer = df.loc["transportation and warehousing", "total"]'), logprobs: [-1] }] }
+  },
   // Three programs read the whole row where one number was asked; one reads the cell.
   {
     match: /Question: how many percent in the row\?/,
@@ -338,6 +343,20 @@ describe('ask on a HiTab table', () => {
     expect(s.chosen).toBe(3)
     expect(s.answer?.items).toEqual([{ value: 11.1, type: 'number' }])
     expect(s.notes).toContain('Candidates 1, 2 and 3 gave several values where one number was asked, so they took no part in the choice.')
+  })
+
+  it('runs each program with its question: a label under several parents reads as the one the question names, and says so', async () => {
+    const result = await ask(
+      {
+        tables: [{ name: 'HiTab 1008', table: hitab }],
+        question: 'how many percent of other male workers were in transportation and warehousing?',
+        options: { n: 1 }
+      },
+      { client: client(), executor }
+    )
+    if (!result.ok) throw new Error(result.error.message)
+    expect(result.value.answer?.items).toEqual([{ value: 7.1, type: 'number' }])
+    expect(result.value.answer?.note).toContain("column ('other male workers', 'total')")
   })
 
   it('asks no repair of a hosted endpoint unless told to', async () => {

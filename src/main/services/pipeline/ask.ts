@@ -75,6 +75,7 @@ export async function ask(request: AskRequest, deps: AskDeps): Promise<Result<As
       timeoutMs: o.timeoutMs ?? DEFAULTS.timeoutMs,
       qa,
       maxQaCalls: deps.maxQaCalls ?? 20,
+      question: request.question,
       total: o.n ?? DEFAULTS.n,
       ...(request.signal === undefined ? {} : { signal: request.signal }),
       progress

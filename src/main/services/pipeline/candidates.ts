@@ -22,6 +22,8 @@ export type CandidateRunOptions = {
   timeoutMs: number
   qa: QaHandler
   maxQaCalls: number
+  /** The question, for the runtime: of several headers one label names, it reads the one the question names. */
+  question: string
   /** How many candidates the question has, for progress. */
   total: number
   signal?: AbortSignal
@@ -59,6 +61,7 @@ export function candidateRuns(o: CandidateRunOptions): CandidateRuns {
         timeoutMs: o.timeoutMs,
         qa: o.qa,
         maxQaCalls: o.maxQaCalls,
+        question: o.question,
         scope: o.scope
       })
       .finally(() => {

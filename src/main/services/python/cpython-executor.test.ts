@@ -44,6 +44,29 @@ describe('local CPython executor', () => {
     }
   })
 
+  it("hands the program's question to the runtime, which reads a label under several parents by it", async () => {
+    await executor.loadTable(
+      'survey',
+      encodeTable({
+        name: 'survey',
+        columns: [
+          ['men', 'total'],
+          ['women', 'total']
+        ],
+        index: [['mining'], ['transport']],
+        values: [
+          ['1', '2'],
+          ['3', '4']
+        ]
+      })
+    )
+    const code = 'float(df.loc["transport", "total"])'
+    const asked = await run(code, { tableId: 'survey', question: 'How many women worked in transport?' })
+    expect(asked.ok && asked.value.value?.json).toBe(4)
+    const unasked = await run(code, { tableId: 'survey' })
+    expect(!unasked.ok && unasked.error.message).toContain("'total' names 2 column headers")
+  })
+
   it('stops loops and sleeps at the deadline and keeps serving', async () => {
     for (const code of ['while True:\n    pass', 'import time\ntime.sleep(30)']) {
       const result = await run(code, { timeoutMs: 300 })

@@ -88,6 +88,14 @@ describe('Python executor in the sandboxed page', () => {
     expect(value(result)).toEqual([3, 1])
   })
 
+  it("hands the program's question to the runtime for that run only", async () => {
+    // The runtime reads a label that names several headers by the question (tableqa.headers, tested with
+    // pandas in pandas-sandbox.test.ts and cpython-executor.test.ts); here, that the question gets there.
+    const code = 'from tableqa import trace\ntrace.question()'
+    expect(value(await run(code, { question: 'Which city is largest?' }))).toBe('Which city is largest?')
+    expect(value(await run(code))).toBe('')
+  })
+
   it('returns stdout, the last expression and the table as plain rows', async () => {
     const result = await run('print("hello")\n[r["City"] for r in rows]', { tableId: 'flat' })
     expect(result.ok).toBe(true)

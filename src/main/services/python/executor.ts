@@ -180,6 +180,7 @@ export class PythonExecutor implements Executor {
           namedTables: request.namedTables ?? [],
           timeoutMs,
           maxQaCalls,
+          ...(request.question === undefined ? {} : { question: request.question }),
           scope
         })
         .catch((error: unknown) => {

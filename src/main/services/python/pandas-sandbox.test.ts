@@ -36,5 +36,26 @@ describe('pandas inside the Pyodide sandbox', () => {
     const { result } = await executor.run({ runId: 'p', code: 'float(lookup(df, "canada", ("2019", "men")))', tableId: 'h' })
     expect(result.ok && result.value.tableKind).toBe('pandas')
     expect(result.ok && result.value.value?.json).toBeDefined()
+    // The question reaches the runtime: of the two columns 'total' names, it reads the one the question names.
+    await executor.loadTable(
+      'survey',
+      encodeTable({
+        name: 'survey',
+        columns: [
+          ['men', 'total'],
+          ['women', 'total']
+        ],
+        index: [['mining'], ['transport']],
+        values: [
+          ['1', '2'],
+          ['3', '4']
+        ]
+      })
+    )
+    const code = 'float(df.loc["transport", "total"])'
+    const asked = await executor.run({ runId: 'q1', code, tableId: 'survey', question: 'How many women worked in transport?' })
+    expect(asked.result.ok && asked.result.value.value?.json).toBe(4)
+    const unasked = await executor.run({ runId: 'q2', code, tableId: 'survey' })
+    expect(!unasked.result.ok && unasked.result.error.message).toContain("'total' names 2 column headers")
   })
 })

@@ -21,6 +21,11 @@ export type RunRequest = {
   qa?: QaHandler
   /** Most QA calls one program may make (default 20). */
   maxQaCalls?: number
+  /**
+   * The question the program answers: where a label of the program names several headers of the table
+   * (the same label under different parents), the runtime reads the one the question names.
+   */
+  question?: string
   /** Time allowed for one QA answer, ms (default 60 s). */
   qaTimeoutMs?: number
   /**

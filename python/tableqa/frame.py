@@ -104,8 +104,8 @@ def build_frame(payload: Mapping[str, Any]) -> pd.DataFrame:
     payload : mapping
         ``columns`` (top header tuples, one per data column), ``index`` (left header tuples, one per
         data row; empty for a RangeIndex), ``values`` (cell text, row-major), optionally ``stored``
-        (the stored values of typed sources, :mod:`tableqa.columns`), ``name``, ``rowSource`` and
-        ``colSource``.
+        (the stored values of typed sources, :mod:`tableqa.columns`), ``name``, ``title``, ``rowSource``
+        and ``colSource``.
 
     Returns
     -------
@@ -157,6 +157,8 @@ def build_frame(payload: Mapping[str, Any]) -> pd.DataFrame:
     name = str(payload.get("name") or "")
     df.attrs["source"] = TableSource(name, raw_df, row_source, col_source)
     df.attrs["name"] = name
+    # What the whole table is about (a year, a place): words a program may write that no header holds.
+    df.attrs["title"] = str(payload.get("title") or "")
     return df
 
 

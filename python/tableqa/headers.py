@@ -38,6 +38,7 @@ __all__ = [
     "named_by_question",
     "resolve_many",
     "resolve_one",
+    "says",
 ]
 
 Path = str | int | float | tuple[object, ...] | list[object]
@@ -201,6 +202,20 @@ def match_header(keys: Sequence[Hashable], path: Path) -> list[HeaderMatch]:
 def _words(text: object) -> str:
     """Lower-case words of a text, joined by single spaces (punctuation and dashes dropped)."""
     return " ".join(re.findall(r"[^\W_]+", _label_text(text).lower()))
+
+
+def says(text: str, label: object) -> bool:
+    """Whether ``text`` holds the words of ``label`` as whole words, in order (case and punctuation ignored).
+
+    Examples
+    --------
+    >>> says("Adults under supervision, by jurisdiction, 2013/2014", "2013/2014")
+    True
+    >>> says("How many women were there?", "men")
+    False
+    """
+    words = _words(label)
+    return bool(words) and f" {words} " in f" {_words(text)} "
 
 
 def named_by_question(matches: Sequence[HeaderMatch], question: str) -> HeaderMatch | None:

@@ -31,7 +31,9 @@ order of them names a header, in any order: ``df.loc["services", "employed"]``);
 fits, a key of up to five labels is also read with the two axes' labels interleaved
 (``df.loc["employed", "2020", "services"]``), if exactly one way to give each label an axis fits. When
 exactly one reading fits (the split the key was written with wins among several), that selection is
-returned and a line on stderr says how the key was read; otherwise pandas' own error is raised with a
+returned and a line on stderr says how the key was read. Labels that are no header and no cell but words
+of the table's title (``df.attrs["title"]``: "…, 2013/2014") say what the whole table is about, and the
+key is read without them when the rest reads so; otherwise pandas' own error is raised with a
 note that says
 which labels are no header of the table (with close matches), or, when all are, which label names
 several headers (the same label under different parents, when the question the program answers names
@@ -50,7 +52,7 @@ from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import trace
-from .headers import PREFIX, HeaderMatch, close_labels, match_header, named_by_question
+from .headers import PREFIX, HeaderMatch, close_labels, match_header, named_by_question, says
 from .ops import elsewhere_detail, holder_note, record_read, show_key, unmatched_detail
 from .order import ORDER_METHODS, ORDER_TESTER, order_tester
 
@@ -313,20 +315,63 @@ def loc_read(obj: Any, key: object) -> Any:
         if selected is not None:
             return selected
         reading = read_key(obj, key) if is_frame(obj) else None
+        titled: list[Label] = []
+        if reading is None and is_frame(obj):
+            titled, reading = _without_title_labels(obj, key)
         if reading is None:
             note = (miss_note(obj, key) or _selected_column_note(obj, key)) if is_frame(obj) else None
             if note is not None:
                 exc.add_note(note)
             raise
     rows, cols = reading
+    left_out = (
+        f" without {', '.join(repr(x) for x in titled)} (the table's title, no header)" if titled else ""
+    )
     said_read(
         obj,
         rows,
         cols,
-        f".loc[{_key_text(key)}] read as header paths: row {_shown(obj.index.tolist(), rows)}, "
+        f".loc[{_key_text(key)}] read as header paths{left_out}: row {_shown(obj.index.tolist(), rows)}, "
         f"column {_shown(obj.columns.tolist(), cols)}",
     )
     return _select(obj, rows, cols)
+
+
+def _without_title_labels(
+    frame: pd.DataFrame, key: object
+) -> tuple[list[Label], tuple[list[int], list[int]] | None]:
+    """A key read without its labels that are no header, no cell, but words of the table's title.
+
+    A title says what the whole table is about ("…, 2013/2014", "… performed by the company"); a program
+    that writes those words into a key names nothing more than the rest of the key does. Returns the
+    labels left out and the one reading of the rest (:func:`read_key`), or ``([], None)``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame([[5, 6]], index=["total"], columns=pd.MultiIndex.from_tuples(
+    ...     [("remand", "number"), ("remand", "rate")]))
+    >>> df.attrs["title"] = "Adults in custody, by jurisdiction, 2013/2014"
+    >>> _without_title_labels(df, ("total", "remand", "2013/2014", "number"))
+    (['2013/2014'], ([0], [0]))
+    >>> _without_title_labels(df, ("total", "remand", "2015/2016", "number"))
+    ([], None)
+    """
+    title = frame.attrs.get("title") if isinstance(frame.attrs, dict) else None
+    parsed = _labels(key)
+    if not isinstance(title, str) or not title.strip() or parsed is None:
+        return [], None
+    labels = parsed[0]
+    if not 2 <= len(labels) <= MAX_LABELS or len(frame.index) > NOTE_SCAN or len(frame.columns) > NOTE_SCAN:
+        return [], None
+    row_keys, col_keys = frame.index.tolist(), frame.columns.tolist()
+    missing = [x for x in labels if not match_header(row_keys, x) and not match_header(col_keys, x)]
+    if not missing or len(missing) == len(labels):
+        return [], None
+    if not all(isinstance(x, str) and says(title, x) and not holder_note(frame, x) for x in missing):
+        return [], None
+    rest = [x for x in labels if x not in missing]
+    return missing, read_key(frame, rest[0] if len(rest) == 1 else tuple(rest))
 
 
 def _rows_then_column(frame: pd.DataFrame, key: object) -> Any:

@@ -402,6 +402,30 @@ def test_a_label_under_several_parents_reads_the_one_the_question_names_and_says
     assert "'total' names 2 column headers" in error_of(run(program, {"df": df}))["message"]
 
 
+def test_a_loc_key_with_words_of_the_title_reads_without_them_and_says_so() -> None:
+    payload = {
+        "title": "Adults under correctional supervision, by type and jurisdiction, 2013/2014",
+        "columns": [["remand", "number"], ["remand", "rate"], ["probation", "number"]],
+        "index": [["ontario"], ["provinces and territories - total"]],
+        "values": [["3,000", "30", "20,000"], ["11,493", "46", "84,905"]],
+    }
+    df = tableqa.build_frame(payload)
+    program = 'df.loc["provinces and territories - total", "remand", "2013/2014", "number"]'
+    out = ok_value(run(program, {"df": df}))
+    assert out["value"]["json"]["items"] == [{"value": 11493, "type": "number"}]
+    assert out["readings"] == [
+        ".loc['provinces and territories - total', 'remand', '2013/2014', 'number'] read as header paths "
+        "without '2013/2014' (the table's title, no header): row 'provinces and territories - total', "
+        "column ('remand', 'number')"
+    ]
+    # Words that are not the title's stay an error that names them, and so do they in an untitled table.
+    message = error_of(run('df.loc["ontario", "remand", "2015/2016", "number"]', {"df": df}))["message"]
+    assert "'2015/2016' is no row or column header of this table" in message
+    untitled = tableqa.build_frame({**payload, "title": ""})
+    message = error_of(run('df.loc["ontario", "remand", "2013/2014", "number"]', {"df": untitled}))["message"]
+    assert "'2013/2014' is no row or column header of this table" in message
+
+
 def test_loc_reads_the_labels_of_one_path_written_child_first() -> None:
     df = _survey()
     # ("percent", "transportation and warehousing") named bottom up: that row.

@@ -85,6 +85,18 @@ const rules: Rule[] = [
   },
   { match: /Question: slow\?/, reply: { delayMs: 5_000, choices: [{ text: fenced('answer = 1') }] } },
   { match: /without log-probs/, reply: { choices: hitabCandidates.map((c) => ({ text: c.text })) } },
+  // 'canada' and '2016' are words of the table's title, no header of it.
+  {
+    match: /Question: how many percent of black male workers in canada were in transportation and warehousing in 2016\?\nReply/,
+    reply: {
+      choices: [
+        {
+          text: fenced('answer = df.loc["canada", "transportation and warehousing", ("black male workers", "total"), "2016"]'),
+          logprobs: [-1]
+        }
+      ]
+    }
+  },
   // 'total' stands under both kinds of workers; the question names one of them.
   {
     match: /Question: how many percent of other male workers were in transportation and warehousing\?\nReply/,
@@ -357,6 +369,20 @@ describe('ask on a HiTab table', () => {
     if (!result.ok) throw new Error(result.error.message)
     expect(result.value.answer?.items).toEqual([{ value: 7.1, type: 'number' }])
     expect(result.value.answer?.note).toContain("column ('other male workers', 'total')")
+  })
+
+  it("hands the table's title to the runtime, which reads a key without the title's words and says so", async () => {
+    const result = await ask(
+      {
+        tables: [{ name: 'HiTab 1008', table: hitab }],
+        question: 'how many percent of black male workers in canada were in transportation and warehousing in 2016?',
+        options: { n: 1 }
+      },
+      { client: client(), executor }
+    )
+    if (!result.ok) throw new Error(result.error.message)
+    expect(result.value.answer?.items).toEqual([{ value: 11.1, type: 'number' }])
+    expect(result.value.answer?.note).toContain("without 'canada', '2016' (the table's title, no header)")
   })
 
   it('asks no repair of a hosted endpoint unless told to', async () => {

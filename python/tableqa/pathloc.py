@@ -340,7 +340,8 @@ def loc_read(obj: Any, key: object) -> Any:
 def _without_title_labels(
     frame: pd.DataFrame, key: object
 ) -> tuple[list[Label], tuple[list[int], list[int]] | None]:
-    """A key read without its labels that are no header, no cell, but words of the table's title.
+    """A key read without its labels that are no header, like none, are no cell, but are words of the
+    table's title.
 
     A title says what the whole table is about ("…, 2013/2014", "… performed by the company"); a program
     that writes those words into a key names nothing more than the rest of the key does. Returns the
@@ -356,6 +357,9 @@ def _without_title_labels(
     (['2013/2014'], ([0], [0]))
     >>> _without_title_labels(df, ("total", "remand", "2015/2016", "number"))
     ([], None)
+    >>> df.attrs["title"] = "Remands and probation, 2013/2014"
+    >>> _without_title_labels(df, ("total", "remands", "number"))
+    ([], None)
     """
     title = frame.attrs.get("title") if isinstance(frame.attrs, dict) else None
     parsed = _labels(key)
@@ -368,7 +372,13 @@ def _without_title_labels(
     missing = [x for x in labels if not match_header(row_keys, x) and not match_header(col_keys, x)]
     if not missing or len(missing) == len(labels):
         return [], None
-    if not all(isinstance(x, str) and says(title, x) and not holder_note(frame, x) for x in missing):
+    # A label that looks like a header ("black" for "black male workers") is a header written wrong, not
+    # the title's subject, even where the title holds its words.
+    headers = [*row_keys, *col_keys]
+    if not all(
+        isinstance(x, str) and says(title, x) and not close_labels(headers, x) and not holder_note(frame, x)
+        for x in missing
+    ):
         return [], None
     rest = [x for x in labels if x not in missing]
     return missing, read_key(frame, rest[0] if len(rest) == 1 else tuple(rest))

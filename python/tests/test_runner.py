@@ -418,9 +418,15 @@ def test_a_loc_key_with_words_of_the_title_reads_without_them_and_says_so() -> N
         "without '2013/2014' (the table's title, no header): row 'provinces and territories - total', "
         "column ('remand', 'number')"
     ]
-    # Words that are not the title's stay an error that names them, and so do they in an untitled table.
+    # Words that are not the title's stay an error that names them, and so do they in an untitled table;
+    # so does a word of the title that is a header written wrong ("correctional" for "correctional total").
     message = error_of(run('df.loc["ontario", "remand", "2015/2016", "number"]', {"df": df}))["message"]
     assert "'2015/2016' is no row or column header of this table" in message
+    headed = tableqa.build_frame(
+        {**payload, "columns": [["remand", "number"], ["remand", "rate"], ["correctional total", "number"]]}
+    )
+    message = error_of(run('df.loc["ontario", "correctional", "rate"]', {"df": headed}))["message"]
+    assert "'correctional' is no row or column header of this table (close: 'correctional total')" in message
     untitled = tableqa.build_frame({**payload, "title": ""})
     message = error_of(run('df.loc["ontario", "remand", "2013/2014", "number"]', {"df": untitled}))["message"]
     assert "'2013/2014' is no row or column header of this table" in message

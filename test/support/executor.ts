@@ -33,6 +33,20 @@ export function testExecutor(
  * A small hierarchical report both executors' pandas tests load: a two-level column index, row labels, and
  * numbers written as "1,200", "(12)" and "45%".
  */
+/** A table where 'total' stands under two parents ('men' and 'women'): a label only the question can settle. */
+export const TWO_TOTALS = {
+  name: 'survey',
+  columns: [
+    ['men', 'total'],
+    ['women', 'total']
+  ],
+  index: [['mining'], ['transport']],
+  values: [
+    ['1', '2'],
+    ['3', '4']
+  ]
+}
+
 export const SMALL_REPORT = {
   name: 'report',
   columns: [

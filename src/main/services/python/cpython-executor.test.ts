@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PythonRunResult } from '../../../shared/python'
-import { SMALL_REPORT } from '../../../../test/support/executor'
+import { SMALL_REPORT, TWO_TOTALS } from '../../../../test/support/executor'
 import { createCPythonExecutor } from './cpython-executor'
 import { probePython } from './cpython-channel'
 import type { PythonExecutor } from './executor'
@@ -47,18 +47,7 @@ describe('local CPython executor', () => {
   it("hands the program's question to the runtime, which reads a label under several parents by it", async () => {
     await executor.loadTable(
       'survey',
-      encodeTable({
-        name: 'survey',
-        columns: [
-          ['men', 'total'],
-          ['women', 'total']
-        ],
-        index: [['mining'], ['transport']],
-        values: [
-          ['1', '2'],
-          ['3', '4']
-        ]
-      })
+      encodeTable(TWO_TOTALS)
     )
     const code = 'float(df.loc["transport", "total"])'
     const asked = await run(code, { tableId: 'survey', question: 'How many women worked in transport?' })

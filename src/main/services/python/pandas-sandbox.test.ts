@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { SMALL_REPORT, testExecutor } from '../../../../test/support/executor'
+import { SMALL_REPORT, TWO_TOTALS, testExecutor } from '../../../../test/support/executor'
 import { defaultDataDir } from '../paths'
 import type { PythonExecutor } from './executor'
 import { missingWheels, packageDirs, pandasPackages } from './package-source'
@@ -39,18 +39,7 @@ describe('pandas inside the Pyodide sandbox', () => {
     // The question reaches the runtime: of the two columns 'total' names, it reads the one the question names.
     await executor.loadTable(
       'survey',
-      encodeTable({
-        name: 'survey',
-        columns: [
-          ['men', 'total'],
-          ['women', 'total']
-        ],
-        index: [['mining'], ['transport']],
-        values: [
-          ['1', '2'],
-          ['3', '4']
-        ]
-      })
+      encodeTable(TWO_TOTALS)
     )
     const code = 'float(df.loc["transport", "total"])'
     const asked = await executor.run({ runId: 'q1', code, tableId: 'survey', question: 'How many women worked in transport?' })

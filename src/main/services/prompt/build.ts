@@ -257,11 +257,14 @@ function exampleBlock(library: PromptLibrary, shot: Shot, textColumns: boolean):
 
 /**
  * The comment a program starts with under a profile's `columnsInReply`: one line per table whose column
- * labels have one level, naming them as the program must write them; '' when there is none.
+ * labels have one level and that has no row headers, naming the columns as the program must write them;
+ * '' when there is none. A table with row headers gets none: after a comment on its columns, a small model
+ * goes on to copy the row headers' listing into a second comment, hundreds of tokens before any code
+ * (docs/BENCHMARKS.md › model).
  */
 export function columnsComment(tables: readonly { name: string; table: ViewTable }[]): string {
   return tables
-    .filter((t) => t.table.columns.length > 0 && depths(t.table).col === 1)
+    .filter((t) => t.table.columns.length > 0 && depths(t.table).col === 1 && depths(t.table).row === 0)
     .map((t) => `# columns of ${t.name}: [${t.table.columns.map((c) => pyLabel(c, 1)).join(', ')}]\n`)
     .join('')
 }

@@ -48,9 +48,9 @@ export type Profile = {
   prefill: boolean
   /**
    * Start each program with a comment naming the columns of each table whose column labels have one level
-   * (`# columns of df: ['Rank', 'Rider']`): in the worked examples' programs, and in the reply where the
-   * reply is started for the model. A small model then writes its code just after the names it may use,
-   * rather than names it saw in an example's table.
+   * and that has no row headers (`# columns of df: ['Rank', 'Rider']`): in the worked examples' programs,
+   * and in the reply where the reply is started for the model. A small model then writes its code just after
+   * the names it may use, rather than names it saw in an example's table.
    */
   columnsInReply: boolean
   /**

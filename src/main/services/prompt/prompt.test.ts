@@ -508,6 +508,26 @@ describe('the compact profile for small local models', () => {
     const deep = build('hierarchical', 0, 'how many?', { library: on })
     expect(columnsComment(tables('hierarchical', 0))).toBe('')
     expect(deep.prefill).toBe('```python\n')
+    // Nor does a table with row headers, even where its columns have one level: the model would go on to
+    // copy the row headers' listing into a comment of its own.
+    const rowed = {
+      name: 'df',
+      title: 'spending by firm size',
+      table: {
+        columns: [['2014'], ['2015']],
+        index: [['all firms'], ['small firms']],
+        values: [
+          ['9', '10'],
+          ['2', '3']
+        ]
+      }
+    }
+    expect(columnsComment([rowed])).toBe('')
+    const flat = { ...rowed, table: { ...rowed.table, index: [[''], ['']] } }
+    expect(columnsComment([flat])).toBe("# columns of df: ['2014', '2015']\n")
+    expect(build('hierarchical', 0, 'how much did small firms spend in 2015?', { library: on, tables: [rowed] }).prefill).toBe(
+      '```python\n'
+    )
     // Nor does the paper profile, the method as published.
     const paper = build('relational', 0, 'how many?', { profile: 'paper', form: 'completion', library: on })
     expect(paper.text).not.toContain('# columns of')

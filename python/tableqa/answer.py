@@ -298,7 +298,9 @@ def normalize_answer(value: object, cells: Iterable[Mapping[str, int]] = ()) -> 
     -------
     dict
         ``{"items": [{"value", "type"}, ...], "cells": [{"row", "col"}, ...]}``, plus ``"table"``
-        (see :func:`answer_table`) when the value is a DataFrame or a Series.
+        (see :func:`answer_table`) when the value is a DataFrame or a Series; a short Series whose values
+        are still the cells of a given table they were read from has the read of each in the table's
+        ``"reads"`` (see :mod:`tableqa.cellreads`).
 
     Examples
     --------
@@ -321,5 +323,10 @@ def normalize_answer(value: object, cells: Iterable[Mapping[str, int]] = ()) -> 
     out: dict[str, Any] = {"items": items, "cells": merged}
     table = answer_table(value)
     if table is not None:
+        from .cellreads import reads_of  # no pandas import at module level there either
+
+        reads = reads_of(value)
+        if reads is not None:
+            table["reads"] = reads
         out["table"] = table
     return out

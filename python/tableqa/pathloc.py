@@ -51,7 +51,8 @@ import sys
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from . import trace
+from . import cellreads, trace
+from .cellreads import tag_reads
 from .headers import PREFIX, HeaderMatch, close_labels, match_header, named_by_question, says
 from .ops import elsewhere_detail, holder_note, record_read, show_key, unmatched_detail
 from .order import ORDER_METHODS, ORDER_TESTER, order_tester
@@ -309,7 +310,7 @@ def loc_read(obj: Any, key: object) -> Any:
     [1, 2]
     """
     try:
-        return obj.loc[key]
+        return tag_reads(_given, obj, obj.loc[key], lambda positions: positions.loc[key])
     except _indexing_errors() as exc:
         selected = _rows_then_column(obj, key) if is_frame(obj) else None
         if selected is not None:
@@ -334,7 +335,7 @@ def loc_read(obj: Any, key: object) -> Any:
         f".loc[{_key_text(key)}] read as header paths{left_out}: row {_shown(obj.index.tolist(), rows)}, "
         f"column {_shown(obj.columns.tolist(), cols)}",
     )
-    return _select(obj, rows, cols)
+    return tag_reads(_given, obj, _select(obj, rows, cols), lambda positions: _select(positions, rows, cols))
 
 
 def _without_title_labels(
@@ -471,7 +472,7 @@ def column_read(obj: Any, key: object) -> Any:
     (:func:`column_miss_note`).
     """
     try:
-        return obj[key]
+        return tag_reads(_given, obj, obj[key], lambda positions: positions[key])
     except KeyError as exc:
         labels = _column_labels(key) if is_frame(obj) else None
         cols = _branch(obj.columns.tolist(), labels) if labels is not None else None
@@ -482,7 +483,9 @@ def column_read(obj: Any, key: object) -> Any:
             raise
     shown = _shown(obj.columns.tolist(), cols)
     said_read(obj, list(range(len(obj.index))), cols, f"[{_key_text(key)}] read as the column {shown}")
-    return obj.iloc[:, cols[0]] if len(cols) == 1 else obj.iloc[:, cols]
+    if len(cols) > 1:
+        return obj.iloc[:, cols]
+    return tag_reads(_given, obj, obj.iloc[:, cols[0]], lambda positions: positions.iloc[:, cols[0]])
 
 
 # The tables a program was given, by variable name (bound with the readers, before it runs): where a
@@ -499,6 +502,7 @@ def bind_readers(namespace: dict[str, Any]) -> None:
         for name, value in namespace.items()
         if pd is not None and isinstance(value, pd.DataFrame) and not name.startswith("_")
     ]
+    cellreads.reset()
     namespace[LOC_READER] = loc_read
     namespace[GET_READER] = column_read
     namespace[EQ_TESTER] = equal_test

@@ -402,6 +402,45 @@ def test_a_label_under_several_parents_reads_the_one_the_question_names_and_says
     assert "'total' names 2 column headers" in error_of(run(program, {"df": df}))["message"]
 
 
+def test_a_short_series_read_from_a_table_names_the_cell_of_each_value() -> None:
+    df = _survey()
+    ns = {"df": df, **tableqa.api_namespace()}
+    # pandas drops the levels a read selected: the Series' own labels no longer say where its values stand.
+    out = ok_value(run('df.loc[("percent", "transportation and warehousing"), "black male workers"]', ns))
+    table = out["value"]["json"]["table"]
+    assert table["index"] == [["immigrant"], ["total"]]
+    assert table["reads"] == [
+        'df.loc[("percent", "transportation and warehousing"), ("black male workers", "immigrant")]',
+        'df.loc[("percent", "transportation and warehousing"), ("black male workers", "total")]',
+    ]
+    # Each read gives its value alone.
+    for read, row in zip(table["reads"], table["rows"], strict=True):
+        assert ok_value(run(f"float({read})", ns))["value"]["json"] == row[0]
+    # A column read and a header-path reading name their cells too; a condition keeps the cells it kept.
+    out = ok_value(run('df["other male workers"]["total"]', ns))
+    reads = out["value"]["json"]["table"]["reads"]
+    assert reads[2] == 'df.loc[("percent", "total"), ("other male workers", "total")]'
+    out = ok_value(run('df.loc["mining"]', ns))
+    reads = out["value"]["json"]["table"]["reads"]
+    assert reads[0] == 'df.loc[("percent", "mining"), ("black male workers", "immigrant")]'
+    out = ok_value(run('s = df[("black male workers", "total")]\ns[s > 5]', ns))
+    assert out["value"]["json"]["table"]["reads"] == [
+        'df.loc[("percent", "transportation and warehousing"), ("black male workers", "total")]',
+        'df.loc[("percent", "total"), ("black male workers", "total")]',
+    ]
+    # Values that are no longer the cells (arithmetic keeps pandas' attrs), a table that was not given,
+    # one value, and a whole frame have none.
+    for program in (
+        'df.loc["mining"] * 100',
+        'df.loc["mining"].cumsum()',
+        'other = df.copy()\nother.loc["mining"]',
+        'df.loc["mining", ("black male workers", "total")]',
+        'df.loc["percent"]',
+    ):
+        table = ok_value(run(program, ns))["value"]["json"].get("table") or {}
+        assert "reads" not in table, program
+
+
 def test_a_loc_key_with_words_of_the_title_reads_without_them_and_says_so() -> None:
     payload = {
         "title": "Adults under correctional supervision, by type and jurisdiction, 2013/2014",

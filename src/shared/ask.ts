@@ -66,6 +66,11 @@ export type AnswerTable = {
   rows: AnswerCell[][]
   /** Rows of the whole result. */
   rowCount: number
+  /**
+   * For a short Series (one column) whose values are still the cells of the table they were read from, the
+   * read that gives each value alone (`df.loc[("percent", "x"), ("men", "total")]`), row by row.
+   */
+  reads?: string[]
 }
 
 export type AskAnswer = {

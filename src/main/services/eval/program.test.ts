@@ -62,11 +62,13 @@ describe.runIf(pandasAvailable())('the evaluation wrapper (CPython with pandas)'
       if (!r.ok) throw new Error(r.error.message)
       return readShapedNotes(r.value.value?.json)
     }
-    expect(notes('df.set_index("Nation")["Gold"]')).toEqual({ labels: [['Norway'], ['Germany']], unmatched: [] })
-    expect(notes('df.loc[[0]]')).toEqual({ labels: [['Nation'], ['Gold']], unmatched: [] })
-    // A plain column and a table of several rows have no labels; an answer found is never "unmatched".
-    expect(notes('df["Gold"]')).toEqual({ labels: null, unmatched: [] })
-    expect(notes('len(df[df["Nation"] == "Norway"])')).toEqual({ labels: null, unmatched: [] })
+    expect(notes('df.set_index("Nation")["Gold"]')).toEqual({ labels: [['Norway'], ['Germany']], reads: null, unmatched: [] })
+    expect(notes('df.loc[[0]]')).toEqual({ labels: [['Nation'], ['Gold']], reads: null, unmatched: [] })
+    // A plain column and a table of several rows have no labels; an answer found is never "unmatched". The
+    // column's values are still the table's cells: the read of each comes with them.
+    expect(notes('df["Gold"]')).toEqual({ labels: null, reads: ['df.loc[0, "Gold"]', 'df.loc[1, "Gold"]'], unmatched: [] })
+    expect(notes('df["Gold"] * 2').reads).toBeNull()
+    expect(notes('len(df[df["Nation"] == "Norway"])')).toEqual({ labels: null, reads: null, unmatched: [] })
     const zero = notes('len(df[df["Nation"] == "norway "])')
     expect(zero.unmatched).toHaveLength(1)
     expect(zero.unmatched[0]).toMatch(/matched no row/)

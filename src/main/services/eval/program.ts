@@ -4,8 +4,9 @@
  * the readings of tableqa.source) and the answer comes back shaped as plain data,
  * serialised to one JSON string so that large results (a Spider table of thousands of rows) are not cut.
  * Beside the answer come what execution feedback reads, as the app has it: the labels of a labelled
- * Series' values (or of a one-row table's columns), and the runner's notes on text conditions that matched
- * no row when the answer is zero or nothing.
+ * Series' values (or of a one-row table's columns), the read of each value of a short Series that still
+ * holds the cells it was read from (tableqa.cellreads), and the runner's notes on text conditions that
+ * matched no row when the answer is zero or nothing.
  */
 import type { AnswerCell, ShapedAnswer } from './types'
 
@@ -27,6 +28,7 @@ def __eval_run(__src):
 def __eval_shape(v, LABELS=${LABELS}):
     import json
     import math
+    from tableqa.cellreads import reads_of
     from tableqa.runner import unmatched_notes
 
     def cell(x):
@@ -77,6 +79,10 @@ def __eval_shape(v, LABELS=${LABELS}):
         axis = v.columns
     if axis is not None:
         shaped["labels"] = [[str(x) for x in (k if isinstance(k, tuple) else (k,))] for k in list(axis)[:LABELS]]
+    # The read of each value of a short Series that still holds the cells of the table it was read from.
+    reads = reads_of(v)
+    if reads:
+        shaped["reads"] = reads[:LABELS]
     unmatched = unmatched_notes(v)
     if unmatched:
         shaped["unmatched"] = unmatched
@@ -97,8 +103,11 @@ function isCell(v: unknown): v is AnswerCell {
   return v === null || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean'
 }
 
-/** What the wrapper's JSON string carries beside the answer: labels of its first values, and unmatched conditions. */
-export type ShapedNotes = { labels: string[][] | null; unmatched: string[] }
+/**
+ * What the wrapper's JSON string carries beside the answer: labels of its first values, the read of each
+ * value where they are still the cells of the table they were read from, and unmatched conditions.
+ */
+export type ShapedNotes = { labels: string[][] | null; reads: string[] | null; unmatched: string[] }
 
 /** The wrapper's JSON string as an object; null when the value is not one. */
 function wrapperObject(json: unknown): Record<string, unknown> | null {
@@ -131,6 +140,7 @@ function notesOf(o: Record<string, unknown> | null): ShapedNotes {
   const texts = (x: unknown): x is string[] => Array.isArray(x) && x.every((t) => typeof t === 'string')
   return {
     labels: Array.isArray(o?.labels) && o.labels.every(texts) ? o.labels.slice(0, LABELS) : null,
+    reads: texts(o?.reads) ? o.reads.slice(0, LABELS) : null,
     unmatched: texts(o?.unmatched) ? o.unmatched : []
   }
 }

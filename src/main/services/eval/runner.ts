@@ -229,7 +229,10 @@ function runShape(r: Executed): RunShape {
   // A list (or a Series) is one column of values.
   if (a.kind === 'table' || a.kind === 'list') {
     const values = a.kind === 'list' ? a.items : a.rows.length === 1 ? (a.rows[0] ?? []) : []
-    const labelled = (r.notes?.labels ?? []).flatMap((label, k) => (k < values.length ? [{ label, value: values[k] ?? null }] : []))
+    const reads = a.kind === 'list' ? (r.notes?.reads ?? []) : []
+    const labelled = (r.notes?.labels ?? []).flatMap((label, k) =>
+      k < values.length ? [{ label, value: values[k] ?? null, ...(reads[k] === undefined ? {} : { read: reads[k] }) }] : []
+    )
     return {
       table: {
         rows: a.kind === 'table' ? a.rows.length : a.items.length,

@@ -68,12 +68,14 @@ export function readTable(raw: unknown): AnswerTable | null {
   }
   const index = indexNames.length === 0 ? [] : tuples(raw['index'], MAX_TABLE_ROWS * 10)
   if (index === null || (indexNames.length > 0 && index.length < rows.length)) return null
+  const reads = labels(raw['reads'], MAX_TABLE_ROWS)
   return {
     columns,
     indexNames,
     index: index.slice(0, rows.length),
     rows,
-    rowCount: Math.max(rows.length, Math.floor(rowCount))
+    rowCount: Math.max(rows.length, Math.floor(rowCount)),
+    ...(reads !== null && columns.length === 1 && reads.length === rows.length ? { reads } : {})
   }
 }
 

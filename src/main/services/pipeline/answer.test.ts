@@ -60,6 +60,14 @@ describe('reading a program output as an answer', () => {
     const read = readAnswer(output({ repr: 'Sales\n…', type: 'DataFrame', json }))
     expect(read.ok && read.value.table).toEqual(table)
     expect(read.ok && read.value.text).toBe('45.5, 16')
+    // The read of each value, where the runtime gives one per row of a one-column table; kept only then.
+    const reads = ['df.loc["North", "Sales"]', 'df.loc["South", "Sales"]']
+    const withReads = readAnswer(output({ repr: 'Sales\n…', type: 'Series', json: { ...json, table: { ...table, reads } } }))
+    expect(withReads.ok && withReads.value.table).toEqual({ ...table, reads })
+    for (const bad of [reads.slice(0, 1), [1, 2], 'df.loc["North", "Sales"]']) {
+      const dropped = readAnswer(output({ repr: '…', type: 'Series', json: { ...json, table: { ...table, reads: bad } } }))
+      expect(dropped.ok && dropped.value.table).toEqual(table)
+    }
   })
 
   it('drops a malformed table but keeps the answer', () => {

@@ -67,6 +67,8 @@ function askHitab(extra: Partial<AskRequest> = {}, cfg: Partial<EndpointConfig> 
   return ask({ tables: [{ name: 'HiTab 1008', table: hitab }], question: QUESTION, ...extra }, { client: client(cfg), executor })
 }
 
+const TOTAL_READ = 'df.loc[("percent", "transportation and warehousing"), ("black male workers", "total")]'
+
 const rules: Rule[] = [
   { match: QA_PROMPT, reply: { choices: [{ text: 'transportation and warehousing' }] } },
   {
@@ -74,6 +76,19 @@ const rules: Rule[] = [
     reply: { choices: [{ text: fenced('answer = sqldf("SELECT COUNT(*) FROM singer")'), logprobs: [-1, -1] }] }
   },
   { match: /Question: silent program\?/, reply: { choices: [{ text: fenced('x = 1'), logprobs: [-1] }] } },
+  // Several values where one number was asked: the repair is shown the read of each, and copies one.
+  {
+    match: (r) =>
+      r.prompt.includes('Question: how many percent of black male workers worked in transportation?') &&
+      r.prompt.includes('That program did not work'),
+    reply: { choices: [{ text: fenced(`answer = ${TOTAL_READ}`), logprobs: [-0.2] }] }
+  },
+  {
+    match: /Question: how many percent of black male workers worked in transportation\?/,
+    reply: {
+      choices: [{ text: fenced('answer = df.loc[("percent", "transportation and warehousing"), "black male workers"]'), logprobs: [-1] }]
+    }
+  },
   { match: /Question: no code at all\?/, reply: { choices: [{ text: 'Sorry, I only chat.', logprobs: [-1] }] } },
   {
     match: /Question: whole table\?/,
@@ -383,6 +398,27 @@ describe('ask on a HiTab table', () => {
     if (!result.ok) throw new Error(result.error.message)
     expect(result.value.answer?.items).toEqual([{ value: 11.1, type: 'number' }])
     expect(result.value.answer?.note).toContain("without 'canada', '2016' (the table's title, no header)")
+  })
+
+  it('shows the repair of several values where one number was asked the read of each value, to copy the one asked for', async () => {
+    const question = 'how many percent of black male workers worked in transportation?'
+    const before = server.requests.length
+    const result = await ask(
+      { tables: [{ name: 'df', table: hitab }], question, options: { n: 1, repair: true } },
+      { client: client(), executor }
+    )
+    if (!result.ok) throw new Error(result.error.message)
+    const repairs = server.requests.slice(before).filter((r) => r.prompt.includes('That program did not work'))
+    expect(repairs).toHaveLength(1)
+    expect(repairs[0]?.prompt).toContain(
+      'The answer is 4 values, but the question asks for one number. Each value, and the read that gives it alone:\n'
+    )
+    expect(repairs[0]?.prompt).toContain(`${TOTAL_READ}  # 11.1\n`)
+    expect(repairs[0]?.prompt).toContain(
+      'df.loc[("percent", "transportation and warehousing"), ("black male workers", "immigrant")]  # 12.2\n'
+    )
+    expect(result.value.candidates[0]?.repairedFrom?.error).toMatch(/^The answer is 4 values/)
+    expect(result.value.answer?.items).toEqual([{ value: 11.1, type: 'number' }])
   })
 
   it('asks no repair of a hosted endpoint unless told to', async () => {

@@ -64,6 +64,33 @@ describe('what calls for a repair', () => {
     expect(repairNote('who won?', { table: { rows: 3, cells: 3, labelled } })).toBeNull()
   })
 
+  it('values that are still cells of the table: the read that gives each alone, one per line, to copy', () => {
+    const read = (col: string): string => `df.loc[("percent", "utilities"), ("black male workers", "${col}")]`
+    const labelled = [
+      { label: ['immigrant'], value: 9.9, read: read('immigrant') },
+      { label: ['total'], value: 9.7, read: read('total') }
+    ]
+    expect(
+      repairNote('how many percent of black male workers were employed in utilities?', { table: { rows: 2, cells: 2, labelled } })
+    ).toBe(
+      'The answer is 2 values, but the question asks for one number. Each value, and the read that gives it alone:\n' +
+        `${read('immigrant')}  # 9.9\n${read('total')}  # 9.7\n` +
+        'Read the one the question asks for, or compute the number from them.'
+    )
+    // Beyond the first twelve, a count; a value without its read falls back to the labels.
+    const many = Array.from({ length: 14 }, (_, k) => ({ label: [`y${k}`], value: k, read: `df.loc["y${k}", "x"]` }))
+    expect(repairNote('how many were there?', { table: { rows: 14, cells: 14, labelled: many } })).toContain(
+      'df.loc["y11", "x"]  # 11\n… and 2 more\n'
+    )
+    const partly = [...labelled, { label: ['other'], value: 1 }]
+    expect(repairNote('how many were there?', { table: { rows: 3, cells: 3, labelled: partly } })).toContain(
+      'The values by label: "immigrant" 9.9;'
+    )
+    // The app's answer table carries them row by row.
+    const series = { columns: [['value']], indexNames: [''], index: [['immigrant'], ['total']], rows: [[9.9], [9.7]], rowCount: 2 }
+    expect(labelledValues({ ...series, reads: [read('immigrant'), read('total')] })).toEqual(labelled)
+  })
+
   it("reads the labels of an app answer's table: a Series by its index, a one-row table by its columns", () => {
     const series = { columns: [['value']], indexNames: [''], index: [['north'], ['south']], rows: [[3], [5]], rowCount: 2 }
     expect(labelledValues(series)).toEqual([

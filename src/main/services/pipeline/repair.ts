@@ -61,8 +61,11 @@ export type RunShape =
   | { unmatched: string[]; answer: string }
   | { fine: true }
 
-/** One value of an answer with its label: the header path it stands under. */
-export type Labelled = { label: string[]; value: AnswerCell }
+/**
+ * One value of an answer with its label: the header path it stands under in the answer; and where the
+ * value is still a cell of the table it was read from, the read that gives that cell alone.
+ */
+export type Labelled = { label: string[]; value: AnswerCell; read?: string }
 
 /** Most labelled values a repair note lists. */
 const LABELLED_SHOWN = 12
@@ -73,11 +76,27 @@ function pathText(label: string[]): string {
   return parts.length === 1 ? (parts[0] as string) : `(${parts.join(', ')})`
 }
 
+function valueText(value: AnswerCell): string {
+  return value === null ? 'missing' : String(value)
+}
+
 /** Labelled values as one line: `("a", "b") 9.9; ("a", "c") 8.8; … and 3 more`. */
 function labelledText(values: Labelled[], total: number): string {
-  const shown = values.slice(0, LABELLED_SHOWN).map((v) => `${pathText(v.label)} ${v.value === null ? 'missing' : String(v.value)}`)
+  const shown = values.slice(0, LABELLED_SHOWN).map((v) => `${pathText(v.label)} ${valueText(v.value)}`)
   const more = total - shown.length
   return `${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`
+}
+
+/**
+ * Values with the read of each, one per line as a program writes it (`df.loc[("a", "b"), "c"]  # 9.9`);
+ * null unless every value shown has one. The answer's own labels have lost the levels its read selected,
+ * and a program written from them alone reads a whole line again: the read names the cell in full.
+ */
+function readsText(values: Labelled[], total: number): string | null {
+  const shown = values.slice(0, LABELLED_SHOWN)
+  if (shown.length === 0 || shown.some((v) => v.read === undefined)) return null
+  const more = total - shown.length
+  return `${shown.map((v) => `${v.read ?? ''}  # ${valueText(v.value)}`).join('\n')}${more > 0 ? `\n… and ${more} more` : ''}`
 }
 
 /**
@@ -86,7 +105,11 @@ function labelledText(values: Labelled[], total: number): string {
  */
 export function labelledValues(table: AnswerTable): Labelled[] {
   if (table.columns.length === 1 && table.index.length > 0)
-    return table.index.flatMap((label, k) => (table.rows[k] === undefined ? [] : [{ label, value: table.rows[k]?.[0] ?? null }]))
+    return table.index.flatMap((label, k) => {
+      if (table.rows[k] === undefined) return []
+      const read = table.reads?.[k]
+      return [{ label, value: table.rows[k]?.[0] ?? null, ...(read === undefined ? {} : { read }) }]
+    })
   if (table.rowCount === 1 && table.columns.length > 1)
     return table.columns.map((label, k) => ({ label, value: table.rows[0]?.[k] ?? null }))
   return []
@@ -109,12 +132,16 @@ export function repairNote(question: string, run: RunShape): string | null {
   const { rows, cells, labelled = [] } = run.table
   // A column of values can be a fair answer to "which …" or "who …" (several names); never to "how many …".
   // Values with labels are listed with them, so that the one asked for can be picked by its label.
-  if (rows === cells || rows === 1)
-    return ONE_NUMBER.test(question)
-      ? labelled.length > 0
-        ? `The answer is ${cells} values, but the question asks for one number. The values by label: ${labelledText(labelled, cells)}. Select the one the question asks for by its row and column labels, or compute the number from them.`
-        : `The answer is ${cells} values, but the question asks for one number. Select the one cell it asks for (its row and its column), or compute the number from them.`
-      : null
+  if (rows === cells || rows === 1) {
+    if (!ONE_NUMBER.test(question)) return null
+    const several = `The answer is ${cells} values, but the question asks for one number.`
+    const reads = readsText(labelled, cells)
+    if (reads !== null)
+      return `${several} Each value, and the read that gives it alone:\n${reads}\nRead the one the question asks for, or compute the number from them.`
+    return labelled.length > 0
+      ? `${several} The values by label: ${labelledText(labelled, cells)}. Select the one the question asks for by its row and column labels, or compute the number from them.`
+      : `${several} Select the one cell it asks for (its row and its column), or compute the number from them.`
+  }
   return ONE_THING.test(question)
     ? `The answer is a table of ${rows} rows, but the question asks for one value. Reduce it to the single value (or name) asked for.`
     : null

@@ -29,10 +29,6 @@ export function testExecutor(
   })
 }
 
-/**
- * A small hierarchical report both executors' pandas tests load: a two-level column index, row labels, and
- * numbers written as "1,200", "(12)" and "45%".
- */
 /** A table where 'total' stands under two parents ('men' and 'women'): a label only the question can settle. */
 export const TWO_TOTALS = {
   name: 'survey',
@@ -47,6 +43,10 @@ export const TWO_TOTALS = {
   ]
 }
 
+/**
+ * A small hierarchical report both executors' pandas tests load: a two-level column index, row labels, and
+ * numbers written as "1,200", "(12)" and "45%".
+ */
 export const SMALL_REPORT = {
   name: 'report',
   columns: [

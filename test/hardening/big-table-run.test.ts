@@ -67,19 +67,21 @@ describe('browser-mode server: a program over a 100 MB CSV', () => {
     })
     expect(firstMs).toBeLessThan(90_000)
 
+    // Summing 1.56 million rows takes about 3 s at idle and more with other work beside it, so this run has
+    // a wider limit. Reloading the table would cost more than the whole first run (loading and a `len`).
     started = performance.now()
     const second = await call('python:run', {
       runId: 'big-sum',
       code: 'answer = sum(r["quantity"] for r in rows)',
       tableId,
-      timeoutMs: 5_000
+      timeoutMs: 30_000
     })
     const secondMs = performance.now() - started
     expect(second.ok && second.value.result, JSON.stringify(second).slice(0, 800)).toMatchObject({
       ok: true,
       value: { value: { json: want.quantity } }
     })
-    expect(secondMs).toBeLessThan(15_000)
+    expect(secondMs).toBeLessThan(firstMs)
     console.info(
       `100 MB CSV in the sandbox: first run ${Math.round(firstMs)} ms (table loading included), second ${Math.round(secondMs)} ms`
     )

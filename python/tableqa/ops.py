@@ -1019,7 +1019,7 @@ def _no_row(df: pd.DataFrame, key_column: Path, key: Any, column: Any = None) ->
     """
     import difflib
 
-    keys = list(dict.fromkeys(column_of(df, key_column).astype(str).tolist()))
+    keys = list(dict.fromkeys(_cell_text(v) for v in column_of(df, key_column).tolist() if not _no_value(v)))
     close = difflib.get_close_matches(str(key), keys, n=5, cutoff=0.5)
     if close:
         hint = f" Close values: {', '.join(map(repr, close))}."
@@ -1120,6 +1120,13 @@ def next_value(
             left -= 1
     record_read(df, [target], [c.position])
     return _py(df.iat[target, c.position])
+
+
+def _cell_text(cell: object) -> str:
+    """A cell as text, a whole number without its decimal point (``1918``, not ``1918.0``)."""
+    if isinstance(cell, float) and cell.is_integer() and abs(cell) < 2**53:
+        return str(int(cell))
+    return str(cell)
 
 
 def _no_value(cell: object) -> bool:

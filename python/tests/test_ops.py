@@ -339,6 +339,22 @@ class TestFlatTableHelpers:
             value_of(flat, "nation", "Germanyy", "gold")
         assert "is in column" not in str(caught.value)
 
+    def test_a_key_no_row_of_a_number_column_has(self) -> None:
+        # A column of numbers with an empty cell: the error names close values as the table writes them
+        # (the empty cell, a missing value to pandas, is no key), not an error of its own.
+        df = build_frame(
+            {
+                "columns": [["Composer"], ["Date"]],
+                "index": [],
+                "values": [["Ann", ""], ["Bea", "1918"], ["Cid", "2002"], ["Dan", "2004"]],
+            }
+        )
+        close = r"^No row has '2001' in column 'Date'\. Close values: '200[24]', '200[24]'\.$"
+        with pytest.raises(LookupError, match=close):
+            next_value(df, "Date", "2001", 1, "Composer")
+        with pytest.raises(LookupError, match=r"Its cells include: '1918', '2002', '2004'\.$"):
+            value_of(df, "Date", "1776", "Composer")
+
     def test_next_value_passes_over_rows_without_a_value_in_the_column_read(self) -> None:
         df = build_frame(
             {

@@ -441,22 +441,74 @@ HINT_PATHS = 3
 HINT_SCAN = 20_000
 
 
-# The errors of taking the first item of an empty selection (``.iloc[0]``, ``.values[0]``, ``.item()``).
-_EMPTY_PICK = re.compile(
-    r"single positional indexer is out-of-bounds|index 0 is out of bounds for axis 0 with size 0"
-    r"|can only convert an array of size 1 to a Python scalar"
-)
+# The errors of picking one item of a selection past its end, or of one that does not hold one value:
+# pandas' positional indexer (``.iloc[k]``), numpy's (``.values[k]``, which names the size), ``.item()``.
+_ILOC_PAST_END = re.compile(r"single positional indexer is out-of-bounds")
+_NUMPY_PAST_END = re.compile(r"index (-?\d+) is out of bounds for axis \d+ with size (\d+)")
+_NOT_ONE_ITEM = re.compile(r"can only convert an array of size 1 to a Python scalar")
 EMPTY_NOTE = (
-    "most likely the selection it picks from is empty: no row matched the condition; compare with the cell "
-    "text as the table writes it (filter_rows ignores case and spacing; .str.contains matches part of a cell)"
+    "the selection it picks from is empty: no row matched the condition; compare with the cell text as the "
+    "table writes it (filter_rows ignores case and spacing; .str.contains matches part of a cell)"
 )
+# Said instead of EMPTY_NOTE when the size of the selection is not known.
+MAYBE_EMPTY_NOTE = "most likely " + EMPTY_NOTE
+
+
+def _picked_from(exc: BaseException) -> tuple[int, int | None, str] | None:
+    """The size of the selection a failed pick read from, the position asked for (None for ``.item()``)
+    and what its items are (rows, columns or values), read from numpy's message or from the pandas call
+    that raised; None when unknown."""
+    found = _NUMPY_PAST_END.search(str(exc))
+    if found:
+        return int(found.group(2)), int(found.group(1)), "value"
+    pd = sys.modules.get("pandas")
+    tb, frames = exc.__traceback__, []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames[-3:]):
+        try:
+            owner = frame.f_locals.get("self")
+            if pd is None or owner is None:
+                continue
+            if isinstance(owner, pd.Series):
+                return len(owner), None, "value"
+            selection = getattr(owner, "obj", None)
+            axis, key = frame.f_locals.get("axis"), frame.f_locals.get("key")
+            if isinstance(selection, (pd.Series, pd.DataFrame)) and type(axis) is int and type(key) is int:
+                noun = "value" if selection.ndim == 1 else ("row", "column")[axis]
+                return int(selection.shape[axis]), key, noun
+        except Exception:  # a note is never worth an error of its own
+            return None
+    return None
 
 
 def _empty_pick_note(exc: BaseException) -> str:
-    """Why picking one item failed, when the error is the one an empty selection gives; else ``""``."""
-    if isinstance(exc, (IndexError, ValueError)) and _EMPTY_PICK.search(str(exc)):
-        return EMPTY_NOTE
-    return ""
+    """Why picking one item failed (``.iloc[k]``, ``.values[k]``, ``.item()``): the selection was empty
+    (with the conditions on text that matched no row, when recorded), or how many items it held; else ``""``.
+    """
+    if not isinstance(exc, (IndexError, ValueError)):
+        return ""
+    text = str(exc)
+    if not (_ILOC_PAST_END.search(text) or _NUMPY_PAST_END.search(text) or _NOT_ONE_ITEM.search(text)):
+        return ""
+    picked = _picked_from(exc)
+    if picked is None:
+        return MAYBE_EMPTY_NOTE if not _NUMPY_PAST_END.search(text) else ""
+    size, position, noun = picked
+    if size == 0:
+        unmatched = trace.recorded_unmatched()
+        return EMPTY_NOTE + (f"; {'; '.join(unmatched)}" if unmatched else "")
+    rows = f"{size} {noun}{'s' if size != 1 else ''}"
+    if position is None:
+        return (
+            f"the selection it picks from holds {rows}, not one: pick the one asked for with .iloc[0] (the "
+            "first) or by its label, or narrow the condition"
+        )
+    return (
+        f"the selection it picks from holds {rows}, so position {position} is past its end: positions count "
+        "from 0 (.iloc[0] the first, .iloc[-1] the last)"
+    )
 
 
 # Python's error for & or | between operands that are no conditions (tables of text, most often).

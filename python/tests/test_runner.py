@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 import tableqa
+from tableqa.frame import build_frame
 from tableqa.runner import ANSWER_CAP_BYTES, MESSAGE_CAP_CHARS, OUTPUT_CAP_CHARS, REPR_CAP_CHARS, run
 
 SUCCESS_KEYS = {"stdout", "stderr", "value", "truncated", "durationMs", "tableKind"}
@@ -622,11 +623,42 @@ def test_picking_from_an_empty_selection_says_so(pick: str) -> None:
     df = pd.DataFrame({"City": ["United States, Los Angeles", "Canada, Saskatoon"], "Passengers": [20, 7]})
     program = f'answer = df[df["City"] == "Los Angeles"]["Passengers"]{pick}'
     message = error_of(run(program, {"df": df}))["message"]
-    assert "most likely the selection it picks from is empty: no row matched the condition" in message
-    # Numpy says when the array is not empty: then the note is not given.
-    message = error_of(run('answer = df["Passengers"].values[5]', {"df": df}))["message"]
-    assert message.startswith("IndexError: index 5 is out of bounds for axis 0 with size 2")
-    assert "selection it picks from is empty" not in message
+    assert "(the selection it picks from is empty: no row matched the condition" in message
+
+
+def test_picking_past_the_end_of_a_selection_says_how_many_it_holds() -> None:
+    df = pd.DataFrame({"Name": ["Fairfield", "Waverley", "No.1"], "Built": [1847, 1849, 1880]})
+    # One row matched: the second is asked for (the row after it was meant, most likely).
+    message = error_of(run('answer = df[df["Name"] == "Fairfield"].iloc[1]["Name"]', {"df": df}))["message"]
+    assert message.startswith("IndexError: single positional indexer is out-of-bounds (")
+    assert (
+        "the selection it picks from holds 1 row, so position 1 is past its end: positions count from 0"
+        in message
+    )
+    assert "empty" not in message
+    message = error_of(run('answer = df["Built"].values[5]', {"df": df}))["message"]
+    assert message.startswith("IndexError: index 5 is out of bounds for axis 0 with size 3 (")
+    assert "holds 3 values, so position 5 is past its end" in message
+    message = error_of(run('answer = df["Built"].iloc[-4]', {"df": df}))["message"]
+    assert "holds 3 values, so position -4 is past its end" in message
+    message = error_of(run("answer = df.iloc[:, 2].tolist()", {"df": df}))["message"]
+    assert "holds 2 columns, so position 2 is past its end" in message
+    # Several values where .item() takes one.
+    message = error_of(run('answer = df[df["Built"] > 1848]["Name"].item()', {"df": df}))["message"]
+    assert message.startswith("ValueError: can only convert an array of size 1 to a Python scalar (")
+    assert "the selection it picks from holds 2 values, not one: pick the one asked for" in message
+
+
+def test_picking_from_a_selection_no_text_condition_matched_names_the_condition() -> None:
+    df = build_frame(
+        {"columns": [["City"], ["Passengers"]], "index": [], "values": [["United States, Los Angeles", "20"]]}
+    )
+    message = error_of(run('answer = df[df["City"] == "Los Angeles"]["Passengers"].iloc[0]', {"df": df}))[
+        "message"
+    ]
+    assert "the selection it picks from is empty: no row matched the condition" in message
+    said = "df['City'] == 'Los Angeles' matched no row; cells of 'City' that contain it: "
+    assert said + "'United States, Los Angeles'" in message
 
 
 def test_comparing_a_text_column_with_a_number_names_the_column_and_shows_its_cells() -> None:

@@ -600,6 +600,34 @@ def _one_value_note(exc: BaseException) -> str:
     )
 
 
+def _position_key_note(exc: BaseException) -> str:
+    """How to pick a value by position, when ``series[k]`` (``k`` a whole number) failed on a Series whose
+    labels are no numbers (a row or column read from a table is labelled by its headers; pandas reads
+    ``[k]`` as a label); else ``""``."""
+    pd = sys.modules.get("pandas")
+    if not isinstance(exc, KeyError) or pd is None or len(exc.args) != 1 or type(exc.args[0]) is not int:
+        return ""
+    tb = exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        try:
+            owner, key = frame.f_locals.get("self"), frame.f_locals.get("key")
+            if frame.f_code.co_name == "__getitem__" and isinstance(owner, pd.Series) and type(key) is int:
+                labels = owner.index[:3].tolist()
+                if not labels or any(type(lv) is int for lv in labels):
+                    return ""
+                more = f" and {len(owner) - 3} more" if len(owner) > 3 else ""
+                return (
+                    f"[{key}] reads the label {key}, but this Series is labelled "
+                    f"{', '.join(_capped_repr(lv)[:60] for lv in labels)}{more}, not numbered: .iloc[{key}] "
+                    "picks by position (.iloc[0] the first value, .iloc[-1] the last)"
+                )
+        except Exception:  # a note is never worth an error of its own
+            return ""
+        tb = tb.tb_next
+    return ""
+
+
 # Python's error for an order comparison (or max, min, sort) between cell text and a number.
 _TEXT_VS_NUMBER = re.compile(r"not supported between instances of '(str|int|float)' and '(str|int|float)'")
 # Python's error for arithmetic with cell text ("1958*" - "1910", "12.5 km" / 2).
@@ -844,7 +872,13 @@ def _failure(
         }
     message, tb_text = _format_error(exc)
     hint = _header_hint(exc, namespace) if namespace is not None else ""
-    hint = call_note(exc) or _empty_pick_note(exc) or _setting_note(exc, namespace) or hint
+    hint = (
+        call_note(exc)
+        or _empty_pick_note(exc)
+        or _position_key_note(exc)
+        or _setting_note(exc, namespace)
+        or hint
+    )
     if not hint and namespace is not None:
         hint = _text_column_note(exc, namespace, _program_text(code))
     hint = hint or _combined_rows_note(exc, code) or _truth_value_note(exc, _program_text(code))

@@ -649,6 +649,18 @@ def test_picking_past_the_end_of_a_selection_says_how_many_it_holds() -> None:
     assert "the selection it picks from holds 2 values, not one: pick the one asked for" in message
 
 
+def test_a_number_in_brackets_on_a_series_with_header_labels_says_iloc_picks_by_position() -> None:
+    df = pd.DataFrame({"2013": [12.5, 3.0], "2014": [13.0, 4.0]}, index=["men", "women"])
+    message = error_of(run('value = df.loc["men"]\nanswer = value[0]', {"df": df}))["message"]
+    assert message.startswith("KeyError: 0 (")
+    assert (
+        "[0] reads the label 0, but this Series is labelled '2013', '2014', not numbered: .iloc[0]" in message
+    )
+    # A Series numbered by its labels has no such note: there the label is what was asked for.
+    numbered = pd.Series([1, 2], index=[10, 20])
+    assert "not numbered" not in error_of(run("answer = s[0]", {"s": numbered}))["message"]
+
+
 def test_picking_from_a_selection_no_text_condition_matched_names_the_condition() -> None:
     df = build_frame(
         {"columns": [["City"], ["Passengers"]], "index": [], "values": [["United States, Los Angeles", "20"]]}

@@ -537,9 +537,11 @@ _AMBIGUOUS_TRUTH = re.compile(r"The truth value of a (?:Series|DataFrame) is amb
 _LOGIC_WORDS = re.compile(r"\b(?:and|or|not)\b")
 
 
-def _truth_value_note(exc: BaseException, code: str) -> str:
+def _truth_value_note(exc: BaseException, code: str, namespace: Mapping[str, Any] | None = None) -> str:
     """How to test conditions on rows, when a column's comparison (one True or False per row) stood where
-    Python wants one: ``and``/``or``/``not`` between conditions, or an ``if`` on one; else ``""``."""
+    Python wants one: ``and``/``or``/``not`` between conditions, or an ``if`` on one; or, when the Series
+    tested is labelled otherwise than the rows of the program's tables (a comparison of two rows, or two
+    columns, each read whole), how to read one value on each side; else ``""``."""
     if not isinstance(exc, ValueError) or not _AMBIGUOUS_TRUTH.search(str(exc)):
         return ""
     frames = _user_frames(exc.__traceback__)
@@ -550,11 +552,42 @@ def _truth_value_note(exc: BaseException, code: str) -> str:
             "one: join conditions with & or | and negate with ~, each condition in parentheses, "
             'df[(df["col1"] == value1) & (df["col2"] > value2)]'
         )
+    labels = _tested_labels(exc, namespace)
+    if labels:
+        return (
+            f"the comparison gives one True or False for each of {labels}: each side is several values "
+            "(a row or a column read whole), but an if takes one: read the one value meant on each side, "
+            "df.loc[row_path, column_path], then compare"
+        )
     return (
         "a condition on a column gives one True or False per row, but an if (or a comparison of two "
         "tables) takes one: select rows with it, df[condition], or test .any() (some row) or .all() (every "
         "row)"
     )
+
+
+def _tested_labels(exc: BaseException, namespace: Mapping[str, Any] | None) -> str:
+    """The labels of the Series whose truth value was asked, shown, when they are not the row labels of a
+    table of the program's namespace (where it would be a condition on rows); else ``""``."""
+    pd = sys.modules.get("pandas")
+    tb, tested = exc.__traceback__, None
+    while tb is not None:
+        owner = tb.tb_frame.f_locals.get("self") if tb.tb_frame.f_code.co_name == "__bool__" else None
+        if pd is not None and isinstance(owner, pd.Series):
+            tested = owner
+        tb = tb.tb_next
+    if pd is None or tested is None or namespace is None:
+        return ""
+    try:
+        tables = [v for v in namespace.values() if isinstance(v, pd.DataFrame)]
+        if not tables or any(
+            len(t.index) == len(tested.index) and t.index.equals(tested.index) for t in tables
+        ):
+            return ""
+        shown = ", ".join(_capped_repr(lv)[:60] for lv in tested.index[:4].tolist())
+        return shown + (f" and {len(tested) - 4} more" if len(tested) > 4 else "")
+    except Exception:  # a note is never worth an error of its own
+        return ""
 
 
 # Python's (and older pandas') error for int() or float() of a Series or a DataFrame.
@@ -881,7 +914,7 @@ def _failure(
     )
     if not hint and namespace is not None:
         hint = _text_column_note(exc, namespace, _program_text(code))
-    hint = hint or _combined_rows_note(exc, code) or _truth_value_note(exc, _program_text(code))
+    hint = hint or _combined_rows_note(exc, code) or _truth_value_note(exc, _program_text(code), namespace)
     hint = hint or _many_as_one_note(exc) or _one_value_note(exc)
     held = _held_values_note(exc, namespace, _program_text(code)) if namespace is not None else ""
     hint = f"{hint}; {held}" if hint and held else hint or held

@@ -746,6 +746,26 @@ def test_a_condition_on_rows_where_python_wants_one_truth_value_says_how_to_test
     assert "per row" not in error_of(run('answer = int("x")', {"df": df}))["message"]
 
 
+def test_an_if_on_two_rows_read_whole_says_to_read_one_value_on_each_side() -> None:
+    df = pd.DataFrame({"2013": [12.5, 3.0], "2014": [13.0, 4.0]}, index=["men", "women"])
+    program = 'answer = "women" if df.loc["women"] > df.loc["men"] else "men"'
+    message = error_of(run(program, {"df": df}))["message"]
+    assert message.startswith("ValueError: The truth value of a Series is ambiguous")
+    assert (
+        "the comparison gives one True or False for each of '2013', '2014': each side is several values"
+        in message
+    )
+    assert message.endswith(
+        "read the one value meant on each side, df.loc[row_path, column_path], then compare)"
+    )
+    # The way the note gives works.
+    fixed = 'answer = "women" if df.loc["women", "2014"] > df.loc["men", "2014"] else "men"'
+    assert ok_value(run(fixed, {"df": df}))["value"]["json"] == "men"
+    # A condition on the table's rows keeps the note on conditions.
+    tested = error_of(run('if df["2013"] > 5:\n    answer = 1', {"df": df}))["message"]
+    assert tested.endswith("or test .any() (some row) or .all() (every row))")
+
+
 def test_a_column_method_on_one_value_says_it_is_one_value() -> None:
     df = pd.DataFrame({"Name": ["Fairfield", "No.1"], "Date built": ["1847", "1880"]})
     program = 'answer = df.loc[1, "Date built"].str.extract(r"(\\d+)")[0]'

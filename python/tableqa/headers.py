@@ -47,7 +47,11 @@ EXACT, NODE, PREFIX, PARTIAL = 0, 1, 2, 3
 
 
 class HeaderNotFound(LookupError):
-    """No header on the axis matches the path. The message lists close matches."""
+    """No header on the axis matches the path. The message lists close matches; ``path`` and ``axis`` (0
+    rows, 1 columns) say what was looked for, where known."""
+
+    path: tuple[object, ...] = ()
+    axis: int | None = None
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else "header not found"
@@ -289,7 +293,9 @@ def _not_found(keys: Sequence[Hashable], path: Path, axis: int) -> HeaderNotFoun
         msg += " Close matches: " + ", ".join(repr(c) for c in close) + "."
     sample = ", ".join(_show(k) for k in list(dict.fromkeys(keys))[:8])
     msg += f" The {word} headers are: {sample}{', ...' if len(keys) > 8 else ''}"
-    return HeaderNotFound(msg)
+    error = HeaderNotFound(msg)
+    error.path, error.axis = tuple(query), axis
+    return error
 
 
 def resolve_many(keys: Sequence[Hashable], path: Path | None, axis: int) -> list[HeaderMatch]:

@@ -26,6 +26,7 @@ from . import trace
 from .answer import is_pandas_like, normalize_answer
 from .apidoc import call_note
 from .chart import Chart
+from .headers import HeaderNotFound
 from .ops import columns_holding, show_key
 from .order import EXTRACT_NUMBER
 from .pathloc import bind_readers
@@ -794,20 +795,30 @@ def _header_hint(exc: BaseException, namespace: Mapping[str, Any]) -> str:
     (``df.loc["child"]`` where the row is ``("parent", "child")``). The hint names the header paths that
     hold the label, so that whoever reads the error (a person, or the model asked to repair its program)
     can write the full path.
+
+    A header path an Operation API found no header for (:class:`HeaderNotFound`) gets the labels of it that
+    are headers of the other axis: a path that mixes a row's labels and a column's.
     """
     pd = sys.modules.get("pandas")
-    if pd is None or not isinstance(exc, KeyError) or not exc.args:
+    if pd is None:
         return ""
-    key = exc.args[0]
+    # The axis the path was looked for on (0 rows, 1 columns), for a HeaderNotFound that says it.
+    looked_on = getattr(exc, "axis", None) if isinstance(exc, HeaderNotFound) else None
+    if looked_on in (0, 1):
+        key: object = tuple(getattr(exc, "path", ()))
+    elif isinstance(exc, KeyError) and exc.args:
+        key = exc.args[0]
+    else:
+        return ""
     wanted = [k for k in (key if isinstance(key, tuple) else (key,)) if isinstance(k, str) and k.strip()]
     hints: list[str] = []
     for name, value in list(namespace.items()):
         if name.startswith("_") or not isinstance(value, pd.DataFrame):
             continue
-        for axis, index in (("row", value.index), ("column", value.columns)):
-            if index.nlevels < 2 or len(index) > HINT_SCAN:
+        for number, (axis, index) in enumerate((("row", value.index), ("column", value.columns))):
+            if number == looked_on or len(index) > HINT_SCAN or (index.nlevels < 2 and looked_on is None):
                 continue
-            paths = [tuple(str(x) for x in p) for p in index]
+            paths = [tuple(str(x) for x in (p if isinstance(p, tuple) else (p,))) for p in index]
             for label in wanted:
                 folded = label.strip().casefold()
                 found = [p for p in paths if any(x.strip().casefold() == folded for x in p)]
@@ -815,8 +826,15 @@ def _header_hint(exc: BaseException, namespace: Mapping[str, Any]) -> str:
                     continue
                 shown = ", ".join(repr(p) for p in found[:HINT_PATHS])
                 more = f" and {len(found) - HINT_PATHS} more" if len(found) > HINT_PATHS else ""
-                hints.append(f"{label!r} is a {axis} header of {name} within the full path {shown}{more}")
-    return "; ".join(hints[:4])
+                within = f" within the full path {shown}{more}" if index.nlevels > 1 else ""
+                hints.append(f"{label!r} is a {axis} header of {name}{within}")
+    if hints and looked_on is not None:
+        hints = hints[:4]
+        hints.append(
+            "a header path holds the labels of one axis: give the row's labels and the column's apart, "
+            "as the function takes them"
+        )
+    return "; ".join(hints[:5])
 
 
 # A column name the table does not have, as pandas' KeyError (with its note) and the Operation APIs say it.

@@ -223,6 +223,37 @@ def test_a_key_error_on_hierarchical_headers_names_the_full_paths() -> None:
     )
 
 
+def test_a_header_path_with_labels_of_the_other_axis_names_where_they_stand() -> None:
+    df = build_frame(
+        {
+            "columns": [["2014"], ["2015"]],
+            "index": [["current", "medium companies", "50-99"], ["current", "large companies", "250-499"]],
+            "values": [["12.5", "13"], ["3", "4"]],
+        }
+    )
+    namespace = {"df": df, **tableqa.api_namespace()}
+    # A column path with a row's label in it: that label's full row paths, and that the two go apart.
+    program = 'answer = pct_change(df, ("2014", "medium companies"), ("2015", "medium companies"))'
+    message = error_of(run(program, dict(namespace)))["message"]
+    assert message.startswith("HeaderNotFound: No column header matches ('2014', 'medium companies').")
+    assert message.endswith(
+        "('medium companies' is a row header of df within the full path ('current', 'medium companies', "
+        "'50-99'); a header path holds the labels of one axis: give the row's labels and the column's apart, "
+        "as the function takes them)"
+    )
+    # A row path with a column's label in it: a flat column header is named as such.
+    message = error_of(
+        run('answer = pct_change(df, ("2014", "current"), "large companies", axis="rows")', dict(namespace))
+    )["message"]
+    assert "('2014' is a column header of df; a header path holds the labels of one axis" in message
+    # A path none of whose labels is a header of the other axis keeps the message alone.
+    message = error_of(run('answer = pct_change(df, ("2014", "nothing"), "2015")', dict(namespace)))[
+        "message"
+    ]
+    assert message.startswith("HeaderNotFound: No column header matches ('2014', 'nothing').")
+    assert "one axis" not in message
+
+
 def _survey() -> Any:
     pd = pytest.importorskip("pandas")
     rows = pd.MultiIndex.from_tuples(

@@ -573,7 +573,9 @@ def _tested_labels(exc: BaseException, namespace: Mapping[str, Any] | None) -> s
     pd = sys.modules.get("pandas")
     tb, tested = exc.__traceback__, None
     while tb is not None:
-        owner = tb.tb_frame.f_locals.get("self") if tb.tb_frame.f_code.co_name == "__bool__" else None
+        # pandas 3 raises in __bool__, pandas 2 (Pyodide's) in __nonzero__.
+        truth = tb.tb_frame.f_code.co_name in ("__bool__", "__nonzero__")
+        owner = tb.tb_frame.f_locals.get("self") if truth else None
         if pd is not None and isinstance(owner, pd.Series):
             tested = owner
         tb = tb.tb_next

@@ -677,8 +677,42 @@ def filter_rows(df: pd.DataFrame, column: Path, op: str, value: Any, *more: Any)
                     [("df", df)], test_value
                 )
                 trace.record_unmatched(said + detail)
+        elif df.shape[0] and not any(hits) and test_op in (">", ">=", "<", "<="):
+            unread = _unread_numbers(cells.tolist())
+            if unread:
+                shown = show_key(tuple(col) if isinstance(col, list) else col)
+                number = r'.str.extract(r"(-?\d+(?:\.\d+)?)")[0].astype(float)'
+                first = f'df[{shown}].str.replace(",", ""){number}'
+                trace.record_unmatched(
+                    f"filter_rows(df, {col!r}, {test_op!r}, {test_value!r}) matched no row: the cells of "
+                    f"{shown} hold several numbers each ({', '.join(map(repr, unread))}), which it "
+                    "does not read as one; compare the number meant, e.g. the first of each: "
+                    f"df[{first} {test_op} {test_value!r}]"
+                )
         keep = [k and h for k, h in zip(keep, hits, strict=True)]
     return df.iloc[[i for i, k in enumerate(keep) if k], :]
+
+
+# Cells shown in the note on a column whose cells hold several numbers.
+UNREAD_SHOWN = 2
+
+
+def _unread_numbers(cells: list[Any]) -> list[str]:
+    """Some cells of a column, when most of its non-blank cells are text that holds digits but reads as no
+    one number (a measure and its conversion, ``"10,080 ft\\n3072 m"``); else none.
+
+    Examples
+    --------
+    >>> _unread_numbers(["14,505 ft\\n4421 m", "10,080 ft\\n3072 m", ""])
+    ['14,505 ft\\n4421 m', '10,080 ft\\n3072 m']
+    >>> _unread_numbers(["113.6 m", "n/a", "12"])
+    []
+    """
+    texts = [x for x in cells if isinstance(x, str) and not is_blank_cell(x)]
+    unread = [x for x in texts if re.search(r"\d", x) and cell_number(x) is None]
+    if not texts or len(unread) * 2 <= len(texts):
+        return []
+    return list(dict.fromkeys(unread))[:UNREAD_SHOWN]
 
 
 def _word_hits(cells: list[Any], value: Any) -> list[bool]:

@@ -262,6 +262,33 @@ class TestFlatTableHelpers:
         # Times are no quantity with a unit: no number is read from them.
         assert filter_rows(df, "Time", ">", 3)["Name"].tolist() == []
 
+    def test_filter_rows_that_keeps_no_row_of_cells_with_several_numbers_says_how_to_take_one(self) -> None:
+        # A measure written with its conversion holds two numbers: no comparison reads it as one.
+        df = build_frame(
+            {
+                "columns": [["Peak"], ["Prominence"]],
+                "index": [],
+                "values": [["A", "10,080 ft\n3072 m"], ["B", "1,677 ft\n511 m"], ["C", "—"]],
+            }
+        )
+        trace.reset_cells()
+        assert filter_rows(df, "Prominence", ">", 10000).empty
+        (note,) = trace.recorded_unmatched()
+        assert note.startswith(
+            "filter_rows(df, 'Prominence', '>', 10000) matched no row: the cells of 'Prominence' hold "
+            "several numbers each ('10,080 ft\\n3072 m', '1,677 ft\\n511 m'), which it does not read as one; "
+            "compare the number meant, e.g. the first of each: df["
+        )
+        # The code it gives selects the row meant.
+        code = note.split("the first of each: ", 1)[1]
+        assert eval(code, {"df": df})["Peak"].tolist() == ["A"]
+        # Conditions that keep rows, and columns most of whose cells read as numbers, get no note.
+        heights = build_frame({"columns": [["H"]], "index": [], "values": [["113 m"], ["2 (3)"]]})
+        trace.reset_cells()
+        assert filter_rows(heights, "H", ">", 100)["H"].tolist() == ["113 m"]
+        assert filter_rows(heights, "H", ">", 500).empty
+        assert trace.recorded_unmatched() == []
+
     def test_filter_rows_rejects_bad_input(self, flat: pd.DataFrame) -> None:
         with pytest.raises(ValueError, match="op must be one of") as caught:
             filter_rows(flat, "gold", "~", 1)

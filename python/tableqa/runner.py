@@ -553,7 +553,13 @@ def _truth_value_note(exc: BaseException, code: str, namespace: Mapping[str, Any
             "one: join conditions with & or | and negate with ~, each condition in parentheses, "
             'df[(df["col1"] == value1) & (df["col2"] > value2)]'
         )
-    labels = _tested_labels(exc, namespace)
+    labels, count = _tested_labels(exc, namespace)
+    if count == 1:
+        return (
+            f"the comparison gives a Series of one True or False, labelled {labels}: each side is a Series "
+            "(a row or a column read whole), not a value, but an if takes one: read the value meant on each "
+            "side, df.loc[row_path, column_path], then compare"
+        )
     if labels:
         return (
             f"the comparison gives one True or False for each of {labels}: each side is several values "
@@ -567,9 +573,10 @@ def _truth_value_note(exc: BaseException, code: str, namespace: Mapping[str, Any
     )
 
 
-def _tested_labels(exc: BaseException, namespace: Mapping[str, Any] | None) -> str:
-    """The labels of the Series whose truth value was asked, shown, when they are not the row labels of a
-    table of the program's namespace (where it would be a condition on rows); else ``""``."""
+def _tested_labels(exc: BaseException, namespace: Mapping[str, Any] | None) -> tuple[str, int]:
+    """The labels of the Series whose truth value was asked, shown, and how many there are, when they are
+    not the row labels of a table of the program's namespace (where it would be a condition on rows); else
+    ``("", 0)``."""
     pd = sys.modules.get("pandas")
     tb, tested = exc.__traceback__, None
     while tb is not None:
@@ -580,17 +587,17 @@ def _tested_labels(exc: BaseException, namespace: Mapping[str, Any] | None) -> s
             tested = owner
         tb = tb.tb_next
     if pd is None or tested is None or namespace is None:
-        return ""
+        return "", 0
     try:
         tables = [v for v in namespace.values() if isinstance(v, pd.DataFrame)]
         if not tables or any(
             len(t.index) == len(tested.index) and t.index.equals(tested.index) for t in tables
         ):
-            return ""
+            return "", 0
         shown = ", ".join(_capped_repr(lv)[:60] for lv in tested.index[:4].tolist())
-        return shown + (f" and {len(tested) - 4} more" if len(tested) > 4 else "")
+        return shown + (f" and {len(tested) - 4} more" if len(tested) > 4 else ""), len(tested)
     except Exception:  # a note is never worth an error of its own
-        return ""
+        return "", 0
 
 
 # Python's (and older pandas') error for int() or float() of a Series or a DataFrame.

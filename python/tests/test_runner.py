@@ -792,6 +792,13 @@ def test_an_if_on_two_rows_read_whole_says_to_read_one_value_on_each_side() -> N
     # The way the note gives works.
     fixed = 'answer = "women" if df.loc["women", "2014"] > df.loc["men", "2014"] else "men"'
     assert ok_value(run(fixed, {"df": df}))["value"]["json"] == "men"
+    # Rows of one column each: one True or False, still in a Series.
+    one = df[["2013"]]
+    message = error_of(run('answer = 1 if one.loc["women"] > one.loc["men"] else 0', {"one": one}))["message"]
+    assert (
+        "the comparison gives a Series of one True or False, labelled '2013': each side is a Series"
+        in message
+    )
     # A condition on the table's rows keeps the note on conditions.
     tested = error_of(run('if df["2013"] > 5:\n    answer = 1', {"df": df}))["message"]
     assert tested.endswith("or test .any() (some row) or .all() (every row))")

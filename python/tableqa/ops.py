@@ -30,7 +30,7 @@ from .headers import (
     resolve_many,
     resolve_one,
 )
-from .text import is_blank_cell, label_key, parse_number
+from .text import EXTRACT_NUMBER, is_blank_cell, label_key, parse_number
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -681,8 +681,7 @@ def filter_rows(df: pd.DataFrame, column: Path, op: str, value: Any, *more: Any)
             unread = _unread_numbers(cells.tolist())
             if unread:
                 shown = show_key(tuple(col) if isinstance(col, list) else col)
-                number = r'.str.extract(r"(-?\d+(?:\.\d+)?)")[0].astype(float)'
-                first = f'df[{shown}].str.replace(",", ""){number}'
+                first = f'df[{shown}].str.replace(",", ""){EXTRACT_NUMBER}'
                 trace.record_unmatched(
                     f"filter_rows(df, {col!r}, {test_op!r}, {test_value!r}) matched no row: the cells of "
                     f"{shown} hold several numbers each ({', '.join(map(repr, unread))}), which it "

@@ -27,7 +27,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from .ops import show_key
-from .text import is_blank_cell
+from .text import EXTRACT_NUMBER, is_blank_cell
 
 __all__ = ["ORDER_METHODS", "ORDER_TESTER", "leading_number", "order_tester"]
 
@@ -46,8 +46,6 @@ DATE_PROBE = 200
 _BARE_NUMBER = re.compile(r"\s*-?\d+(?:\.\d+)?\s*")
 # A number at the start of a cell: sign, digits with or without thousands commas, decimals.
 _LEADING = re.compile(r"\s*([-+\u2212]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d)")
-# How a note takes the first number out of a column of cell text (this check's and the runner's notes).
-EXTRACT_NUMBER = r'.str.extract(r"(-?\d+(?:\.\d+)?)")[0].astype(float)'
 
 
 def leading_number(text: str) -> float | None:

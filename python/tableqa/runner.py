@@ -18,7 +18,7 @@ import sys
 import time
 import traceback
 from collections.abc import Iterator, Mapping
-from types import CodeType, TracebackType
+from types import CodeType, FrameType, TracebackType
 from typing import Any
 
 from . import qa as qa_module
@@ -28,9 +28,9 @@ from .apidoc import call_note
 from .chart import Chart
 from .headers import HeaderNotFound
 from .ops import columns_holding, show_key
-from .order import EXTRACT_NUMBER
 from .pathloc import bind_readers
 from .source import parse_program
+from .text import EXTRACT_NUMBER
 
 __all__ = [
     "ANSWER_CAP_BYTES",
@@ -455,6 +455,15 @@ EMPTY_NOTE = (
 MAYBE_EMPTY_NOTE = "most likely " + EMPTY_NOTE
 
 
+def _raising_frames(exc: BaseException) -> list[FrameType]:
+    """The frames an exception passed through, from the program's down to where it was raised."""
+    tb, frames = exc.__traceback__, []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    return frames
+
+
 def _picked_from(exc: BaseException) -> tuple[int, int | None, str] | None:
     """The size of the selection a failed pick read from, the position asked for (None for ``.item()``)
     and what its items are (rows, columns or values), read from numpy's message or from the pandas call
@@ -463,11 +472,7 @@ def _picked_from(exc: BaseException) -> tuple[int, int | None, str] | None:
     if found:
         return int(found.group(2)), int(found.group(1)), "value"
     pd = sys.modules.get("pandas")
-    tb, frames = exc.__traceback__, []
-    while tb is not None:
-        frames.append(tb.tb_frame)
-        tb = tb.tb_next
-    for frame in reversed(frames[-3:]):
+    for frame in reversed(_raising_frames(exc)[-3:]):
         try:
             owner = frame.f_locals.get("self")
             if pd is None or owner is None:
@@ -578,14 +583,12 @@ def _tested_labels(exc: BaseException, namespace: Mapping[str, Any] | None) -> t
     not the row labels of a table of the program's namespace (where it would be a condition on rows); else
     ``("", 0)``."""
     pd = sys.modules.get("pandas")
-    tb, tested = exc.__traceback__, None
-    while tb is not None:
+    tested = None
+    for frame in _raising_frames(exc):
         # pandas 3 raises in __bool__, pandas 2 (Pyodide's) in __nonzero__.
-        truth = tb.tb_frame.f_code.co_name in ("__bool__", "__nonzero__")
-        owner = tb.tb_frame.f_locals.get("self") if truth else None
+        owner = frame.f_locals.get("self") if frame.f_code.co_name in ("__bool__", "__nonzero__") else None
         if pd is not None and isinstance(owner, pd.Series):
             tested = owner
-        tb = tb.tb_next
     if pd is None or tested is None or namespace is None:
         return "", 0
     try:
@@ -650,9 +653,7 @@ def _position_key_note(exc: BaseException) -> str:
     pd = sys.modules.get("pandas")
     if not isinstance(exc, KeyError) or pd is None or len(exc.args) != 1 or type(exc.args[0]) is not int:
         return ""
-    tb = exc.__traceback__
-    while tb is not None:
-        frame = tb.tb_frame
+    for frame in _raising_frames(exc):
         try:
             owner, key = frame.f_locals.get("self"), frame.f_locals.get("key")
             if frame.f_code.co_name == "__getitem__" and isinstance(owner, pd.Series) and type(key) is int:
@@ -667,7 +668,6 @@ def _position_key_note(exc: BaseException) -> str:
                 )
         except Exception:  # a note is never worth an error of its own
             return ""
-        tb = tb.tb_next
     return ""
 
 

@@ -43,6 +43,10 @@ _NUMBER_RE = re.compile(r"^(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+)(?:[eE]
 _CURRENCY = "$\u20ac\u00a3\u00a5"
 
 
+# How a note takes the first number out of a column of cell text (the runtime's notes, in ops, order, runner).
+EXTRACT_NUMBER = r'.str.extract(r"(-?\d+(?:\.\d+)?)")[0].astype(float)'
+
+
 def is_blank_cell(text: str) -> bool:
     """Tell whether a cell's text stands for a missing value.
 

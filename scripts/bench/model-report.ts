@@ -192,23 +192,44 @@ export function records(dir: string, ids: ReadonlySet<string>): QuestionRecord[]
   return [...byId.values()]
 }
 
-export const DEFAULT_SAMPLE: [DatasetId, number][] = [
-  ['wikitq', 50],
-  ['hitab', 50],
-  ['aitqa', 25],
-  ['spider', 25]
+/** Part of a sample: the questions of one dataset's dev split from `offset` (0-based), `count` of them. */
+export type SamplePart = { dataset: DatasetId; offset: number; count: number }
+
+export const DEFAULT_SAMPLE: SamplePart[] = [
+  { dataset: 'wikitq', offset: 0, count: 50 },
+  { dataset: 'hitab', offset: 0, count: 50 },
+  { dataset: 'aitqa', offset: 0, count: 25 },
+  { dataset: 'spider', offset: 0, count: 25 }
 ]
 
-/** `wikitq:50,hitab:50,…`; `--limit N` alone sets the WikiTQ and HiTab counts of the default sample. */
-export function sampleOf(spec: string | undefined, limit: number | undefined): [DatasetId, number][] {
+/** How a part is written on the command line and in a run's record: `50` (the first 50) or `26-50`. */
+export function partRange(part: SamplePart): string {
+  return part.offset === 0 ? String(part.count) : `${part.offset + 1}-${part.offset + part.count}`
+}
+
+/** A part's questions of the split, in order. */
+export function partQuestions<Q>(part: SamplePart, questions: readonly Q[]): Q[] {
+  return questions.slice(part.offset, part.offset + part.count)
+}
+
+/**
+ * `wikitq:50,hitab:50,…` (the first 50 of each) or `wikitq:26-50` (questions 26 to 50, counted from 1, so
+ * that the second half of a sample can be asked on its own); `--limit N` alone sets the WikiTQ and HiTab
+ * counts of the default sample.
+ */
+export function sampleOf(spec: string | undefined, limit: number | undefined): SamplePart[] {
   if (spec === undefined)
-    return DEFAULT_SAMPLE.map(([d, c]) => [d, limit !== undefined && (d === 'wikitq' || d === 'hitab') ? limit : c] as [DatasetId, number])
+    return DEFAULT_SAMPLE.map((p) =>
+      limit !== undefined && (p.dataset === 'wikitq' || p.dataset === 'hitab') ? { ...p, count: limit } : p
+    )
   return spec.split(',').map((part) => {
-    const [name, count] = part.split(':')
+    const [name, range] = part.split(':')
     const dataset = DATASETS.find((d) => d === name?.trim())
-    const k = Number(count)
-    if (dataset === undefined || !Number.isInteger(k) || k < 1)
-      throw new Error(`--sample: '${part}' is not DATASET:COUNT (datasets: ${DATASETS.join(', ')})`)
-    return [dataset, k]
+    const m = /^\s*(?:(\d+)\s*-\s*)?(\d+)\s*$/.exec(range ?? '')
+    const first = m === null ? NaN : m[1] === undefined ? 1 : Number(m[1])
+    const last = m === null ? NaN : Number(m[2])
+    if (dataset === undefined || !Number.isInteger(first) || !Number.isInteger(last) || first < 1 || last < first)
+      throw new Error(`--sample: '${part}' is not DATASET:COUNT or DATASET:FIRST-LAST (datasets: ${DATASETS.join(', ')})`)
+    return { dataset, offset: first - 1, count: last - first + 1 }
   })
 }

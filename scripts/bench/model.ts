@@ -5,7 +5,7 @@
  * It loads the model in its own engine process, as the app does, and answers a fixed sample through the
  * evaluation (the app's prompt, sampling, extraction, CPython execution and official scoring): by default
  * the first 50 WikiTQ dev, 50 HiTab dev, 25 AIT-QA dev and 25 Spider dev questions (`--limit N` sets the
- * WikiTQ and HiTab counts, `--sample` all of them). Without --model it runs the built-in endpoint's model
+ * WikiTQ and HiTab counts, `--sample` all of them, or a range: `wikitq:26-50`). Without --model it runs the built-in endpoint's model
  * from the data folder (`npm run setup:model`). With --keep DIR the question logs and every engine request's
  * timings (DIR/engine.jsonl) stay in DIR, and the same command run again there asks only the questions not
  * answered yet and reports over all of them, so a run can span sittings. `--repair` (on by default, as the
@@ -67,7 +67,19 @@ import { openFileStore } from '../../src/main/services/store/store'
 import type { Result } from '../../src/shared/result'
 import { DEFAULT_SELECTION } from '../../src/shared/settings'
 import { measureLogprobCost } from './model-logprobs'
-import { anyRight, calibration, eaWith, missKinds, pct, programs, records, sampleOf, timing } from './model-report'
+import {
+  anyRight,
+  calibration,
+  eaWith,
+  missKinds,
+  partQuestions,
+  partRange,
+  pct,
+  programs,
+  records,
+  sampleOf,
+  timing
+} from './model-report'
 
 const TEMPERATURE = 0.7
 
@@ -329,15 +341,18 @@ export async function run(args: string[]): Promise<SuiteResult> {
 
     const runs: { name: string; summary: RunSummary; records: QuestionRecord[] }[] = []
     host.logging = true
-    for (const [dataset, count] of sample) {
+    for (const part of sample) {
+      const { dataset, offset, count } = part
       const dir = join(out, `${dataset}-dev`)
-      console.error(`${dataset} dev: the first ${count} questions (logs in ${dir})`)
+      const which = offset === 0 ? `the first ${count} questions` : `questions ${partRange(part)}`
+      console.error(`${dataset} dev: ${which} (logs in ${dir})`)
       const summary = await evaluate({
         dataset,
         split: 'dev',
         source: { client, label: 'builtin' },
         n,
         temperature: TEMPERATURE,
+        ...(offset === 0 ? {} : { offset }),
         limit: count,
         apis: 'full',
         tableRepr: 'multiindex',
@@ -351,11 +366,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
         progress: true,
         ...(values.data === undefined ? {} : { data: values.data })
       })
-      const ids = new Set(
-        loadDataset(dataset, 'dev', resolveDataDir(values.data))
-          .questions.slice(0, count)
-          .map((q) => q.id)
-      )
+      const ids = new Set(partQuestions(part, loadDataset(dataset, 'dev', resolveDataDir(values.data)).questions).map((q) => q.id))
       runs.push({ name: dataset, summary, records: records(dir, ids) })
     }
     host.logging = false
@@ -445,7 +456,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
         sampling: {
           n,
           temperature: TEMPERATURE,
-          sample: Object.fromEntries(sample),
+          sample: Object.fromEntries(sample.map((p) => [p.dataset, partRange(p)])),
           apis: 'full',
           select,
           repair,

@@ -30,7 +30,7 @@ import { createCPythonExecutor } from '../../src/main/services/python/cpython-ex
 import { programAtRound } from '../../src/shared/ask'
 import type { SelectionMode } from '../../src/shared/model'
 import { DEFAULT_SELECTION } from '../../src/shared/settings'
-import { anyRight, eaWith, programs, records, sampleOf } from './model-report'
+import { anyRight, eaWith, partQuestions, partRange, programs, records, sampleOf, type SamplePart } from './model-report'
 
 /**
  * A logged question's candidates as the runner takes them: the program to run and its log-probability; the
@@ -89,22 +89,23 @@ export async function run(args: string[]): Promise<SuiteResult> {
   const held = readdirSync(keep).filter((d) => DATASETS.some((ds) => d === `${ds}-dev`) && existsSync(join(keep, d, 'questions.jsonl')))
   if (held.length === 0) throw new Error(`${keep} holds no question logs (DATASET-dev/questions.jsonl)`)
   const dataDir = resolveDataDir(values.data)
-  const sample: [DatasetId, number][] =
+  const sample: SamplePart[] =
     values.sample === undefined
       ? held.map((d) => {
           const ds = d.replace(/-dev$/, '') as DatasetId
-          return [ds, loadDataset(ds, 'dev', dataDir).questions.length]
+          return { dataset: ds, offset: 0, count: loadDataset(ds, 'dev', dataDir).questions.length }
         })
       : sampleOf(values.sample, undefined)
   const out = resolve(values.out ?? mkdtempSync(join(tmpdir(), 'tableqa-replay-')))
   const metrics: Record<string, number> = {}
   const details: Record<string, { logged: Figures; replayed: Figures }> = {}
   const all = { logged: [] as QuestionRecord[], replayed: [] as QuestionRecord[] }
-  for (const [ds, count] of sample) {
+  for (const part of sample) {
+    const ds = part.dataset
     const folder = join(keep, `${ds}-dev`)
     if (!existsSync(join(folder, 'questions.jsonl'))) throw new Error(`${keep} has no log of ${ds} dev questions`)
     const dataset = loadDataset(ds, 'dev', dataDir)
-    const ids = new Set(dataset.questions.slice(0, count).map((q) => q.id))
+    const ids = new Set(partQuestions(part, dataset.questions).map((q) => q.id))
     const logged = records(folder, ids)
     const byId = new Map(logged.map((r) => [r.id, r]))
     // Only the questions the run answered are replayed and compared.
@@ -122,7 +123,7 @@ export async function run(args: string[]): Promise<SuiteResult> {
     const dir = join(out, `${ds}-dev`)
     try {
       await runEval({
-        dataset: { ...dataset, questions: dataset.questions.slice(0, count).filter((q) => asked.has(q.id)) },
+        dataset: { ...dataset, questions: partQuestions(part, dataset.questions).filter((q) => asked.has(q.id)) },
         source,
         executor,
         gold: goldQuery(executor),
@@ -150,7 +151,17 @@ export async function run(args: string[]): Promise<SuiteResult> {
   metrics['logged_ran_pct'] = total.logged.ranPct
   metrics['replay_ea_vote_pct'] = total.replayed.eaVotePct
   metrics['logged_ea_vote_pct'] = total.logged.eaVotePct
-  return { metrics, details: { keep, out, sample, ...(rounds === undefined ? {} : { rounds }), datasets: details, total } }
+  return {
+    metrics,
+    details: {
+      keep,
+      out,
+      sample: Object.fromEntries(sample.map((p) => [p.dataset, partRange(p)])),
+      ...(rounds === undefined ? {} : { rounds }),
+      datasets: details,
+      total
+    }
+  }
 }
 
 function snake(name: string): string {

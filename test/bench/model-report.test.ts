@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import type { CandidateRecord, QuestionRecord } from '../../src/main/services/eval/types'
-import { agreementOf, anyRight, calibration, eaWith, missKinds, pickWith, programs } from '../../scripts/bench/model-report'
+import {
+  agreementOf,
+  anyRight,
+  calibration,
+  eaWith,
+  missKinds,
+  partQuestions,
+  partRange,
+  pickWith,
+  programs,
+  sampleOf
+} from '../../scripts/bench/model-report'
 
 const c = (answer: string | null, correct: boolean, logprob: number, extra: Partial<CandidateRecord> = {}): CandidateRecord => ({
   program: answer === null ? 'fail' : `answer = ${answer}`,
@@ -117,5 +128,29 @@ describe('what the model bench reports from its logs', () => {
       ]
     })
     expect(programs(records).rounds).toEqual([])
+  })
+})
+
+describe('which questions a bench sample holds', () => {
+  it('reads counts, ranges counted from 1 and the default', () => {
+    expect(sampleOf('wikitq:50,hitab:26-50', undefined)).toEqual([
+      { dataset: 'wikitq', offset: 0, count: 50 },
+      { dataset: 'hitab', offset: 25, count: 25 }
+    ])
+    expect(sampleOf(undefined, 10).map((p) => [p.dataset, p.count])).toEqual([
+      ['wikitq', 10],
+      ['hitab', 10],
+      ['aitqa', 25],
+      ['spider', 25]
+    ])
+    const part = sampleOf('aitqa:3-4', undefined)[0]
+    expect(part && partQuestions(part, ['q1', 'q2', 'q3', 'q4', 'q5'])).toEqual(['q3', 'q4'])
+    expect(part && partRange(part)).toBe('3-4')
+    expect(partRange({ dataset: 'wikitq', offset: 0, count: 7 })).toBe('7')
+  })
+
+  it('refuses what is no count or range of a known dataset', () => {
+    for (const bad of ['wikitq', 'wikitq:0', 'wikitq:5-3', 'wikitq:0-4', 'nope:5', 'hitab:a-b', 'hitab:2.5'])
+      expect(() => sampleOf(bad, undefined), bad).toThrow(/--sample/)
   })
 })

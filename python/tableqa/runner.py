@@ -25,6 +25,7 @@ from . import qa as qa_module
 from . import trace
 from .answer import is_pandas_like, normalize_answer
 from .apidoc import call_note
+from .asked import as_asked
 from .chart import Chart
 from .headers import HeaderNotFound
 from .ops import columns_holding, show_key
@@ -374,7 +375,8 @@ def _all_missing(values: object) -> bool:
 
 def program_value(code: str, namespace: dict[str, Any]) -> object:
     """Run a program in ``namespace`` as :func:`run` does and return its answer: the value of its last
-    expression, else its ``answer`` variable (None when it has neither).
+    expression, else its ``answer`` variable (None when it has neither), in the form its question asks
+    for (:func:`tableqa.asked.as_asked`: a difference without a sign).
 
     Raises what the program raises, and ``TypeError`` when the answer is code (a function never called).
     The evaluation's wrapper runs its programs through this too, so both read answers the same way.
@@ -400,7 +402,7 @@ def program_value(code: str, namespace: dict[str, Any]) -> object:
             "the answer is a function, not a value: call it and set answer to what it returns, or compute "
             "the value without a function"
         )
-    return value
+    return as_asked(value)
 
 
 def _is_code(value: object) -> bool:

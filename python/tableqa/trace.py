@@ -9,8 +9,8 @@ lookup or aggregation read, and the answer normaliser reports them. A condition 
 empty or zero, where it most often means the value was written differently from the cells; so is
 arithmetic between two selections that share no row label, which gives only NaN
 (:func:`tableqa.pathloc.arith_test`). Readings
-(``.loc["services", "men"] read as header paths: …``) are recorded where they are made and reported with
-every answer, so that whoever reads the answer knows what it rests on.
+(``.loc["services", "men"] read as header paths: …``, or a difference read as a size) are recorded where
+they are made and reported with every answer, so that whoever reads the answer knows what it rests on.
 
 The question a program answers is kept here too (:func:`set_question`, set by the runner for each
 program): where a label of the program names several headers of the table, the one whose own labels the
@@ -82,10 +82,11 @@ def recorded_unmatched() -> list[str]:
     return list(_unmatched)
 
 
-def record_reading(text: str) -> None:
+def record_reading(text: str, *, of_answer: bool = False) -> None:
     """Remember how the runtime read words of the program that pandas would have refused, said in one line
-    (repeats and those past ``MAX_READINGS`` ignored)."""
-    if text not in _readings and len(_readings) < MAX_READINGS:
+    (repeats and those past ``MAX_READINGS`` ignored), or, with ``of_answer``, how it read the answer itself
+    as its question asks for it (:mod:`tableqa.asked`; kept even past the cap, as the answer changed)."""
+    if text not in _readings and (of_answer or len(_readings) < MAX_READINGS):
         _readings.append(text)
 
 

@@ -434,6 +434,32 @@ def test_a_label_under_several_parents_reads_the_one_the_question_names_and_says
     assert "'total' names 2 column headers" in error_of(run(program, {"df": df}))["message"]
 
 
+def test_a_difference_asked_without_direction_is_answered_as_a_size() -> None:
+    df = pd.DataFrame({"Team": ["Ards", "Bangor"], "Points": [12, 32]})
+    program = (
+        'answer = df.loc[df.Team == "Ards", "Points"].item() - df.loc[df.Team == "Bangor", "Points"].item()'
+    )
+    question = "What is the difference in points between Ards and Bangor?"
+    out = ok_value(run(program, {"df": df}, question=question))
+    assert out["value"]["json"] == 20
+    assert out["readings"] == ["the question asks for a difference, which is a size: -20 is read as 20"]
+    # A one-value Series (two selections subtracted with .values) and a float keep their kind.
+    series = 'df.loc[df.Team == "Ards", "Points"].reset_index(drop=True) - 32.5'
+    out = ok_value(run(series, {"df": df}, question=question))
+    assert out["value"]["type"] == "Series"
+    assert out["value"]["json"]["items"][0]["value"] == 20.5
+    assert out["readings"] == ["the question asks for a difference, which is a size: -20.5 is read as 20.5"]
+    # A change keeps its sign, as does anything that is not one number: text, several values, a positive one.
+    out = ok_value(run(program, {"df": df}, question="How did the points change from Ards to Bangor?"))
+    assert out["value"]["json"] == -20
+    assert "readings" not in out
+    for other in ('"-20"', "df.Points - 40", "20", "True"):
+        out = ok_value(run(other, {"df": df}, question=question))
+        assert "readings" not in out, other
+    # The question is one program's: the next run without one keeps the sign.
+    assert ok_value(run(program, {"df": df}))["value"]["json"] == -20
+
+
 def test_a_short_series_read_from_a_table_names_the_cell_of_each_value() -> None:
     df = _survey()
     ns = {"df": df, **tableqa.api_namespace()}

@@ -34,7 +34,8 @@ export type PythonOutput = {
   unmatched?: string[]
   /**
    * How the runtime read words of the program that pandas refused (`.loc['services', 'men'] read as header
-   * paths: …`, text that no cell equals read as the cells that hold it as words): what the answer rests on.
+   * paths: …`, text that no cell equals read as the cells that hold it as words), and the answer as its question
+   * asks for it (a difference as a size): what the answer rests on.
    */
   readings?: string[]
 }

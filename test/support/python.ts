@@ -12,17 +12,18 @@ if payload.get("table") is not None:
     ns["df"] = tableqa.build_frame(payload["table"])
 for name, table in (payload.get("named") or {}).items():
     ns[name] = tableqa.build_frame(table)
-print(json.dumps(tableqa.run(payload["code"], ns)))
+print(json.dumps(tableqa.run(payload["code"], ns, payload.get("question"))))
 `
 
 export function pandasAvailable(): boolean {
   return spawnSync('python3', ['-c', 'import pandas'], { encoding: 'utf8' }).status === 0
 }
 
-export function runPython(code: string, table: unknown = null, named: Record<string, unknown> = {}): PythonRunResult {
+/** `question`: the question the program answers, as the executor passes it (the runtime reads some words by it). */
+export function runPython(code: string, table: unknown = null, named: Record<string, unknown> = {}, question?: string): PythonRunResult {
   const root = join(import.meta.dirname, '..', '..')
   const out = spawnSync('python3', ['-c', HOST], {
-    input: JSON.stringify({ code, table, named }),
+    input: JSON.stringify({ code, table, named, ...(question === undefined ? {} : { question }) }),
     encoding: 'utf8',
     env: { ...process.env, PYTHONPATH: join(root, 'python') }
   })

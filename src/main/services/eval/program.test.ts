@@ -24,6 +24,23 @@ describe.runIf(pandasAvailable())('the evaluation wrapper (CPython with pandas)'
     expect(shaped('answer = "Oslo"\nprint("hi")')).toEqual({ kind: 'scalar', value: 'Oslo' })
     expect(shaped('x = 1')).toEqual({ kind: 'none' })
   })
+  it('reads the answer as its question asks for it, as the runner does: a difference as a size', () => {
+    const code = 'int(df.Gold[1]) - int(df.Gold[0])'
+    const asked = (question?: string): unknown => {
+      const r = runPython(wrapProgram(code), TABLE, {}, question)
+      if (!r.ok) throw new Error(r.error.message)
+      return { answer: readShaped(r.value.value?.json), readings: r.value.readings }
+    }
+    expect(asked('What is the difference in gold medals between Norway and Germany?')).toEqual({
+      answer: { kind: 'scalar', value: 4 },
+      readings: ['the question asks for a difference, which is a size: -4 is read as 4']
+    })
+    expect(asked('How did the gold count change from Norway to Germany?')).toEqual({
+      answer: { kind: 'scalar', value: -4 },
+      readings: undefined
+    })
+    expect(asked()).toEqual({ answer: { kind: 'scalar', value: -4 }, readings: undefined })
+  })
   it("gives a failed program's error the notes the runner gives, read from the program's own lines", () => {
     const r = runPython(wrapProgram('x = 1\nanswer = df[df["Nation"] > 3]'), TABLE)
     expect(r.ok).toBe(false)

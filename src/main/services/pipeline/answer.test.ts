@@ -115,7 +115,7 @@ describe('reading a program output as an answer', () => {
     const said =
       "filter_rows(df, 'City', '==', 'Los Angeles') matched no row exactly; read as the cells that hold it as words: 'United States, Los Angeles'"
     const read = readAnswer({ ...output({ repr: '14', type: 'int', json: 14 }), readings: [said] })
-    expect(read.ok && read.value.note).toBe(`The program's words were read this way: ${said}.`)
+    expect(read.ok && read.value.note).toBe(`How the runtime read the program and its answer: ${said}.`)
     const plain = readAnswer(output({ repr: '14', type: 'int', json: 14 }))
     expect(plain.ok && plain.value.note).toBeUndefined()
   })

@@ -117,7 +117,7 @@ export function readAnswer(output: PythonOutput): Result<AskAnswer> {
   }
   if (unmatched.length > 0) notes.push(`Check this answer: ${unmatched.map(sentence).join(' ')}`)
   const readings = output.readings ?? []
-  if (readings.length > 0) notes.push(`The program's words were read this way: ${readings.map(sentence).join(' ')}`)
+  if (readings.length > 0) notes.push(`How the runtime read the program and its answer: ${readings.map(sentence).join(' ')}`)
   const answer: AskAnswer = { items, text: items.map((i) => String(i.value)).join(', '), cells }
   if (unmatched.length > 0) answer.unmatched = unmatched
   if (notes.length > 0) answer.note = notes.join(' ')

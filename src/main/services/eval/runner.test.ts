@@ -300,4 +300,28 @@ describe('the evaluation runner', () => {
     await runEval({ ...options, source, limit: 1 })
     expect(notes).toEqual([expect.stringMatching(/^The answer is 0, because x == nc matched no row\. If the question is about rows/)])
   })
+
+  it('asks again for one value that does not fit the question (a number where "who" was asked), as the app does', async () => {
+    const notes: string[] = []
+    const who: EvalDataset = { ...DATASET, questions: [{ ...question('1', 'A', 'x'), question: 'who received the fewest votes?' }] }
+    const source: RunOptions['source'] = {
+      name: 'a number for who',
+      candidates: () =>
+        Promise.resolve({
+          candidates: [
+            { program: 'say 4874', lang: 'python' },
+            { program: 'say x', lang: 'python' }
+          ],
+          repair: (_index, _program, note) => {
+            notes.push(note)
+            return Promise.resolve({ program: 'say x', lang: 'python' as const })
+          }
+        })
+    }
+    await runEval({ ...options, dataset: who, source })
+    // Only the number was asked again; the name fits and was left alone.
+    expect(notes).toEqual([expect.stringMatching(/^The answer is "4874", but the question asks who: answer with the name/)])
+    const line = JSON.parse(readFileSync(join(out, 'questions.jsonl'), 'utf8').trim()) as QuestionRecord
+    expect(line.candidates[0]).toMatchObject({ ok: true, correct: true, repairedFrom: { program: 'say 4874' } })
+  })
 })

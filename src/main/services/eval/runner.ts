@@ -12,7 +12,7 @@ import type { RepairedFrom } from '../../../shared/ask'
 import type { IndexView } from '../../../shared/table'
 import { DEFAULTS as ASK_DEFAULTS } from '../pipeline/generate'
 import { selectCandidate } from '../pipeline/select'
-import { preferFitting } from '../pipeline/answer-fit'
+import { misfitNote, preferFitting } from '../pipeline/answer-fit'
 import { repairInRounds, repairNote, type RunShape } from '../pipeline/repair'
 import { inView } from '../tables/structure'
 import { encodeTable, type Executor } from '../python/types'
@@ -220,12 +220,14 @@ function candidateRecord(r: Executed, correct: boolean | null): CandidateRecord 
 }
 
 /** What a run came to, for execution feedback. */
-function runShape(r: Executed): RunShape {
+function runShape(question: string, r: Executed): RunShape {
   if (!r.ok || r.answer === undefined) return { failed: r.error ?? 'the program failed' }
   const a = r.answer
   const unmatched = r.notes?.unmatched ?? []
   if (unmatched.length > 0) return { unmatched, answer: isEmptyAnswer(a) ? 'empty' : answerStrings(a).join(', ') }
   if (isEmptyAnswer(a)) return { empty: true }
+  const misfit = misfitNote(question, answerGist(a))
+  if (misfit !== null) return { misfit }
   // A list (or a Series) is one column of values.
   if (a.kind === 'table' || a.kind === 'list') {
     const values = a.kind === 'list' ? a.items : a.rows.length === 1 ? (a.rows[0] ?? []) : []
@@ -311,7 +313,7 @@ async function askOne(o: RunOptions, q: EvalQuestion, tables: TableCache): Promi
     const repair = set.repair
     if (repair !== undefined)
       runs = await repairInRounds(runs, set.repairRounds ?? ASK_DEFAULTS.repairRounds, async (r, k, round) => {
-        const note = r.candidate.program === '' ? null : repairNote(q.question, runShape(r))
+        const note = r.candidate.program === '' ? null : repairNote(q.question, runShape(q.question, r))
         if (note === null) return null
         const fixed = await repair(k, r.candidate.program, note)
         if (fixed === null) return null

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { AskAnswer } from '../../../shared/ask'
 import type { Result } from '../../../shared/result'
 import type { AnswerGist } from './answer-fit'
-import { answerTests, askAnswerGist, leftOutNote, preferFitting } from './answer-fit'
+import { answerTests, askAnswerGist, leftOutNote, misfitNote, preferFitting } from './answer-fit'
 import type { Candidate, Selection } from './select'
 import { selectCandidate } from './select'
 
@@ -174,5 +174,34 @@ describe('askAnswerGist', () => {
     expect(askAnswerGist({ ...base, table })).toEqual({ size: 1, value: 7 })
     const chart = { spec: {} as never, summary: 'chart' }
     expect(askAnswerGist({ ...base, chart })).toEqual({ size: 1 })
+  })
+})
+
+describe('misfitNote', () => {
+  it('tells a program whose one value does not fit the question what the question asks for', () => {
+    expect(misfitNote('who received the fewest votes?', one(4874))).toMatch(
+      /^The answer is 4874, but the question asks who: answer with the name/
+    )
+    expect(misfitNote('what year did the line open?', one('Paris'))).toMatch(/^The answer is "Paris", but the question asks for a year/)
+    expect(misfitNote('how many schools are in the north?', one('North'))).toMatch(
+      /^The answer is "North", but the question asks for one number/
+    )
+    expect(misfitNote('is the river longer than the canal?', one(12))).toBe(
+      'The answer is 12, but the question asks yes or no: answer "yes" or "no".'
+    )
+    expect(misfitNote('which team scored the most goals?', one(true))).toMatch(
+      /^The answer is true, a truth value, but the question does not ask yes or no/
+    )
+    expect(misfitNote('which was larger, the north or the south?', one('east'))).toMatch(
+      /^The answer is "east", but the question asks which of "north" or "south": compare them/
+    )
+  })
+
+  it('leaves answers that fit, several values, and questions without a cue alone', () => {
+    expect(misfitNote('who received the fewest votes?', one('Karen Olsson'))).toBeNull()
+    expect(misfitNote('what year did the line open?', one(1923))).toBeNull()
+    expect(misfitNote('how many schools are in the north?', { size: 3 })).toBeNull()
+    expect(misfitNote('who won?', { size: 2 })).toBeNull()
+    expect(misfitNote('q 1', one(4874))).toBeNull()
   })
 })

@@ -14,17 +14,37 @@
 
 import type { AnswerCell, AskAnswer } from '../../../shared/ask'
 import { namedAlternatives } from '../prompt'
-import { answerSize, asksForOneNumber } from './repair'
+import { answerSize } from './answer'
 import type { Candidate } from './select'
 
 /** What the tests need of an answer: how many values it holds, and the value itself when it is one. */
 export type AnswerGist = { size: number; value?: AnswerCell }
 
-/** One test: its name, what an answer that fails it gave (for the user's note), and the test itself. */
-type Test = { name: string; failed: string; passes: (g: AnswerGist) => boolean }
+/**
+ * One test: its name, what an answer that fails it gave (for the user's note), the test itself, and what a
+ * program whose one value fails it is told in its repair (given the value as the note shows it; none where
+ * one value cannot fail it).
+ */
+type Test = { name: string; failed: string; passes: (g: AnswerGist) => boolean; repair?: (shown: string) => string }
 
 /** The candidates as the vote sees them, and those left out of it with what their answers gave instead. */
 export type Fitted = { candidates: Candidate[]; leftOut: { indices: number[]; failed: string }[] }
+
+/**
+ * Questions that ask for one thing: "how many …", "what was …", "which …", "who …", "is …". A question for
+ * a list, a table or a chart ("list …", "show … by …") is not among them.
+ */
+export const ONE_THING =
+  /^\s*(how (many|much|long|old|far)|what (is|was|are|were)|which|who|whom|when|where|is|are|was|were|did|does|do|has|have)\b/i
+export const MANY_THINGS = /\b(list|table|chart|plot|each|every|per|by (year|month|region|country|category)|all the)\b/i
+/** Questions that ask for one number: "how many …", "how much …", "what percentage …", "what was the total …". */
+export const ONE_NUMBER =
+  /^\s*(how (many|much|long|old|far)\b|what (percent|percentage|proportion|share|number|amount)\b|what (is|was|are|were) the (number|percent|percentage|proportion|share|total|amount|sum|average|mean|difference|ratio|rate)\b)/i
+
+/** Whether a question asks for one number ("how many …", "what percentage …"), not for a list or a table. */
+export function asksForOneNumber(question: string): boolean {
+  return ONE_NUMBER.test(question) && !MANY_THINGS.test(question)
+}
 
 /** "who …", "whom …", "whose …": a person's, a team's, a place's name. */
 const ASKS_WHO = /^\s*(who|whom|whose)\b/i
@@ -82,11 +102,18 @@ function namesOneOf(value: AnswerCell | undefined, alternatives: string[]): bool
 export function answerTests(question: string): Test[] {
   const tests: Test[] = []
   if (asksForOneNumber(question)) {
-    tests.push({ name: 'one value', failed: 'several values where one number was asked', passes: (g) => g.size === 1 })
+    tests.push({
+      name: 'one value',
+      failed: 'several values where one number was asked',
+      // Several values have a repair note of their own, with their labels (./repair.ts).
+      passes: (g) => g.size === 1
+    })
     tests.push({
       name: 'a number',
       failed: 'text where a number was asked',
-      passes: (g) => g.size === 1 && (typeof g.value === 'number' || /\d/.test(text(g.value)))
+      passes: (g) => g.size === 1 && (typeof g.value === 'number' || /\d/.test(text(g.value))),
+      repair: (shown) =>
+        `The answer is ${shown}, but the question asks for one number: compute that number (a count, a total, or the value of the cell asked for).`
     })
   }
   const alternatives = namedAlternatives(question)
@@ -94,31 +121,39 @@ export function answerTests(question: string): Test[] {
     tests.push({
       name: 'one of the alternatives',
       failed: `something other than one of the alternatives the question names (${alternatives.join(', ')})`,
-      passes: (g) => g.size === 1 && namesOneOf(g.value, alternatives)
+      passes: (g) => g.size === 1 && namesOneOf(g.value, alternatives),
+      repair: (shown) =>
+        `The answer is ${shown}, but the question asks which of ${alternatives.map((a) => JSON.stringify(a)).join(' or ')}: compare them and answer with the one that fits, as the question names it.`
     })
   if (ASKS_WHO.test(question))
     tests.push({
       name: 'a name',
       failed: 'a number where a name was asked',
-      passes: (g) => g.size !== 1 || (typeof g.value === 'string' && /\p{L}/u.test(g.value))
+      passes: (g) => g.size !== 1 || (typeof g.value === 'string' && /\p{L}/u.test(g.value)),
+      repair: (shown) =>
+        `The answer is ${shown}, but the question asks who: answer with the name in the row the question is about (that row's cell of the column of names), not a number or a row's position.`
     })
   if (ASKS_YEAR.test(question))
     tests.push({
       name: 'a year',
       failed: 'something other than a year where a year was asked',
-      passes: (g) => g.size === 1 && HAS_YEAR.test(text(g.value))
+      passes: (g) => g.size === 1 && HAS_YEAR.test(text(g.value)),
+      repair: (shown) => `The answer is ${shown}, but the question asks for a year: answer with the year of the row the question is about.`
     })
   if (ASKS_YES_NO.test(question) && !/\bor\b/i.test(question))
     tests.push({
       name: 'yes or no',
       failed: 'something other than yes or no',
-      passes: (g) => g.size === 1 && (typeof g.value === 'boolean' || YES_NO.test(text(g.value).trim()))
+      passes: (g) => g.size === 1 && (typeof g.value === 'boolean' || YES_NO.test(text(g.value).trim())),
+      repair: (shown) => `The answer is ${shown}, but the question asks yes or no: answer "yes" or "no".`
     })
   else if (!ASKS_YES_NO.test(question))
     tests.push({
       name: 'not yes or no',
       failed: 'true or false where no yes-or-no question was asked',
-      passes: (g) => !(g.size === 1 && typeof g.value === 'boolean')
+      passes: (g) => !(g.size === 1 && typeof g.value === 'boolean'),
+      repair: (shown) =>
+        `The answer is ${shown}, a truth value, but the question does not ask yes or no: answer with the value or the name it asks for.`
     })
   return tests
 }
@@ -140,6 +175,22 @@ export function preferFitting(candidates: Candidate[], gists: AnswerGist[], ques
   }
   if (leftOut.length === 0) return { candidates, leftOut }
   return { candidates: candidates.map((c, i) => (c.exec.ok && !keep[i] ? { ...c, exec: { ok: false } } : c)), leftOut }
+}
+
+/** A one-value answer as a repair note shows it: text in quotes, a number or a truth value as it is. */
+function shownValue(value: AnswerCell | undefined): string {
+  return typeof value === 'string' ? JSON.stringify(value) : value === undefined || value === null ? 'missing' : String(value)
+}
+
+/**
+ * What a program whose answer is one value that does not fit the question (a number where "who" asked for a
+ * name, a truth value where no yes or no was asked, …) is told in its repair; null when the answer fits, or is
+ * no single value (several values have their own note, see ./repair.ts). The first test the value fails says.
+ */
+export function misfitNote(question: string, gist: AnswerGist): string | null {
+  if (gist.size !== 1) return null
+  const failed = answerTests(question).find((t) => !t.passes(gist))
+  return failed?.repair === undefined ? null : failed.repair(shownValue(gist.value))
 }
 
 /** The user's note on the candidates left out of the choice: "Candidates 1 and 3 gave a number where …". */

@@ -129,3 +129,9 @@ export function readAnswer(output: PythonOutput): Result<AskAnswer> {
 function sentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`
 }
+
+/** How many values an answer holds: a table's cells, a list's items, one for a chart. */
+export function answerSize(answer: AskAnswer): number {
+  if (answer.chart !== undefined) return 1
+  return answer.table === undefined ? answer.items.length : answer.table.rowCount * Math.max(1, answer.table.columns.length)
+}

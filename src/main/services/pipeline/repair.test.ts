@@ -1,6 +1,8 @@
+import type { AskAnswer } from '../../../shared/ask'
 import { describe, expect, it } from 'vitest'
 import { buildPrompt, loadPromptLibrary } from '../prompt'
-import { asksForOneNumber, failureNote, labelledValues, repairInRounds, repairNote, repairPrompt, sameProgram } from './repair'
+import { asksForOneNumber } from './answer-fit'
+import { failureNote, labelledValues, repairInRounds, repairNote, repairPrompt, sameProgram } from './repair'
 
 describe('what calls for a repair', () => {
   it('a failed program, with its error cut short; an empty answer', () => {
@@ -262,5 +264,20 @@ describe("a repair's prompt", () => {
     expect(repair.messages?.slice(0, -2)).toEqual(prompt.messages)
     expect(repair.messages?.at(-2)).toEqual({ role: 'assistant', content: `\`\`\`python\n${program}\n\`\`\`` })
     expect(prompt.prefill).toBe(`\`\`\`python\n${prompt.codePrefix ?? ''}`)
+  })
+})
+
+describe('a repair for one value that does not fit the question', () => {
+  it('asks again where "who" was answered with a number, and leaves a name alone', () => {
+    const answer = (value: string | number): AskAnswer => ({
+      items: [{ value, type: typeof value === 'number' ? 'number' : 'string' }],
+      text: String(value),
+      cells: []
+    })
+    expect(failureNote('who received the fewest votes?', { ok: true, answer: answer(2) })).toMatch(
+      /^The answer is 2, but the question asks who: answer with the name in the row the question is about/
+    )
+    expect(failureNote('who received the fewest votes?', { ok: true, answer: answer('Karen Olsson') })).toBeNull()
+    expect(failureNote('how many votes did she receive?', { ok: true, answer: answer(4874) })).toBeNull()
   })
 })

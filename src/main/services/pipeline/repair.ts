@@ -1,6 +1,7 @@
 /**
  * Execution feedback: a candidate whose program failed (an exception, no answer, an empty or NaN answer,
- * a table where one value was asked) is asked for once more, with its program and the short error, in the
+ * a table where one value was asked, one value that does not fit the question, such as a number where "who"
+ * asked for a name: ./answer-fit.ts) is asked for once more, with its program and the short error, in the
  * same conversation as the question. Small models often write the right program but for one wrong
  * header or name; the error (which lists the close matches) is usually what they need to fix it.
  *
@@ -18,6 +19,8 @@ import { fail, ok } from '../../../shared/result'
 import type { ModelClient } from '../model'
 import type { BuiltPrompt, PromptLibrary } from '../prompt'
 import { fillTemplate } from '../prompt'
+import { answerSize } from './answer'
+import { MANY_THINGS, ONE_NUMBER, ONE_THING, askAnswerGist, misfitNote } from './answer-fit'
 import { extractProgram } from './extract'
 
 /** Added to the note when the model answered a repair with the failed program again. */
@@ -26,27 +29,11 @@ export const REPEATED_NOTE = 'Writing the same program again gives the same resu
 /** Most characters of the error the model is shown. */
 const ERROR_CHARS = 600
 
-/**
- * Questions that ask for one thing: "how many …", "what was …", "which …", "who …", "is …". A question for
- * a list, a table or a chart ("list …", "show … by …") is not among them.
- */
-const ONE_THING =
-  /^\s*(how (many|much|long|old|far)|what (is|was|are|were)|which|who|whom|when|where|is|are|was|were|did|does|do|has|have)\b/i
-const MANY_THINGS = /\b(list|table|chart|plot|each|every|per|by (year|month|region|country|category)|all the)\b/i
-/** Questions that ask for one number: "how many …", "how much …", "what percentage …", "what was the total …". */
-const ONE_NUMBER =
-  /^\s*(how (many|much|long|old|far)\b|what (percent|percentage|proportion|share|number|amount)\b|what (is|was|are|were) the (number|percent|percentage|proportion|share|total|amount|sum|average|mean|difference|ratio|rate)\b)/i
-
 const MODULES =
   'Only pandas, the standard library and the helper functions are available: draw a chart with chart(data, kind=..., x=..., y=...) as the answer.'
 const CHART = 'Draw a chart with chart(data, kind=..., x=..., y=...) as the answer.'
 /** The runtime's own note on a module that is not there (python/tableqa/runner.py). */
 const RUNTIME_MODULE_NOTE = 'that module is not available here'
-
-/** Whether a question asks for one number ("how many …", "what percentage …"), not for a list or a table. */
-export function asksForOneNumber(question: string): boolean {
-  return ONE_NUMBER.test(question) && !MANY_THINGS.test(question)
-}
 
 /** What a program's run came to, as far as a repair is concerned. */
 export type RunShape =
@@ -59,6 +46,8 @@ export type RunShape =
   | { table: { rows: number; cells: number; labelled?: Labelled[] } }
   /** An answer of zero or nothing that came from conditions that matched no row (the runtime's notes). */
   | { unmatched: string[]; answer: string }
+  /** One value that does not fit the question (./answer-fit.ts `misfitNote`), with what the repair is told. */
+  | { misfit: string }
   | { fine: true }
 
 /**
@@ -128,6 +117,7 @@ export function repairNote(question: string, run: RunShape): string | null {
   if ('empty' in run) return "The program's answer is empty (None, NaN or nothing). Compute the value the question asks for."
   if ('unmatched' in run)
     return `The answer is ${run.answer}, because ${run.unmatched.join('; and ')}. If the question is about rows the table has, compare with the value as the cells write it (or with part of a cell), then compute the answer again.`
+  if ('misfit' in run) return run.misfit
   if (!('table' in run) || run.table.cells <= 1 || MANY_THINGS.test(question)) return null
   const { rows, cells, labelled = [] } = run.table
   // A column of values can be a fair answer to "which …" or "who …" (several names); never to "how many …".
@@ -168,15 +158,11 @@ export function failureNote(
   if (answer.unmatched !== undefined && answer.unmatched.length > 0)
     return repairNote(question, { unmatched: answer.unmatched, answer: answer.text })
   const cells = answerSize(answer)
+  const misfit = cells === 1 ? misfitNote(question, askAnswerGist(answer)) : null
+  if (misfit !== null) return repairNote(question, { misfit })
   // A list answer is one column of values.
   const labelled = answer.table === undefined ? [] : labelledValues(answer.table)
   return repairNote(question, { table: { rows: answer.table?.rowCount ?? cells, cells, ...(labelled.length > 0 ? { labelled } : {}) } })
-}
-
-/** How many values an answer holds: a table's cells, a list's items, one for a chart. */
-export function answerSize(answer: AskAnswer): number {
-  if (answer.chart !== undefined) return 1
-  return answer.table === undefined ? answer.items.length : answer.table.rowCount * Math.max(1, answer.table.columns.length)
 }
 
 /** The question's prompt, followed by the failed program and what went wrong. */

@@ -621,7 +621,9 @@ def filter_rows(df: pd.DataFrame, column: Path, op: str, value: Any, *more: Any)
     case, spacing and punctuation. Both read numbers from cell text (:func:`cell_number`: also a
     quantity with its unit or suffix after it, ``113.6 m`` or ``1st``). Text that no cell equals
     selects the cells that hold it as whole words ("Los Angeles" the cell "United States, Los
-    Angeles"), and a note on stderr says so.
+    Angeles"), and a note on stderr says so. A comparison (``>``, ``<``, …) on a column whose cells each
+    give one quantity in two units with the same first unit (``"10,080 ft\\n3072 m"``, ``"3,072 m (10,080
+    ft)"``) reads each cell's first number, and says so too.
 
     Parameters
     ----------
@@ -679,8 +681,19 @@ def filter_rows(df: pd.DataFrame, column: Path, op: str, value: Any, *more: Any)
                 trace.record_unmatched(said + detail)
         elif df.shape[0] and not any(hits) and test_op in (">", ">=", "<", "<="):
             unread = _unread_numbers(cells.tolist())
-            if unread:
-                shown = show_key(tuple(col) if isinstance(col, list) else col)
+            firsts = _first_quantities(cells.tolist()) if unread else None
+            shown = show_key(tuple(col) if isinstance(col, list) else col)
+            if firsts is not None:
+                numbers, unit = firsts
+                hits = [x is not None and bool(test(x)) for x in numbers]
+                said = f"filter_rows(df, {col!r}, {test_op!r}, {test_value!r})"
+                how = (
+                    f"{said} read the cells of {shown}, which give each quantity in two units "
+                    f"({unread[0]!r}), by their first number, in {unit}"
+                )
+                trace.record_reading(how)
+                print(f"note: {how}", file=sys.stderr)
+            elif unread:
                 first = f'df[{shown}].str.replace(",", ""){EXTRACT_NUMBER}'
                 trace.record_unmatched(
                     f"filter_rows(df, {col!r}, {test_op!r}, {test_value!r}) matched no row: the cells of "
@@ -712,6 +725,44 @@ def _unread_numbers(cells: list[Any]) -> list[str]:
     if not texts or len(unread) * 2 <= len(texts):
         return []
     return list(dict.fromkeys(unread))[:UNREAD_SHOWN]
+
+
+# One quantity given in two units, the second a conversion of the first: "10,080 ft\n3072 m",
+# "3,072 m (10,080 ft)", "5 km / 3.1 mi". Each side is one number and a unit that holds no digit.
+_NUMBER = r"[-\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+_TWO_UNITS = re.compile(
+    rf"\s*({_NUMBER})\s*([^\d\s:/.,()\[\]][^\d:/()\[\]\n]*?)\s*(?:\n|/|;|\()\s*{_NUMBER}\s*[^\d\s:/.,()][^\d()]*?\)?\s*"
+)
+
+
+def _first_quantities(cells: list[Any]) -> tuple[list[float | None], str] | None:
+    """The first number of each cell and their unit, when the column's non-blank cells each give one
+    quantity in two units with the same first unit (``"10,080 ft\\n3072 m"``: 10080 in ft); else None.
+    Blank cells read as None.
+
+    Examples
+    --------
+    >>> _first_quantities(["14,505 ft\\n4421 m", "10,080 ft\\n3072 m", ""])
+    ([14505.0, 10080.0, None], 'ft')
+    >>> _first_quantities(["3,072 m (10,080 ft)", "511 m (1,677 ft)"])
+    ([3072.0, 511.0], 'm')
+    >>> _first_quantities(["6 ft 2 in (1.88 m)", "5 ft 11 in (1.80 m)"]) is None
+    True
+    >>> _first_quantities(["5 km / 3.1 mi", "8 mi / 12.9 km"]) is None
+    True
+    """
+    numbers: list[float | None] = []
+    units: set[str] = set()
+    for cell in cells:
+        if not isinstance(cell, str) or is_blank_cell(cell):
+            numbers.append(None)
+            continue
+        m = _TWO_UNITS.fullmatch(cell)
+        if m is None:
+            return None
+        numbers.append(float(m.group(1).replace(",", "").replace("\u2212", "-")))
+        units.add(m.group(2).strip().lower())
+    return (numbers, units.pop()) if len(units) == 1 else None
 
 
 def _word_hits(cells: list[Any], value: Any) -> list[bool]:

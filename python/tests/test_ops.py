@@ -262,8 +262,9 @@ class TestFlatTableHelpers:
         # Times are no quantity with a unit: no number is read from them.
         assert filter_rows(df, "Time", ">", 3)["Name"].tolist() == []
 
-    def test_filter_rows_that_keeps_no_row_of_cells_with_several_numbers_says_how_to_take_one(self) -> None:
-        # A measure written with its conversion holds two numbers: no comparison reads it as one.
+    def test_filter_rows_reads_a_quantity_in_two_units_by_its_first_and_says_so(self) -> None:
+        # A measure written with its conversion holds two numbers; with the same first unit in every cell,
+        # the first is read.
         df = build_frame(
             {
                 "columns": [["Peak"], ["Prominence"]],
@@ -272,13 +273,38 @@ class TestFlatTableHelpers:
             }
         )
         trace.reset_cells()
+        assert filter_rows(df, "Prominence", ">", 10000)["Peak"].tolist() == ["A"]
+        assert filter_rows(df, "Prominence", "<=", 2000)["Peak"].tolist() == ["B"]
+        assert trace.recorded_unmatched() == []
+        assert trace.recorded_readings() == [
+            f"filter_rows(df, 'Prominence', {cond}) read the cells of 'Prominence', which give each "
+            "quantity in two units ('10,080 ft\\n3072 m'), by their first number, in ft"
+            for cond in ("'>', 10000", "'<=', 2000")
+        ]
+        # Parentheses are the other common way to give the conversion.
+        metres = build_frame(
+            {"columns": [["H"]], "index": [], "values": [["3,072 m (10,080 ft)"], ["511 m (1,677 ft)"]]}
+        )
+        assert filter_rows(metres, "H", ">", 1000)["H"].tolist() == ["3,072 m (10,080 ft)"]
+
+    def test_filter_rows_that_keeps_no_row_of_cells_with_several_numbers_says_how_to_take_one(self) -> None:
+        # Cells with several numbers each whose first units differ: no comparison reads them as one.
+        df = build_frame(
+            {
+                "columns": [["Peak"], ["Prominence"]],
+                "index": [],
+                "values": [["A", "10,080 ft\n3072 m"], ["B", "511 m\n1,677 ft"], ["C", "—"]],
+            }
+        )
+        trace.reset_cells()
         assert filter_rows(df, "Prominence", ">", 10000).empty
         (note,) = trace.recorded_unmatched()
         assert note.startswith(
             "filter_rows(df, 'Prominence', '>', 10000) matched no row: the cells of 'Prominence' hold "
-            "several numbers each ('10,080 ft\\n3072 m', '1,677 ft\\n511 m'), which it does not read as one; "
+            "several numbers each ('10,080 ft\\n3072 m', '511 m\\n1,677 ft'), which it does not read as one; "
             "compare the number meant, e.g. the first of each: df["
         )
+        assert trace.recorded_readings() == []
         # The code it gives selects the row meant.
         code = note.split("the first of each: ", 1)[1]
         assert eval(code, {"df": df})["Peak"].tolist() == ["A"]

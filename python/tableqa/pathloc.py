@@ -54,8 +54,17 @@ from typing import TYPE_CHECKING, Any
 from . import cellreads, trace
 from .cellreads import tag_reads
 from .headers import PREFIX, HeaderMatch, close_labels, match_header, named_by_question, says
-from .ops import elsewhere_detail, holder_note, record_read, show_key, unmatched_detail
+from .ops import (
+    HOLDER_SCAN_CELLS,
+    cell_number,
+    elsewhere_detail,
+    holder_note,
+    record_read,
+    show_key,
+    unmatched_detail,
+)
 from .order import ORDER_METHODS, ORDER_TESTER, order_tester
+from .text import label_key
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -477,6 +486,9 @@ def column_read(obj: Any, key: object) -> Any:
         labels = _column_labels(key) if is_frame(obj) else None
         cols = _branch(obj.columns.tolist(), labels) if labels is not None else None
         if cols is None:
+            row = row_of_cell(obj, labels[0]) if labels is not None and len(labels) == 1 else None
+            if row is not None:
+                return row
             note = column_miss_note(obj, labels) if labels is not None else None
             if note:
                 exc.add_note(note)
@@ -486,6 +498,58 @@ def column_read(obj: Any, key: object) -> Any:
     if len(cols) > 1:
         return obj.iloc[:, cols]
     return tag_reads(_given, obj, obj.iloc[:, cols[0]], lambda positions: positions.iloc[:, cols[0]])
+
+
+def row_of_cell(frame: pd.DataFrame, label: Label) -> Any:
+    """The row a label names as a cell, read as a column would be: where ``frame[label]`` names no column
+    but the label is the text of exactly one cell of a one-level table, that cell's row across the other
+    columns, labelled by their headers (numbers where all of them are), and the reading is said. A table
+    that lists its measures down its first column and years or months across its columns (a "wide"
+    table) is read this way by anyone: ``df["Avg. snowy days"]`` is that row, month by month. None when
+    the label is no cell, or the cell of several rows or columns.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"Month": ["Record high", "Avg. snowy days"],
+    ...                    "Jan": ["12", "9"], "Dec": ["14", "7"]})
+    >>> row = row_of_cell(df, "avg. snowy days")
+    >>> row.to_dict(), row.idxmax()
+    ({'Jan': 9.0, 'Dec': 7.0}, 'Jan')
+    >>> row_of_cell(df, "Snow") is None
+    True
+    """
+    pd = sys.modules["pandas"]
+    if not isinstance(label, str) or frame.columns.nlevels != 1 or not any(c.isalpha() for c in label):
+        return None
+    if frame.shape[0] * frame.shape[1] > HOLDER_SCAN_CELLS:
+        return None
+    key = label_key(label)
+    found = [
+        (i, j)
+        for j in range(frame.shape[1])
+        for i, x in enumerate(frame.iloc[:, j].tolist())
+        if isinstance(x, str) and label_key(x) == key
+    ]
+    if len(found) != 1:
+        return None
+    i, j = found[0]
+    others = [k for k in range(frame.shape[1]) if k != j]
+    values = frame.iloc[i, others]
+    numbers = pd.to_numeric(
+        values.map(lambda x: cell_number(x) if isinstance(x, str) else x), errors="coerce"
+    )
+    if numbers.notna().sum() == values.notna().sum() and numbers.notna().any():
+        values = numbers
+    values.name = frame.iloc[i, j]
+    holder = show_key(frame.columns[j])
+    how = (
+        f"[{_key_text(label)}] read as the row whose {holder} is {frame.iloc[i, j]!r}, across the other "
+        "columns (that label is a cell, not a column header)"
+    )
+    trace.record_reading(how)
+    print(f"note: {how}", file=sys.stderr)
+    return values
 
 
 # The tables a program was given, by variable name (bound with the readers, before it runs): where a

@@ -872,6 +872,28 @@ def test_int_or_float_of_several_values_says_how_to_get_one() -> None:
     assert "takes one value" not in error_of(run('answer = int("x")', {"df": df}))["message"]
 
 
+def test_a_measure_listed_down_a_wide_table_is_read_as_its_row_when_asked_as_a_column() -> None:
+    # Measures down the first column, years across: the measure's row, year by year, in numbers.
+    df = build_frame(
+        {
+            "columns": [["Exchange"], ["2008/09"], ["2009/10"], ["2010/11"]],
+            "index": [],
+            "values": [
+                ["Agricultural - Volume (thousand tons)", "1,234", "2,345", "3,456"],
+                ["Metal - Volume (thousand tons)", "5,000", "4,000", "3,000"],
+            ],
+        }
+    )
+    out = ok_value(run('answer = df["Agricultural - Volume (thousand tons)"].idxmax()', {"df": df}))
+    assert out["value"]["json"] == "2010/11"
+    assert "read as the row whose 'Exchange' is 'Agricultural - Volume (thousand tons)'" in out["stderr"]
+    out = ok_value(run('df["Metal - Volume (thousand tons)"].sum()', {"df": df}))
+    assert out["value"]["json"]["items"][0]["value"] == 12000
+    # A label that no cell holds still fails, with what the table has.
+    message = error_of(run('df["Oil - Volume"].max()', {"df": df}))["message"]
+    assert message.startswith("KeyError: 'Oil - Volume' ('Oil - Volume' is no column header of this table")
+
+
 def test_a_column_that_is_not_there_says_what_the_table_has_instead() -> None:
     df = pd.DataFrame({"Hand": ["Full house", "Flush"], "1 credit": [8, 5], "Points scored": [3, 4]})
     program = 'answer = df[df["Hand"] == "Flush"]["Payout"].iloc[0]'
@@ -882,12 +904,19 @@ def test_a_column_that_is_not_there_says_what_the_table_has_instead() -> None:
     )
     message = error_of(run('answer = df["Points"].max()', {"df": df}))["message"]
     assert message.endswith("('Points' is no column header of this table (close: 'Points scored'))")
-    # A label that is no header but a cell: which column holds it and how its row is selected, whether
-    # it was asked as a column or as a row.
-    message = error_of(run('answer = df["Full house"]["1 credit"]', {"df": df}))["message"]
+    # A label that is no header but the cell of one row, asked as a column: that row across the other
+    # columns, said; asked as a row: which column holds it and how its row is selected.
+    out = ok_value(run('answer = df["full house"]["1 credit"]', {"df": df}))
+    assert out["value"]["json"]["items"][0]["value"] == 8
+    assert out["readings"] == [
+        "['full house'] read as the row whose 'Hand' is 'Full house', across the other columns (that label "
+        "is a cell, not a column header)"
+    ]
+    twice = pd.DataFrame({"Hand": ["Flush", "Flush"], "1 credit": [8, 5]})
+    message = error_of(run('answer = twice["Flush"]["1 credit"]', {"twice": twice}))["message"]
     assert message == (
-        "KeyError: 'Full house' ('Full house' is no column header of this table but a cell of column 'Hand': "
-        "select its row with df[df['Hand'] == 'Full house'])"
+        "KeyError: 'Flush' ('Flush' is no column header of this table but a cell of column 'Hand': "
+        "select its row with df[df['Hand'] == 'Flush'])"
     )
     # The code compares with the cell as the table writes it.
     message = error_of(run('answer = df.loc["flush", "1 credit"]', {"df": df}))["message"]

@@ -192,9 +192,6 @@ describe('misfitNote', () => {
     expect(misfitNote('which team scored the most goals?', one(true))).toMatch(
       /^The answer is true, a truth value, but the question does not ask yes or no/
     )
-    expect(misfitNote('which was larger, the north or the south?', one('east'))).toMatch(
-      /^The answer is "east", but the question asks which of "north" or "south": compare them/
-    )
   })
 
   it('leaves answers that fit, several values, and questions without a cue alone', () => {
@@ -203,5 +200,7 @@ describe('misfitNote', () => {
     expect(misfitNote('how many schools are in the north?', { size: 3 })).toBeNull()
     expect(misfitNote('who won?', { size: 2 })).toBeNull()
     expect(misfitNote('q 1', one(4874))).toBeNull()
+    // A choice's alternatives are often reworded by right answers: no repair for those.
+    expect(misfitNote('which was larger, the north or the south?', one('east'))).toBeNull()
   })
 })

@@ -197,6 +197,10 @@ describe('misfitNote', () => {
   it('leaves answers that fit, several values, and questions without a cue alone', () => {
     expect(misfitNote('who received the fewest votes?', one('Karen Olsson'))).toBeNull()
     expect(misfitNote('what year did the line open?', one(1923))).toBeNull()
+    for (const year of ['2010–11', '1982/83', 'May 3, 2010', '2010.']) expect(misfitNote('which year was it?', one(year)), year).toBeNull()
+    // A volume or a longer number is no year.
+    for (const other of [1633.9, '12345', 0.2011])
+      expect(misfitNote('which year had the largest volume?', one(other)), String(other)).toMatch(/asks for a year/)
     expect(misfitNote('how many schools are in the north?', { size: 3 })).toBeNull()
     expect(misfitNote('who won?', { size: 2 })).toBeNull()
     expect(misfitNote('q 1', one(4874))).toBeNull()

@@ -48,9 +48,12 @@ export function asksForOneNumber(question: string): boolean {
 
 /** "who …", "whom …", "whose …": a person's, a team's, a place's name. */
 const ASKS_WHO = /^\s*(who|whom|whose)\b/i
-/** "what year …", "in which year …": a year, written with four digits ("2010", "2010–11", "May 3, 2010"). */
+/**
+ * "what year …", "in which year …": a year, written with four digits ("2010", "2010–11", "May 3, 2010"), not
+ * part of a longer number or of a decimal ("1633.9" is no year).
+ */
 const ASKS_YEAR = /\b(what|which) year\b/i
-const HAS_YEAR = /(^|\D)\d{4}(\D|$)/
+const HAS_YEAR = /(^|[^\d.])\d{4}(?!\d|\.\d)/
 /** "is …", "did …", "has …" without alternatives: yes or no. */
 const ASKS_YES_NO = /^\s*(is|are|was|were|did|does|do|has|have|had|can|could)\b/i
 const YES_NO = /^(yes|no|true|false)$/i

@@ -556,8 +556,10 @@ def pct_change(df: pd.DataFrame, old: Path, new: Path, axis: Axis = "columns", a
 _OPS = ("==", "!=", ">", ">=", "<", "<=", "contains", "startswith", "endswith", "in", "not in")
 
 
+# A number as cells write it: a sign, thousands commas, decimals.
+_NUMBER = r"[-\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 # A number followed by a unit or suffix that holds no digit: "113.6 m", "16 km²", "1st", "3 goals".
-_QUANTITY = re.compile(r"\s*([-\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)\s*([^\d\s:/.,(][^\d:/]*)")
+_QUANTITY = re.compile(rf"\s*({_NUMBER})\s*([^\d\s:/.,(][^\d:/]*)")
 
 
 def cell_number(cell: Any) -> float | None:
@@ -729,7 +731,6 @@ def _unread_numbers(cells: list[Any]) -> list[str]:
 
 # One quantity given in two units, the second a conversion of the first: "10,080 ft\n3072 m",
 # "3,072 m (10,080 ft)", "5 km / 3.1 mi". Each side is one number and a unit that holds no digit.
-_NUMBER = r"[-\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 _TWO_UNITS = re.compile(
     rf"\s*({_NUMBER})\s*([^\d\s:/.,()\[\]][^\d:/()\[\]\n]*?)\s*(?:\n|/|;|\()\s*{_NUMBER}\s*[^\d\s:/.,()][^\d()]*?\)?\s*"
 )
